@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// Environ is everything the command takes from its process: tests build
+// one per run instead of touching process-wide state.
+type Environ struct {
+	Dir    string              // working directory
+	Getenv func(string) string // environment lookup
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+	// StdoutIsTerminal and StderrIsTerminal decide paging, progress and
+	// auto date formats as isatty does for git.
+	StdoutIsTerminal, StderrIsTerminal bool
+}
+
+// OSEnviron describes the running process.
+func OSEnviron() Environ {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return Environ{
+		Dir:              dir,
+		Getenv:           os.Getenv,
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		Now:              time.Now,
+		StdoutIsTerminal: isTerminal(os.Stdout),
+		StderrIsTerminal: isTerminal(os.Stderr),
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeCharDevice != 0
+}

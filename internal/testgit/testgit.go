@@ -1,0 +1,246 @@
+package testgit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// TargetVersion is the git release whose behaviour goblame reproduces.
+const TargetVersion = "2.39."
+
+var (
+	versionOnce sync.Once
+	version     string
+	versionErr  error
+)
+
+// Version returns the installed git's version string ("2.39.5").
+func Version() (string, error) {
+	versionOnce.Do(func() {
+		out, err := exec.Command("git", "version").Output()
+		if err != nil {
+			versionErr = fmt.Errorf("running git: %w", err)
+			return
+		}
+		s := strings.TrimSpace(string(out))
+		version = strings.TrimPrefix(s, "git version ")
+	})
+	return version, versionErr
+}
+
+// RequireGit skips the test unless git 2.39.x is installed.
+func RequireGit(t testing.TB) {
+	t.Helper()
+	v, err := Version()
+	if err != nil {
+		t.Skipf("skipping: git is not available (%v); goblame's output is compared with git %sx", err, TargetVersion)
+	}
+	if !strings.HasPrefix(v, TargetVersion) {
+		t.Skipf("skipping: installed git is %s, but goblame reproduces git %sx; its output is not the reference", v, TargetVersion)
+	}
+}
+
+// Formats lists the object formats every differential test covers.
+var Formats = []oid.Format{oid.SHA1, oid.SHA256}
+
+// Env returns the hermetic environment for running git (or goblame) in a
+// fixture: nothing from the caller's environment but PATH, with home set
+// to an empty directory. extra entries ("K=V") are appended and win.
+func Env(format oid.Format, extra ...string) []string {
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + emptyHome(),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=A U Thor",
+		"GIT_AUTHOR_EMAIL=author@example.com",
+		"GIT_COMMITTER_NAME=C O Mitter",
+		"GIT_COMMITTER_EMAIL=committer@example.com",
+		"GIT_DEFAULT_HASH=" + format.String(),
+		"GIT_PAGER=cat",
+		"PAGER=cat",
+		"TZ=UTC",
+		"LC_ALL=C",
+		"LANG=C",
+		"GIT_TERMINAL_PROMPT=0",
+	}
+	return append(env, extra...)
+}
+
+var (
+	homeOnce sync.Once
+	homeDir  string
+)
+
+func emptyHome() string {
+	homeOnce.Do(func() {
+		homeDir = filepath.Join(os.TempDir(), "goblame-testgit-home")
+		_ = os.MkdirAll(homeDir, 0o755)
+	})
+	return homeDir
+}
+
+// scriptPrelude defines the helpers fixture scripts may use.
+const scriptPrelude = `set -e
+export GIT_CONFIG_COUNT=2
+export GIT_CONFIG_KEY_0=init.defaultBranch GIT_CONFIG_VALUE_0=main
+export GIT_CONFIG_KEY_1=gc.auto GIT_CONFIG_VALUE_1=0
+test_tick () {
+	if test -z "${test_tick+set}"; then test_tick=1112911993; else test_tick=$(($test_tick + 60)); fi
+	GIT_COMMITTER_DATE="$test_tick -0700"
+	GIT_AUTHOR_DATE="$test_tick -0700"
+	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
+}
+# commit_all MSG: stage everything and commit with the next tick.
+commit_all () { test_tick; git add -A; git commit -q --allow-empty -m "$1"; }
+test_tick
+`
+
+var (
+	fixtureMu    sync.Mutex
+	fixtureLocks = map[string]*sync.Mutex{}
+)
+
+// CacheRoot is where built fixtures are kept.
+func CacheRoot() string {
+	if d := os.Getenv("GOBLAME_FIXTURE_CACHE"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "goblame-fixtures")
+}
+
+// Fixture runs script (bash) in a new empty directory with the hermetic
+// environment for format and returns that directory. The result is cached:
+// the same name, script, format and git version give the same directory,
+// built once. A failing script fails the test with its output.
+func Fixture(t testing.TB, name string, format oid.Format, script string) string {
+	t.Helper()
+	dir, err := BuildFixture(name, format, script)
+	if err != nil {
+		t.Fatalf("fixture %s (%s): %v", name, format, err)
+	}
+	return dir
+}
+
+// BuildFixture is Fixture without a testing.TB, for benchmarks and tools.
+func BuildFixture(name string, format oid.Format, script string) (string, error) {
+	v, _ := Version()
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", v, format, name, scriptPrelude, script)
+	key := sanitize(name) + "-" + format.String() + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+	root := CacheRoot()
+	final := filepath.Join(root, key)
+
+	fixtureMu.Lock()
+	l := fixtureLocks[key]
+	if l == nil {
+		l = new(sync.Mutex)
+		fixtureLocks[key] = l
+	}
+	fixtureMu.Unlock()
+	l.Lock()
+	defer l.Unlock()
+
+	if _, err := os.Stat(filepath.Join(final, ".done")); err == nil {
+		return filepath.Join(final, "w"), nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(root, "tmp-"+key+"-")
+	if err != nil {
+		return "", err
+	}
+	work := filepath.Join(tmp, "w")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("bash", "-c", scriptPrelude+script)
+	cmd.Dir = work
+	cmd.Env = Env(format)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("script failed: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".done"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		// Another process won the race; use its copy.
+		os.RemoveAll(tmp)
+		if _, statErr := os.Stat(filepath.Join(final, ".done")); statErr != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(final, "w"), nil
+}
+
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// Result is what a command printed and how it exited.
+type Result struct {
+	Stdout, Stderr []byte
+	ExitCode       int
+}
+
+func (r Result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", r.ExitCode, r.Stdout, r.Stderr)
+}
+
+// Run runs a command in dir with the hermetic environment for format plus
+// extra, feeding stdin. It never fails the test; the caller compares.
+func Run(dir string, format oid.Format, stdin []byte, extra []string, name string, args ...string) (Result, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = Env(format, extra...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	res := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		res.ExitCode = exitErr.ExitCode()
+		err = nil
+	}
+	return res, err
+}
+
+// Git runs git in dir (hermetic environment) and returns its stdout,
+// failing the test if git fails.
+func Git(t testing.TB, dir string, format oid.Format, args ...string) string {
+	t.Helper()
+	res, err := Run(dir, format, nil, nil, "git", args...)
+	if err != nil {
+		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("git %s: %s", strings.Join(args, " "), res)
+	}
+	return string(res.Stdout)
+}

@@ -1,0 +1,193 @@
+package object
+
+import (
+	"bytes"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// CommitInfo is the parsed header of a commit. Byte slices alias the input.
+type CommitInfo struct {
+	Tree    oid.ID
+	Parents []oid.ID
+	// Author and Committer are the raw ident values (after "author "),
+	// without the trailing newline; nil when the header is missing.
+	Author, Committer []byte
+	// Encoding is the value of the "encoding" header, nil if absent.
+	Encoding []byte
+	// CommitTime is the committer timestamp as git computes a commit's
+	// date (0 when it cannot be parsed).
+	CommitTime uint64
+	// Message is everything after the first empty line (nil if none).
+	Message []byte
+}
+
+// ParseCommit parses a commit body. Parents are appended to
+// info.Parents[:0], so a caller can reuse one CommitInfo across calls
+// without allocating.
+//
+// Like git's parse_commit_buffer, it requires "tree <hex>\n" first and
+// takes as parents only the "parent <hex>\n" lines that follow it
+// directly.
+func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
+	parents := info.Parents[:0]
+	*info = CommitInfo{Parents: parents}
+	hexLen := f.HexSize()
+	p := body
+	if !bytes.HasPrefix(p, []byte("tree ")) || len(p) < 5+hexLen+1 || p[5+hexLen] != '\n' {
+		return &FormatError{Type: Commit, Offset: 0, Msg: "bogus commit object: no tree line"}
+	}
+	tree, err := oid.ParseHexBytes(f, p[5:5+hexLen])
+	if err != nil {
+		return &FormatError{Type: Commit, Offset: 5, Msg: "bad tree id"}
+	}
+	info.Tree = tree
+	off := 5 + hexLen + 1
+	for bytes.HasPrefix(body[off:], []byte("parent ")) {
+		end := off + 7 + hexLen
+		if end >= len(body) || body[end] != '\n' {
+			return &FormatError{Type: Commit, Offset: off, Msg: "bad parent line"}
+		}
+		id, err := oid.ParseHexBytes(f, body[off+7:end])
+		if err != nil {
+			return &FormatError{Type: Commit, Offset: off + 7, Msg: "bad parent id"}
+		}
+		info.Parents = append(info.Parents, id)
+		off = end + 1
+	}
+	// Remaining headers until the empty line.
+	for off < len(body) {
+		if body[off] == '\n' {
+			info.Message = body[off+1:]
+			break
+		}
+		nl := bytes.IndexByte(body[off:], '\n')
+		var line []byte
+		if nl < 0 {
+			line = body[off:]
+			off = len(body)
+		} else {
+			line = body[off : off+nl]
+			off += nl + 1
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("author ")):
+			if info.Author == nil {
+				info.Author = line[7:]
+			}
+		case bytes.HasPrefix(line, []byte("committer ")):
+			if info.Committer == nil {
+				info.Committer = line[10:]
+			}
+		case bytes.HasPrefix(line, []byte("encoding ")):
+			if info.Encoding == nil {
+				info.Encoding = line[9:]
+			}
+		}
+	}
+	info.CommitTime = commitDate(body)
+	return nil
+}
+
+// commitDate reproduces git's parse_commit_date, applied to the bytes
+// after the tree and parent lines: the next line must start with "author",
+// the one after it with "committer"; the date is what strtoumax reads
+// after the first '>' of the committer line. Anything unexpected yields 0.
+func commitDate(buf []byte) uint64 {
+	i := 0
+	for bytes.HasPrefix(buf[i:], []byte("tree ")) || bytes.HasPrefix(buf[i:], []byte("parent ")) {
+		nl := bytes.IndexByte(buf[i:], '\n')
+		if nl < 0 {
+			return 0
+		}
+		i += nl + 1
+	}
+	buf = buf[i:]
+	if len(buf) <= 6 || !bytes.HasPrefix(buf, []byte("author")) {
+		return 0
+	}
+	nl := bytes.IndexByte(buf, '\n')
+	if nl < 0 {
+		return 0
+	}
+	buf = buf[nl+1:]
+	if len(buf) <= 9 || !bytes.HasPrefix(buf, []byte("committer")) {
+		return 0
+	}
+	gt := bytes.IndexByte(buf, '>')
+	if gt < 0 {
+		return 0
+	}
+	buf = buf[gt+1:]
+	nl = bytes.IndexByte(buf, '\n')
+	if nl < 0 {
+		return 0
+	}
+	return strtoumax(buf[:nl])
+}
+
+// strtoumax mimics C's strtoumax in base 10 on a line: leading C
+// whitespace, an optional sign (a minus negates modulo 2^64), digits,
+// saturating at the maximum on overflow.
+func strtoumax(b []byte) uint64 {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	v := ParseTimestamp(b[i:])
+	if neg && v != ^uint64(0) {
+		v = -v
+	}
+	return v
+}
+
+// isGitSpace is git's isspace(): space, tab, LF and CR only.
+func isGitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// Summary returns the subject line git's blame prints as "summary": the
+// first non-blank line after the header block, up to (not including) its
+// newline. It follows find_commit_subject: the search for the blank line
+// and the subject stop at a NUL byte, and a message without a blank line
+// after the headers has an empty summary.
+func Summary(commitBody []byte) []byte {
+	if i := bytes.IndexByte(commitBody, 0); i >= 0 {
+		commitBody = commitBody[:i]
+	}
+	sep := bytes.Index(commitBody, []byte("\n\n"))
+	if sep < 0 {
+		return nil
+	}
+	p := commitBody[sep+2:]
+	// skip_blank_lines: skip lines consisting only of whitespace.
+	for len(p) > 0 {
+		nl := bytes.IndexByte(p, '\n')
+		line := p
+		if nl >= 0 {
+			line = p[:nl]
+		}
+		blank := true
+		for _, c := range line {
+			if !isGitSpace(c) {
+				blank = false
+				break
+			}
+		}
+		if !blank {
+			break
+		}
+		if nl < 0 {
+			p = p[len(p):]
+			break
+		}
+		p = p[nl+1:]
+	}
+	if nl := bytes.IndexByte(p, '\n'); nl >= 0 {
+		return p[:nl]
+	}
+	return p
+}
