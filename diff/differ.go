@@ -1,0 +1,293 @@
+package diff
+
+import "bytes"
+
+// Differ computes diffs whose hunks are those of git 2.39.5's xdiff. It
+// owns the tables that intern lines for the Files it prepares, and work
+// arrays reused from one diff to the next, so a steady stream of diffs
+// allocates little. A Differ is not safe for concurrent use; use one per
+// goroutine (Files prepared by one Differ are only diffed by that Differ).
+type Differ struct {
+	exact, ws *lineTable // line ids for prepared Files, without and with -w
+	scratch   [2]*lineTable
+	fa, fb    File // scratch Files for the byte-slice entry points
+
+	myers myersState
+	ch    []byte
+	hist  histState
+	pat   patState
+	err   error
+}
+
+// NewDiffer returns a Differ with empty tables.
+func NewDiffer() *Differ {
+	return &Differ{}
+}
+
+func (d *Differ) table(ignoreWS bool) *lineTable {
+	if ignoreWS {
+		if d.ws == nil {
+			d.ws = newLineTable(true)
+		}
+		return d.ws
+	}
+	if d.exact == nil {
+		d.exact = newLineTable(false)
+	}
+	return d.exact
+}
+
+func (d *Differ) scratchTable(ignoreWS bool) *lineTable {
+	i := 0
+	if ignoreWS {
+		i = 1
+	}
+	if d.scratch[i] == nil {
+		d.scratch[i] = newLineTable(ignoreWS)
+	} else {
+		d.scratch[i].reset()
+	}
+	return d.scratch[i]
+}
+
+// Reset forgets every interned line, releasing the memory the tables hold.
+// Files prepared before Reset can no longer be diffed (ErrForeignFile).
+func (d *Differ) Reset() {
+	if d.exact != nil {
+		d.exact.reset()
+	}
+	if d.ws != nil {
+		d.ws.reset()
+	}
+}
+
+// Prepare splits data into lines and interns them for diffing with opts
+// (only opts.IgnoreWhitespace matters: it decides which lines are equal).
+// It fills f, reusing its slices, or a new File if f is nil. The File
+// refers to data, which must stay unchanged while the File is used.
+func (d *Differ) Prepare(f *File, data []byte, opts Options) (*File, error) {
+	return d.PrepareNear(f, data, nil, opts)
+}
+
+// PrepareNear is Prepare for data that is likely to share most of its
+// lines with near, an already prepared File (in blame: the child's version
+// of the same file). Lines in the common byte prefix and suffix of the two
+// take their ids from near instead of being hashed again. The result is
+// identical to Prepare's. near may be nil; it must not be f.
+func (d *Differ) PrepareNear(f *File, data []byte, near *File, opts Options) (*File, error) {
+	if len(data) > MaxFileSize {
+		return nil, ErrTooLarge
+	}
+	t := d.table(opts.IgnoreWhitespace)
+	if f == nil {
+		f = new(File)
+	}
+	if near != nil && (near.table != t || near.gen != t.gen) {
+		near = nil
+	}
+	prepareNear(f, t, data, near)
+	return f, nil
+}
+
+func prepareNear(f *File, t *lineTable, data []byte, near *File) {
+	f.data = data
+	f.table = t
+	f.gen = t.gen
+	f.ends = f.ends[:0]
+	f.ids = f.ids[:0]
+	if near == nil || near == f {
+		f.splitInto(t, 0)
+		return
+	}
+	nd := near.data
+
+	// Lines wholly inside the common prefix (and ending in a newline, so
+	// that the line cannot continue differently) are copied.
+	p := commonPrefix(data, nd)
+	k := near.linesUpTo(p)
+	if k > 0 && nd[near.ends[k-1]-1] != '\n' {
+		k-- // only possible for a final line without newline
+	}
+	if p == len(data) && p == len(nd) {
+		k = near.Lines()
+	}
+	f.ends = append(f.ends, near.ends[:k]...)
+	f.ids = append(f.ids, near.ids[:k]...)
+	head := f.start(k)
+
+	// Lines wholly inside the common suffix, beyond the copied prefix,
+	// are copied too (with their ends shifted), provided that the first
+	// of them also starts a line in data.
+	q := commonSuffix(data[head:], nd[head:])
+	delta := len(data) - len(nd)
+	from := len(nd) - q
+	j := near.linesUpTo(from) // the first line ending after from ...
+	if j < near.Lines() && near.start(j) < from {
+		j++ // ... straddles from: the suffix starts with the next line
+	}
+	if j < near.Lines() {
+		if s := near.start(j) + delta; s != head && data[s-1] != '\n' {
+			j++
+		}
+	}
+	tailStart := len(data)
+	if j < near.Lines() {
+		tailStart = near.start(j) + delta
+	}
+	// The middle is split and hashed.
+	mid := f.data[:tailStart]
+	f.data = mid
+	f.splitInto(t, head)
+	f.data = data
+	for i := j; i < near.Lines(); i++ {
+		f.ends = append(f.ends, near.ends[i]+int32(delta))
+	}
+	f.ids = append(f.ids, near.ids[j:]...)
+}
+
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && bytes.Equal(a[i:i+8], b[i:i+8]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && bytes.Equal(a[len(a)-i-8:len(a)-i], b[len(b)-i-8:len(b)-i]) {
+		i += 8
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// Err returns the error of the last Diff or BlameDiff call, which return
+// no error themselves: ErrTooLarge, or ErrHistogramOverflow, the only ways
+// a diff can fail (git fails on the same inputs).
+func (d *Differ) Err() error { return d.err }
+
+// Diff is xdl_diff with context 0: the hunks git's xdiff reports for a and
+// b, in increasing order, appended to dst[:0]. It does not trim the
+// common tail; BlameDiff does. On failure (see Err) it returns dst[:0].
+func (d *Differ) Diff(dst []Hunk, a, b []byte, opts Options) []Hunk {
+	return d.bytesDiff(dst, a, b, opts, false)
+}
+
+// BlameDiff is what git blame (and git diff -U0) runs: TrimCommonTail,
+// then Diff.
+func (d *Differ) BlameDiff(dst []Hunk, a, b []byte, opts Options) []Hunk {
+	return d.bytesDiff(dst, a, b, opts, true)
+}
+
+func (d *Differ) bytesDiff(dst []Hunk, a, b []byte, opts Options, trim bool) []Hunk {
+	d.err = nil
+	dst = dst[:0]
+	if len(a) > MaxFileSize || len(b) > MaxFileSize {
+		d.err = ErrTooLarge
+		return dst
+	}
+	if trim {
+		a, b = TrimCommonTail(a, b)
+	}
+	t := d.scratchTable(opts.IgnoreWhitespace)
+	prepareNear(&d.fa, t, a, nil)
+	prepareNear(&d.fb, t, b, &d.fa)
+	dst, d.err = d.diffLines(dst, &d.fa, &d.fb, d.fa.Lines(), d.fb.Lines(), opts)
+	return dst
+}
+
+// DiffFiles is Diff on prepared Files.
+func (d *Differ) DiffFiles(dst []Hunk, a, b *File, opts Options) ([]Hunk, error) {
+	if err := d.check(a, b, opts); err != nil {
+		return dst[:0], err
+	}
+	return d.diffLines(dst[:0], a, b, a.Lines(), b.Lines(), opts)
+}
+
+// BlameDiffFiles is BlameDiff on prepared Files: the common tail is
+// trimmed (in bytes, exactly as git does) and the remaining lines diffed.
+func (d *Differ) BlameDiffFiles(dst []Hunk, a, b *File, opts Options) ([]Hunk, error) {
+	if err := d.check(a, b, opts); err != nil {
+		return dst[:0], err
+	}
+	na, nb := a.Lines(), b.Lines()
+	if cut := trimmedTail(a.data, b.data); cut > 0 {
+		na = a.linesUpTo(len(a.data) - cut)
+		nb = b.linesUpTo(len(b.data) - cut)
+	}
+	return d.diffLines(dst[:0], a, b, na, nb, opts)
+}
+
+func (d *Differ) check(a, b *File, opts Options) error {
+	t := d.ws
+	if !opts.IgnoreWhitespace {
+		t = d.exact
+	}
+	if t == nil || a.table != t || b.table != t || a.gen != t.gen || b.gen != t.gen {
+		return ErrForeignFile
+	}
+	if len(a.data) > MaxFileSize || len(b.data) > MaxFileSize {
+		return ErrTooLarge
+	}
+	return nil
+}
+
+// diffLines diffs the first na lines of a with the first nb lines of b.
+func (d *Differ) diffLines(dst []Hunk, a, b *File, na, nb int, opts Options) ([]Hunk, error) {
+	ida, idb := a.ids[:na], b.ids[:nb]
+	need := na + nb + 4
+	if cap(d.ch) < need {
+		d.ch = make([]byte, need+need/4)
+	}
+	ch := d.ch[:need]
+	clear(ch)
+	chA, chB := ch[:na+2], ch[na+2:]
+	nids := a.table.count()
+
+	switch opts.Algorithm {
+	case Histogram:
+		if err := d.hist.run(d, ida, idb, chA[1:na+1], chB[1:nb+1], nids, opts.Minimal); err != nil {
+			return dst, err
+		}
+	case Patience:
+		d.pat.run(d, ida, idb, chA[1:na+1], chB[1:nb+1], nids, opts.Minimal)
+	default:
+		d.myers.classic(ida, idb, chA[1:na+1], chB[1:nb+1], nids, opts.Minimal)
+	}
+
+	sa := side{f: a, ids: ida, ch: chA, n: na}
+	sb := side{f: b, ids: idb, ch: chB, n: nb}
+	compact(&sa, &sb, opts.IndentHeuristic)
+	compact(&sb, &sa, opts.IndentHeuristic)
+	return buildScript(dst, &sa, &sb), nil
+}
+
+// buildScript is xdl_build_script: walk both files together; each place
+// where either has changed lines is one hunk.
+func buildScript(dst []Hunk, a, b *side) []Hunk {
+	i, j := 0, 0
+	for i < a.n || j < b.n {
+		if a.changed(i) || b.changed(j) {
+			si, sj := i, j
+			for a.changed(i) {
+				i++
+			}
+			for b.changed(j) {
+				j++
+			}
+			dst = append(dst, Hunk{OldStart: si, OldCount: i - si, NewStart: sj, NewCount: j - sj})
+			continue
+		}
+		i++
+		j++
+	}
+	return dst
+}

@@ -1,0 +1,166 @@
+package diff
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// isGitSpace reports whether c is whitespace to git (its sane_ctype
+// isspace): space, tab, newline and carriage return only.
+func isGitSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// lineTable interns lines: every distinct line (or, under -w, every
+// distinct line once whitespace is deleted) gets a small integer id, the
+// same for every File prepared through the same table. Ids play the role
+// of xdiff's equivalence classes; their values carry no order.
+type lineTable struct {
+	ignoreWS bool
+	seed     maphash.Seed
+	gen      uint64 // changes on reset, invalidating Files
+
+	slots  []uint32 // open addressing: id+1, or 0 for an empty slot
+	mask   uint64
+	hashes []uint64 // per id
+	offs   []int    // per id, start in arena; offs[len] is the arena end
+	arena  []byte   // line contents (normalised under -w), back to back
+	norm   []byte   // scratch for -w normalisation
+}
+
+func newLineTable(ignoreWS bool) *lineTable {
+	t := &lineTable{ignoreWS: ignoreWS, seed: maphash.MakeSeed()}
+	t.reset()
+	return t
+}
+
+func (t *lineTable) reset() {
+	t.gen++
+	if t.slots == nil || len(t.slots) > 1<<16 {
+		t.slots = make([]uint32, 1024)
+	} else {
+		clear(t.slots)
+	}
+	t.mask = uint64(len(t.slots) - 1)
+	t.hashes = t.hashes[:0]
+	t.offs = append(t.offs[:0], 0)
+	t.arena = t.arena[:0]
+}
+
+// count is the number of distinct ids handed out.
+func (t *lineTable) count() int { return len(t.hashes) }
+
+// intern returns the id of line.
+func (t *lineTable) intern(line []byte) uint32 {
+	key := line
+	if t.ignoreWS {
+		key = t.normalise(line)
+	}
+	h := maphash.Bytes(t.seed, key)
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
+		if s == 0 {
+			id := uint32(len(t.hashes))
+			t.slots[i] = id + 1
+			t.hashes = append(t.hashes, h)
+			t.arena = append(t.arena, key...)
+			t.offs = append(t.offs, len(t.arena))
+			if uint64(len(t.hashes))*2 > uint64(len(t.slots)) {
+				t.grow()
+			}
+			return id
+		}
+		id := s - 1
+		if t.hashes[id] == h && bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], key) {
+			return id
+		}
+	}
+}
+
+func (t *lineTable) grow() {
+	n := len(t.slots) * 2
+	t.slots = make([]uint32, n)
+	t.mask = uint64(n - 1)
+	for id, h := range t.hashes {
+		i := h & t.mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = uint32(id) + 1
+	}
+}
+
+// normalise deletes git's whitespace from line into t.norm.
+func (t *lineTable) normalise(line []byte) []byte {
+	n := t.norm[:0]
+	for _, c := range line {
+		if !isGitSpace(c) {
+			n = append(n, c)
+		}
+	}
+	t.norm = n
+	return n
+}
+
+// File is a blob split into lines, each line interned as an id by a
+// Differ. Prepare a blob once and diff it as often as needed (in blame
+// every version is diffed against its child and against its parent).
+//
+// A File keeps a reference to the data it was prepared from; the caller
+// must not modify those bytes while the File is in use.
+type File struct {
+	data  []byte
+	ends  []int32  // ends[i] is the offset just past line i (its '\n', if any)
+	ids   []uint32 // ids[i] is the interned id of line i
+	table *lineTable
+	gen   uint64
+}
+
+// Lines is the number of lines (xdiff records): a line ends after each
+// '\n', and a final fragment without '\n' is a line too.
+func (f *File) Lines() int { return len(f.ids) }
+
+// Line returns line i including its newline, if any.
+func (f *File) Line(i int) []byte {
+	return f.data[f.start(i):f.ends[i]]
+}
+
+// Data returns the bytes the File was prepared from.
+func (f *File) Data() []byte { return f.data }
+
+func (f *File) start(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return int(f.ends[i-1])
+}
+
+// splitInto appends the line ends and ids of data[from:] (which starts at
+// a line boundary) to f.
+func (f *File) splitInto(t *lineTable, from int) {
+	data := f.data
+	for from < len(data) {
+		end := len(data)
+		if j := bytes.IndexByte(data[from:], '\n'); j >= 0 {
+			end = from + j + 1
+		}
+		f.ends = append(f.ends, int32(end))
+		f.ids = append(f.ids, t.intern(data[from:end]))
+		from = end
+	}
+}
+
+// linesUpTo returns how many lines of f end at or before byte offset n,
+// where n is known to be a line boundary of f.
+func (f *File) linesUpTo(n int) int {
+	lo, hi := 0, len(f.ends)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(f.ends[m]) <= n {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -1,0 +1,390 @@
+package diff
+
+import "math"
+
+// Constants of xdiff's Myers path (xdiffi.c, xprepare.c).
+const (
+	maxCostMin     = 256  // the cost cutoff is never below this (XDL_MAX_COST_MIN)
+	heurMinCost    = 256  // the snake heuristic waits for this cost (XDL_HEUR_MIN_COST)
+	snakeCnt       = 20   // a "good" snake is longer than this (XDL_SNAKE_CNT)
+	kHeur          = 4    // how far ahead of the cost a heuristic point must be (XDL_K_HEUR)
+	maxEqLimit     = 1024 // cap on the multimatch limit (XDL_MAX_EQLIMIT)
+	simscanWindow  = 100  // how far clean_mmatch looks (XDL_SIMSCAN_WINDOW)
+	keepDiscardRun = 4    // XDL_KPDIS_RUN
+	lineMax        = math.MaxInt
+)
+
+// bogosqrt is xdiff's rough square root: 1 doubled once for every time n
+// can be shifted right by two before it reaches 0.
+func bogosqrt(n int) int {
+	i := 1
+	for ; n > 0; n >>= 2 {
+		i <<= 1
+	}
+	return i
+}
+
+// myersState holds the work arrays of one classic diff; a Differ keeps one
+// and reuses its slices.
+type myersState struct {
+	cnt1, cnt2 []int32 // occurrences per id in A and in B
+	dis        []byte  // discard classification of the working lines
+	ha1, ha2   []uint32
+	ri1, ri2   []int32 // reduced index -> line
+	kv         []int
+	ch1, ch2   []byte // change marks of the current call (aliases)
+	mxcost     int
+	n2         int // len(ha2), the diagonal offset
+}
+
+// classic runs xdiff's Myers path (xdl_do_diff minus preparation) on the
+// id sequences a and b, marking changed lines with 1 in ch1 and ch2 (which
+// have the lengths of a and b and start zeroed). nids bounds the ids.
+func (m *myersState) classic(a, b []uint32, ch1, ch2 []byte, nids int, minimal bool) {
+	n1, n2 := len(a), len(b)
+
+	// trim_ends: the common prefix and suffix never enter the search.
+	lim := min(n1, n2)
+	p := 0
+	for p < lim && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < lim-p && a[n1-1-s] == b[n2-1-s] {
+		s++
+	}
+	dstart, dend1, dend2 := p, n1-s, n2-s // working ranges [dstart, dendX)
+	if dstart == dend1 && dstart == dend2 {
+		return
+	}
+
+	// Occurrence counts over the whole sequences (xdiff counts every
+	// record of both files while classifying them).
+	if len(m.cnt1) < nids {
+		m.cnt1 = make([]int32, nids+nids/4)
+		m.cnt2 = make([]int32, nids+nids/4)
+	}
+	cnt1, cnt2 := m.cnt1, m.cnt2
+	for _, id := range a {
+		cnt1[id]++
+	}
+	for _, id := range b {
+		cnt2[id]++
+	}
+
+	w1, w2 := dend1-dstart, dend2-dstart
+	if cap(m.dis) < w1+w2 {
+		m.dis = make([]byte, w1+w2+(w1+w2)/4)
+	}
+	dis1, dis2 := m.dis[:w1], m.dis[w1:w1+w2]
+	classify(dis1, a[dstart:dend1], cnt2, min(bogosqrt(n1), maxEqLimit))
+	classify(dis2, b[dstart:dend2], cnt1, min(bogosqrt(n2), maxEqLimit))
+	for _, id := range a {
+		cnt1[id] = 0
+	}
+	for _, id := range b {
+		cnt2[id] = 0
+	}
+
+	m.ha1, m.ri1 = reduce(m.ha1[:0], m.ri1[:0], dis1, a, ch1, dstart)
+	m.ha2, m.ri2 = reduce(m.ha2[:0], m.ri2[:0], dis2, b, ch2, dstart)
+
+	r1, r2 := len(m.ha1), len(m.ha2)
+	ndiags := r1 + r2 + 3
+	if cap(m.kv) < 2*ndiags {
+		m.kv = make([]int, 2*ndiags+ndiags/2)
+	}
+	m.kv = m.kv[:2*ndiags]
+	m.mxcost = max(bogosqrt(ndiags), maxCostMin)
+	m.n2 = r2
+	m.ch1, m.ch2 = ch1, ch2
+	m.compare(0, r1, 0, r2, minimal)
+	m.ch1, m.ch2 = nil, nil
+}
+
+// classify sets dis[i] to 0 when line i has no match in the other file, 2
+// when it has at least mlim ("multimatch"), 1 otherwise.
+func classify(dis []byte, lines []uint32, other []int32, mlim int) {
+	for i, id := range lines {
+		switch nm := int(other[id]); {
+		case nm == 0:
+			dis[i] = 0
+		case nm >= mlim:
+			dis[i] = 2
+		default:
+			dis[i] = 1
+		}
+	}
+}
+
+// reduce builds the reduced sequence of kept lines (and their real line
+// numbers) and marks discarded lines changed.
+func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dstart int) ([]uint32, []int32) {
+	for i, d := range dis {
+		if d == 1 || (d == 2 && !discardMultimatch(dis, i)) {
+			ha = append(ha, lines[dstart+i])
+			ri = append(ri, int32(dstart+i))
+		} else {
+			ch[dstart+i] = 1
+		}
+	}
+	return ha, ri
+}
+
+// discardMultimatch is xdl_clean_mmatch: a line with many matches is
+// discarded only when it sits inside a run of unmatched lines, judged
+// within 100 lines on either side: the run must reach it from both sides
+// and the unmatched lines must outnumber the multimatch ones (counting the
+// line itself on each side) by more than three to one.
+func discardMultimatch(dis []byte, i int) bool {
+	s, e := 0, len(dis)-1
+	if i-s > simscanWindow {
+		s = i - simscanWindow
+	}
+	if e-i > simscanWindow {
+		e = i + simscanWindow
+	}
+	none0, multi0 := 0, 1
+	for r := 1; i-r >= s; r++ {
+		if d := dis[i-r]; d == 0 {
+			none0++
+		} else if d == 2 {
+			multi0++
+		} else {
+			break
+		}
+	}
+	if none0 == 0 {
+		return false
+	}
+	none1, multi1 := 0, 1
+	for r := 1; i+r <= e; r++ {
+		if d := dis[i+r]; d == 0 {
+			none1++
+		} else if d == 2 {
+			multi1++
+		} else {
+			break
+		}
+	}
+	if none1 == 0 {
+		return false
+	}
+	multi := multi0 + multi1
+	return multi*keepDiscardRun < multi+none0+none1
+}
+
+// compare is xdl_recs_cmp on the reduced sequences: shrink the box by the
+// snakes at both ends, mark a one-sided box changed, otherwise split it
+// and solve both halves, each with the minimality the split asks for.
+func (m *myersState) compare(off1, lim1, off2, lim2 int, needMin bool) {
+	ha1, ha2 := m.ha1, m.ha2
+	for off1 < lim1 && off2 < lim2 && ha1[off1] == ha2[off2] {
+		off1++
+		off2++
+	}
+	for off1 < lim1 && off2 < lim2 && ha1[lim1-1] == ha2[lim2-1] {
+		lim1--
+		lim2--
+	}
+	switch {
+	case off1 == lim1:
+		for ; off2 < lim2; off2++ {
+			m.ch2[m.ri2[off2]] = 1
+		}
+	case off2 == lim2:
+		for ; off1 < lim1; off1++ {
+			m.ch1[m.ri1[off1]] = 1
+		}
+	default:
+		x, y, minLo, minHi := m.split(off1, lim1, off2, lim2, needMin)
+		m.compare(off1, x, off2, y, minLo)
+		m.compare(x, lim1, y, lim2, minHi)
+	}
+}
+
+// split is xdl_split: Myers' bidirectional search for a point on an
+// optimal path through the box, with xdiff's two ways of giving up early
+// when the cost grows (unless needMin): a long snake far enough along
+// (the snake heuristic) or, past mxcost, the furthest-reaching point.
+// It returns the point and whether each half must be solved minimally.
+func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, bool, bool) {
+	ha1, ha2 := m.ha1, m.ha2
+	ndiags := len(m.kv) / 2
+	// kvf and kvb hold, per diagonal d = x - y, the furthest x reached
+	// forwards and backwards; d is stored at d+sh, since d can be as low
+	// as -(len(ha2)+1).
+	sh := m.n2 + 1
+	kvf := m.kv[:ndiags]
+	kvb := m.kv[ndiags:]
+
+	dmin, dmax := off1-lim2, lim1-off2
+	fmid, bmid := off1-off2, lim1-lim2
+	odd := (fmid-bmid)&1 != 0
+	fmin, fmax := fmid, fmid
+	bmin, bmax := bmid, bmid
+
+	kvf[fmid+sh] = off1
+	kvb[bmid+sh] = lim1
+
+	for ec := 1; ; ec++ {
+		gotSnake := false
+
+		// Grow the forward domain by one diagonal on each side, or shrink
+		// it where it would leave the box, keeping the parity.
+		if fmin > dmin {
+			fmin--
+			kvf[fmin-1+sh] = -1
+		} else {
+			fmin++
+		}
+		if fmax < dmax {
+			fmax++
+			kvf[fmax+1+sh] = -1
+		} else {
+			fmax--
+		}
+		for d := fmax; d >= fmin; d -= 2 {
+			var i1 int
+			if kvf[d-1+sh] >= kvf[d+1+sh] {
+				i1 = kvf[d-1+sh] + 1
+			} else {
+				i1 = kvf[d+1+sh]
+			}
+			prev := i1
+			i2 := i1 - d
+			for i1 < lim1 && i2 < lim2 && ha1[i1] == ha2[i2] {
+				i1++
+				i2++
+			}
+			if i1-prev > snakeCnt {
+				gotSnake = true
+			}
+			kvf[d+sh] = i1
+			if odd && bmin <= d && d <= bmax && kvb[d+sh] <= i1 {
+				return i1, i2, true, true
+			}
+		}
+
+		if bmin > dmin {
+			bmin--
+			kvb[bmin-1+sh] = lineMax
+		} else {
+			bmin++
+		}
+		if bmax < dmax {
+			bmax++
+			kvb[bmax+1+sh] = lineMax
+		} else {
+			bmax--
+		}
+		for d := bmax; d >= bmin; d -= 2 {
+			var i1 int
+			if kvb[d-1+sh] < kvb[d+1+sh] {
+				i1 = kvb[d-1+sh]
+			} else {
+				i1 = kvb[d+1+sh] - 1
+			}
+			prev := i1
+			i2 := i1 - d
+			for i1 > off1 && i2 > off2 && ha1[i1-1] == ha2[i2-1] {
+				i1--
+				i2--
+			}
+			if prev-i1 > snakeCnt {
+				gotSnake = true
+			}
+			kvb[d+sh] = i1
+			if !odd && fmin <= d && d <= fmax && i1 <= kvf[d+sh] {
+				return i1, i2, true, true
+			}
+		}
+
+		if needMin {
+			continue
+		}
+
+		// The snake heuristic: past heurMinCost, if some diagonal has
+		// gone far ahead of the cost (measured from the box corner and
+		// penalised by its distance from the middle diagonal) and ends in
+		// a snake of at least snakeCnt, cut there.
+		if gotSnake && ec > heurMinCost {
+			best, bx, by := 0, 0, 0
+			for d := fmax; d >= fmin; d -= 2 {
+				dd := d - fmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := kvf[d+sh]
+				i2 := i1 - d
+				v := (i1 - off1) + (i2 - off2) - dd
+				if v > kHeur*ec && v > best &&
+					off1+snakeCnt <= i1 && i1 < lim1 &&
+					off2+snakeCnt <= i2 && i2 < lim2 {
+					for k := 1; ha1[i1-k] == ha2[i2-k]; k++ {
+						if k == snakeCnt {
+							best, bx, by = v, i1, i2
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return bx, by, true, false
+			}
+			for d := bmax; d >= bmin; d -= 2 {
+				dd := d - bmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := kvb[d+sh]
+				i2 := i1 - d
+				v := (lim1 - i1) + (lim2 - i2) - dd
+				if v > kHeur*ec && v > best &&
+					off1 < i1 && i1 <= lim1-snakeCnt &&
+					off2 < i2 && i2 <= lim2-snakeCnt {
+					for k := 0; ha1[i1+k] == ha2[i2+k]; k++ {
+						if k == snakeCnt-1 {
+							best, bx, by = v, i1, i2
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return bx, by, false, true
+			}
+		}
+
+		// The cost cutoff: enough is enough; take the furthest-reaching
+		// point of either direction.
+		if ec >= m.mxcost {
+			fbest, fbest1 := -1, -1
+			for d := fmax; d >= fmin; d -= 2 {
+				i1 := min(kvf[d+sh], lim1)
+				i2 := i1 - d
+				if lim2 < i2 {
+					i1, i2 = lim2+d, lim2
+				}
+				if fbest < i1+i2 {
+					fbest, fbest1 = i1+i2, i1
+				}
+			}
+			bbest, bbest1 := lineMax, lineMax
+			for d := bmax; d >= bmin; d -= 2 {
+				i1 := max(off1, kvb[d+sh])
+				i2 := i1 - d
+				if i2 < off2 {
+					i1, i2 = off2+d, off2
+				}
+				if i1+i2 < bbest {
+					bbest, bbest1 = i1+i2, i1
+				}
+			}
+			if (lim1+lim2)-bbest < fbest-(off1+off2) {
+				return fbest1, fbest - fbest1, true, false
+			}
+			return bbest1, bbest - bbest1, false, true
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package diff
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// longRun reports whether the exhaustive differential run was asked for:
+//
+//	GOBLAME_DIFF_LONG=1 go test ./diff -run 'TestDifferential' -timeout 2h
+func longRun() bool { return os.Getenv("GOBLAME_DIFF_LONG") != "" }
+
+// testSeed is GOBLAME_DIFF_SEED if set, else derived from the clock.
+func testSeed(t *testing.T) uint64 {
+	if s := os.Getenv("GOBLAME_DIFF_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("GOBLAME_DIFF_SEED: %v", err)
+		}
+		return v
+	}
+	return uint64(time.Now().UnixNano())
+}
+
+// kindCounts says how many pairs of each kind to generate.
+func kindCounts(long bool) []struct {
+	kind string
+	n    int
+} {
+	if long {
+		return []struct {
+			kind string
+			n    int
+		}{
+			{"small", 5000}, {"move", 1500}, {"dup", 3000}, {"code", 3500},
+			{"ws", 2000}, {"crlf", 1500}, {"bytes", 1000}, {"tail", 1500},
+			{"medium", 600}, {"costly", 300}, {"huge", 24},
+		}
+	}
+	return []struct {
+		kind string
+		n    int
+	}{
+		{"small", 700}, {"move", 200}, {"dup", 500}, {"code", 600},
+		{"ws", 300}, {"crlf", 200}, {"bytes", 200}, {"tail", 200},
+		{"medium", 20}, {"costly", 6},
+	}
+}
+
+func genPairs(seed uint64, long bool) []testPair {
+	g := newPairGen(seed)
+	var pairs []testPair
+	for _, kc := range kindCounts(long) {
+		for i := 0; i < kc.n; i++ {
+			a, b := g.pair(kc.kind)
+			pairs = append(pairs, testPair{name: fmt.Sprintf("seed%d-%s-%d", seed, kc.kind, i), a: a, b: b})
+		}
+	}
+	return pairs
+}
+
+// TestDifferentialMyers compares BlameDiff (and the prepared-file API)
+// with git diff --no-index -U0 --diff-algorithm=myers on random pairs of
+// every kind, under the default options, --no-indent-heuristic,
+// --minimal and -w.
+func TestDifferentialMyers(t *testing.T) {
+	testgit.RequireGit(t)
+	seed := testSeed(t)
+	t.Logf("seed %d (rerun with GOBLAME_DIFF_SEED=%d)", seed, seed)
+	pairs := genPairs(seed, longRun())
+	d := NewDiffer()
+	total := 0
+	for _, fs := range gitFlagSets(Myers) {
+		total += compareWithGit(t, d, pairs, fs)
+	}
+	t.Logf("%d pairs, %d comparisons with git", len(pairs), total)
+}
