@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // A minimal txtar reader and writer (the format of golang.org/x/tools/txtar:
