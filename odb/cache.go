@@ -1,0 +1,263 @@
+package odb
+
+import (
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// baseKey names a pack entry: the pack's id in the DB and the entry offset.
+type baseKey struct {
+	pack uint32
+	off  uint64
+}
+
+type baseEntry struct {
+	key        baseKey
+	typ        object.Type
+	data       []byte
+	prev, next int32 // LRU links; -1 ends the list
+}
+
+// deltaBaseCache keeps recently used delta bases, bounded by the total
+// capacity of the buffers it holds. It owns its buffers: put takes
+// ownership, and evicted buffers go to a small free list from which
+// buffer() hands them out again, so a long walk over delta chains stops
+// allocating once the cache is warm.
+type deltaBaseCache struct {
+	limit      int64
+	used       int64
+	index      map[baseKey]int32
+	entries    []baseEntry
+	freeSlots  []int32
+	head, tail int32 // head = most recently used
+	spare      [][]byte
+}
+
+const maxSpareBuffers = 16
+
+func newDeltaBaseCache(limit int64) *deltaBaseCache {
+	return &deltaBaseCache{limit: limit, index: map[baseKey]int32{}, head: -1, tail: -1}
+}
+
+func (c *deltaBaseCache) unlink(i int32) {
+	e := &c.entries[i]
+	if e.prev >= 0 {
+		c.entries[e.prev].next = e.next
+	} else {
+		c.head = e.next
+	}
+	if e.next >= 0 {
+		c.entries[e.next].prev = e.prev
+	} else {
+		c.tail = e.prev
+	}
+	e.prev, e.next = -1, -1
+}
+
+func (c *deltaBaseCache) pushFront(i int32) {
+	e := &c.entries[i]
+	e.prev = -1
+	e.next = c.head
+	if c.head >= 0 {
+		c.entries[c.head].prev = i
+	}
+	c.head = i
+	if c.tail < 0 {
+		c.tail = i
+	}
+}
+
+// get returns the cached base at key. The bytes belong to the cache: they
+// are valid only until the next put.
+func (c *deltaBaseCache) get(key baseKey) (object.Type, []byte, bool) {
+	i, ok := c.index[key]
+	if !ok {
+		return 0, nil, false
+	}
+	if c.head != i {
+		c.unlink(i)
+		c.pushFront(i)
+	}
+	e := &c.entries[i]
+	return e.typ, e.data, true
+}
+
+// put stores data (taking ownership) under key, evicting least recently
+// used entries to stay within the limit.
+func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte) {
+	size := int64(cap(data))
+	if size > c.limit {
+		c.recycle(data)
+		return
+	}
+	if _, ok := c.index[key]; ok {
+		c.recycle(data)
+		return
+	}
+	for c.used+size > c.limit && c.tail >= 0 {
+		c.evict(c.tail)
+	}
+	var i int32
+	if n := len(c.freeSlots); n > 0 {
+		i = c.freeSlots[n-1]
+		c.freeSlots = c.freeSlots[:n-1]
+	} else {
+		c.entries = append(c.entries, baseEntry{})
+		i = int32(len(c.entries) - 1)
+	}
+	c.entries[i] = baseEntry{key: key, typ: typ, data: data, prev: -1, next: -1}
+	c.index[key] = i
+	c.used += size
+	c.pushFront(i)
+}
+
+func (c *deltaBaseCache) evict(i int32) {
+	c.unlink(i)
+	e := &c.entries[i]
+	delete(c.index, e.key)
+	c.used -= int64(cap(e.data))
+	c.recycle(e.data)
+	e.data = nil
+	c.freeSlots = append(c.freeSlots, i)
+}
+
+// recycle keeps a no longer used buffer for buffer() to hand out.
+func (c *deltaBaseCache) recycle(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	if len(c.spare) >= maxSpareBuffers {
+		// Drop the smallest spare to keep the list bounded.
+		small := 0
+		for j := range c.spare {
+			if cap(c.spare[j]) < cap(c.spare[small]) {
+				small = j
+			}
+		}
+		if cap(c.spare[small]) >= cap(b) {
+			return
+		}
+		c.spare[small] = b[:0]
+		return
+	}
+	c.spare = append(c.spare, b[:0])
+}
+
+// buffer returns a buffer of length n, from the spares when one fits well
+// (not more than twice the size, so small objects do not pin big buffers).
+func (c *deltaBaseCache) buffer(n int) []byte {
+	best := -1
+	for j, b := range c.spare {
+		if cap(b) >= n && cap(b) <= 2*n+4096 && (best < 0 || cap(b) < cap(c.spare[best])) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return make([]byte, n)
+	}
+	b := c.spare[best][:n]
+	last := len(c.spare) - 1
+	c.spare[best] = c.spare[last]
+	c.spare[last] = nil
+	c.spare = c.spare[:last]
+	return b
+}
+
+// objectCache is the by-ID cache behind ReadCached: an LRU bounded in
+// bytes. Its buffers are never reused, so bytes it returned stay valid
+// after eviction (the garbage collector frees them once unreferenced).
+type objectCache struct {
+	limit      int64
+	used       int64
+	index      map[oid.ID]int32
+	entries    []objEntry
+	freeSlots  []int32
+	head, tail int32
+}
+
+type objEntry struct {
+	id         oid.ID
+	typ        object.Type
+	data       []byte
+	prev, next int32
+}
+
+func newObjectCache(limit int64) *objectCache {
+	return &objectCache{limit: limit, index: map[oid.ID]int32{}, head: -1, tail: -1}
+}
+
+func (c *objectCache) unlink(i int32) {
+	e := &c.entries[i]
+	if e.prev >= 0 {
+		c.entries[e.prev].next = e.next
+	} else {
+		c.head = e.next
+	}
+	if e.next >= 0 {
+		c.entries[e.next].prev = e.prev
+	} else {
+		c.tail = e.prev
+	}
+	e.prev, e.next = -1, -1
+}
+
+func (c *objectCache) pushFront(i int32) {
+	e := &c.entries[i]
+	e.prev = -1
+	e.next = c.head
+	if c.head >= 0 {
+		c.entries[c.head].prev = i
+	}
+	c.head = i
+	if c.tail < 0 {
+		c.tail = i
+	}
+}
+
+func (c *objectCache) get(id oid.ID) (object.Type, []byte, bool) {
+	i, ok := c.index[id]
+	if !ok {
+		return 0, nil, false
+	}
+	if c.head != i {
+		c.unlink(i)
+		c.pushFront(i)
+	}
+	e := &c.entries[i]
+	return e.typ, e.data, true
+}
+
+func (c *objectCache) put(id oid.ID, typ object.Type, data []byte) {
+	size := int64(len(data)) + objEntryOverhead
+	if size > c.limit {
+		return
+	}
+	if _, ok := c.index[id]; ok {
+		return
+	}
+	for c.used+size > c.limit && c.tail >= 0 {
+		t := c.tail
+		c.unlink(t)
+		e := &c.entries[t]
+		delete(c.index, e.id)
+		c.used -= int64(len(e.data)) + objEntryOverhead
+		e.data = nil
+		c.freeSlots = append(c.freeSlots, t)
+	}
+	var i int32
+	if n := len(c.freeSlots); n > 0 {
+		i = c.freeSlots[n-1]
+		c.freeSlots = c.freeSlots[:n-1]
+	} else {
+		c.entries = append(c.entries, objEntry{})
+		i = int32(len(c.entries) - 1)
+	}
+	c.entries[i] = objEntry{id: id, typ: typ, data: data, prev: -1, next: -1}
+	c.index[id] = i
+	c.used += size
+	c.pushFront(i)
+}
+
+// objEntryOverhead approximates the bookkeeping bytes of one cached object
+// (entry, map slot), so that many tiny objects are accounted fairly.
+const objEntryOverhead = 96

@@ -1,0 +1,370 @@
+package odb
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Options tune a DB. The zero value is git's behaviour with goblame's
+// measured cache sizes.
+type Options struct {
+	// DeltaBaseCacheBytes bounds each Reader's cache of delta bases, keyed
+	// by (pack, offset). 0 selects DefaultDeltaBaseCacheBytes; a negative
+	// value disables the cache.
+	DeltaBaseCacheBytes int64
+	// ObjectCacheBytes bounds each Reader's by-ID cache used by ReadCached.
+	// 0 selects DefaultObjectCacheBytes; a negative value disables it.
+	ObjectCacheBytes int64
+	// ExtraAlternates are the entries of GIT_ALTERNATE_OBJECT_DIRECTORIES
+	// (see ParseAlternateList), absolute or relative to the working
+	// directory of the process. Git 2.39.5 links them before the entries of
+	// objects/info/alternates, so they are searched first among alternates.
+	ExtraAlternates []string
+	// DisableMultiPackIndex ignores multi-pack-index files
+	// (core.multiPackIndex=false); every pack is then read through its .idx.
+	DisableMultiPackIndex bool
+}
+
+// Default cache sizes, chosen by measurement (see doc.go).
+const (
+	DefaultDeltaBaseCacheBytes = 16 << 20
+	DefaultObjectCacheBytes    = 16 << 20
+)
+
+// MaxDeltaChainDepth bounds the delta chains a Reader resolves. Git writes
+// at most 4095 (pack.depth's maximum; 50 by default); a longer chain is
+// treated as corrupt.
+const MaxDeltaChainDepth = 10000
+
+// DB is a read-only git object database: one objects directory, its
+// alternates, their packs (with multi-pack-indexes) and loose objects. A DB
+// is shared by any number of goroutines; each reads through its own Reader.
+type DB struct {
+	format oid.Format
+	opts   Options
+	dirs   []string // main first, then alternates in git's order
+
+	state atomic.Pointer[packSet]
+
+	scanMu     sync.Mutex
+	nextPackID uint32
+	packsByKey map[string]*pack
+	midxByDir  map[string]*multiPackIndex
+	rescans    atomic.Int64
+
+	replacements map[oid.ID]oid.ID
+
+	countMu    sync.Mutex
+	countValid bool
+	count      int64
+
+	closed atomic.Bool
+}
+
+// packSet is an immutable snapshot of the known packs, replaced as a whole
+// when the pack directories are rescanned.
+type packSet struct {
+	midxs []*multiPackIndex // in directory order
+	packs []*pack           // packs no MIDX covers: local first, then newest first
+	all   []*pack           // every pack, indexed by pack.id
+}
+
+// Open opens the object database rooted at objectsDir (a repository's
+// objects directory) for the given object format. It reads the alternates
+// and lists the pack directories; pack and index files are mapped lazily.
+func Open(objectsDir string, format oid.Format, opts Options) (*DB, error) {
+	if format.Size() == 0 {
+		return nil, fmt.Errorf("odb: unknown object format %v", format)
+	}
+	st, err := os.Stat(objectsDir)
+	if err != nil {
+		return nil, fmt.Errorf("odb: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("odb: %s is not a directory", objectsDir)
+	}
+	db := &DB{
+		format:     format,
+		opts:       opts,
+		packsByKey: map[string]*pack{},
+		midxByDir:  map[string]*multiPackIndex{},
+	}
+	db.dirs = append([]string{objectsDir}, loadAlternates(objectsDir, opts.ExtraAlternates)...)
+	db.scanMu.Lock()
+	db.scanLocked()
+	db.scanMu.Unlock()
+	return db, nil
+}
+
+// ParseAlternateList splits the value of GIT_ALTERNATE_OBJECT_DIRECTORIES
+// the way git does: ':'-separated entries, each optionally C-quoted (a
+// quoted entry may contain ':'), with '#' entries ignored.
+func ParseAlternateList(value string) []string {
+	return parseAlternates([]byte(value), os.PathListSeparator)
+}
+
+// Format returns the object format of the database.
+func (db *DB) Format() oid.Format { return db.format }
+
+// ObjectDirs returns the main objects directory followed by the alternates
+// in git's search order (environment alternates, then info/alternates,
+// nested ones right after the directory that lists them). Alternates are
+// real paths.
+func (db *DB) ObjectDirs() []string { return slices.Clone(db.dirs) }
+
+// SetReplacements installs replace refs: reading key returns the object
+// named by value (following chains up to git's depth of 5). Call it once,
+// before any Reader is made.
+func (db *DB) SetReplacements(m map[oid.ID]oid.ID) {
+	if len(m) == 0 {
+		db.replacements = nil
+		return
+	}
+	db.replacements = make(map[oid.ID]oid.ID, len(m))
+	for k, v := range m {
+		db.replacements[k] = v
+	}
+}
+
+// replace applies the replace refs to id.
+func (db *DB) replace(id oid.ID) (oid.ID, error) {
+	if db.replacements == nil {
+		return id, nil
+	}
+	cur := id
+	for depth := 0; depth < 5; depth++ {
+		next, ok := db.replacements[cur]
+		if !ok {
+			return cur, nil
+		}
+		cur = next
+	}
+	if _, ok := db.replacements[cur]; ok {
+		return id, fmt.Errorf("odb: replacing %s: %w", id, ErrReplaceDepth)
+	}
+	return cur, nil
+}
+
+// Close unmaps every file. No Reader may be used during or after Close.
+func (db *DB) Close() error {
+	if db.closed.Swap(true) {
+		return nil
+	}
+	db.scanMu.Lock()
+	defer db.scanMu.Unlock()
+	for _, p := range db.packsByKey {
+		p.close()
+	}
+	for _, m := range db.midxByDir {
+		if m != nil && m.mapping != nil {
+			m.mapping.close()
+		}
+	}
+	db.state.Store(&packSet{})
+	return nil
+}
+
+// scanLocked lists every pack directory and installs a new packSet. Packs
+// already known are kept (with their mappings); new .idx files are added.
+// A multi-pack-index is loaded once per directory, as git does.
+func (db *DB) scanLocked() {
+	var set packSet
+	old := db.state.Load()
+	if old != nil {
+		set.all = slices.Clone(old.all)
+	}
+	type listed struct {
+		p   *pack
+		dir int
+	}
+	var regular []listed
+	for di, dir := range db.dirs {
+		packDir := filepath.Join(dir, "pack")
+		local := di == 0
+		m, loaded := db.midxByDir[dir]
+		if !loaded && !db.opts.DisableMultiPackIndex {
+			m = db.loadMultiPackIndex(packDir, local, &set)
+			db.midxByDir[dir] = m
+		}
+		if m != nil {
+			set.midxs = append(set.midxs, m)
+		}
+		entries, err := os.ReadDir(packDir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".idx") {
+				continue
+			}
+			if m != nil && slices.Contains(m.packNames, name) {
+				continue
+			}
+			base := filepath.Join(packDir, strings.TrimSuffix(name, ".idx"))
+			p := db.packsByKey[base]
+			if p == nil {
+				st, err := os.Stat(base + ".pack")
+				if err != nil || !st.Mode().IsRegular() {
+					continue // an .idx without its .pack: ignore, as git does
+				}
+				p = db.newPack(base, local, &set)
+				p.mtime = st.ModTime()
+			}
+			regular = append(regular, listed{p, di})
+		}
+	}
+	slices.SortStableFunc(regular, func(a, b listed) int {
+		if a.p.local != b.p.local {
+			if a.p.local {
+				return -1
+			}
+			return 1
+		}
+		return b.p.mtime.Compare(a.p.mtime)
+	})
+	for _, l := range regular {
+		set.packs = append(set.packs, l.p)
+	}
+	db.state.Store(&set)
+}
+
+func (db *DB) newPack(base string, local bool, set *packSet) *pack {
+	p := &pack{id: db.nextPackID, base: base, format: db.format, local: local}
+	db.nextPackID++
+	db.packsByKey[base] = p
+	set.all = append(set.all, p)
+	return p
+}
+
+// loadMultiPackIndex maps and validates <packDir>/multi-pack-index. A
+// missing or unusable file yields nil: the packs are then read through
+// their own indexes.
+func (db *DB) loadMultiPackIndex(packDir string, local bool, set *packSet) *multiPackIndex {
+	path := filepath.Join(packDir, "multi-pack-index")
+	mp, err := mapFile(path)
+	if err != nil {
+		return nil
+	}
+	m, err := parseMultiPackIndex(path, mp.data, db.format)
+	if err != nil {
+		mp.close()
+		return nil
+	}
+	m.mapping = mp
+	for i, name := range m.packNames {
+		base := filepath.Join(packDir, strings.TrimSuffix(name, ".idx"))
+		st, err := os.Stat(base + ".pack")
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		p := db.packsByKey[base]
+		if p == nil {
+			p = db.newPack(base, local, set)
+			p.mtime = st.ModTime()
+		}
+		p.inMidx = true
+		m.packs[i] = p
+	}
+	return m
+}
+
+// rescan re-lists the pack directories (after a miss: a concurrent repack
+// may have moved objects into a new pack).
+func (db *DB) rescan() {
+	if db.closed.Load() {
+		return
+	}
+	db.scanMu.Lock()
+	db.scanLocked()
+	db.scanMu.Unlock()
+	db.rescans.Add(1)
+	db.countMu.Lock()
+	db.countValid = false
+	db.countMu.Unlock()
+}
+
+// location says where an object is stored.
+type location struct {
+	pack     *pack
+	offset   uint64
+	looseDir string // objects directory holding a loose copy; "" if packed
+}
+
+// locate finds an object in the packs (MIDXes first, then the other packs)
+// or as a loose file. Packs for which skip returns true are not consulted.
+// The first error met in an unusable pack or index is returned when the
+// object is not found elsewhere.
+func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
+	set := db.state.Load()
+	var firstErr error
+	for _, m := range set.midxs {
+		i, ok := m.find(raw)
+		if !ok {
+			continue
+		}
+		num, off, err := m.entry(i)
+		if err != nil {
+			firstErr = cmpOr(firstErr, err)
+			continue
+		}
+		p := m.packs[num]
+		if p == nil || (skip != nil && skip(p)) {
+			continue
+		}
+		if _, err := p.packData(); err != nil {
+			firstErr = cmpOr(firstErr, err)
+			continue
+		}
+		p.viaMidx.Store(true)
+		return location{pack: p, offset: off}, nil
+	}
+	for _, p := range set.packs {
+		if skip != nil && skip(p) {
+			continue
+		}
+		off, ok, err := p.find(raw)
+		if err != nil {
+			firstErr = cmpOr(firstErr, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if _, err := p.packData(); err != nil {
+			firstErr = cmpOr(firstErr, err)
+			continue
+		}
+		return location{pack: p, offset: off}, nil
+	}
+	for _, dir := range db.dirs {
+		if st, err := os.Stat(loosePath(dir, db.format, raw)); err == nil && st.Mode().IsRegular() {
+			return location{looseDir: dir}, nil
+		}
+	}
+	return location{}, firstErr
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func notFound(id oid.ID) error {
+	return fmt.Errorf("odb: %s: %w", id, ErrNotFound)
+}
+
+func isCorrupt(err error) bool {
+	var c *CorruptError
+	return errors.As(err, &c)
+}

@@ -1,0 +1,189 @@
+package odb
+
+import "errors"
+
+// Delta data (patch-delta.c): two LEB128 sizes (base, result), then
+// instructions until the end of the buffer:
+//
+//	1xxxxxxx  copy: bits 0-3 select up to four little-endian offset bytes,
+//	          bits 4-6 up to three size bytes; a size of 0 means 0x10000
+//	0xxxxxxx  insert the next 1-127 literal bytes (value 0 is reserved)
+
+// minDeltaLen is the shortest delta git accepts (DELTA_SIZE_MIN): two
+// one-byte sizes and a two-byte instruction.
+const minDeltaLen = 4
+
+var (
+	errDeltaTooShort   = errors.New("delta shorter than its header")
+	errDeltaBaseSize   = errors.New("delta base size does not match the base")
+	errDeltaOpcodeZero = errors.New("unexpected delta opcode 0")
+	errDeltaWild       = errors.New("delta replay has gone wild")
+	errDeltaResultSize = errors.New("delta result size does not match its instructions")
+)
+
+// deltaVarint reads one LEB128 size of a delta header.
+func deltaVarint(b []byte, pos int) (uint64, int, bool) {
+	var v uint64
+	var shift uint
+	for {
+		if pos >= len(b) || shift > 63 {
+			return 0, pos, false
+		}
+		c := b[pos]
+		pos++
+		v |= uint64(c&0x7f) << shift
+		shift += 7
+		if c&0x80 == 0 {
+			return v, pos, true
+		}
+	}
+}
+
+// deltaHeader returns the declared base and result sizes of delta data and
+// the offset of its first instruction.
+func deltaHeader(delta []byte) (baseSize, resultSize uint64, ops int, err error) {
+	if len(delta) < minDeltaLen {
+		return 0, 0, 0, errDeltaTooShort
+	}
+	baseSize, pos, ok := deltaVarint(delta, 0)
+	if !ok {
+		return 0, 0, 0, errDeltaTooShort
+	}
+	resultSize, pos, ok = deltaVarint(delta, pos)
+	if !ok {
+		return 0, 0, 0, errDeltaTooShort
+	}
+	return baseSize, resultSize, pos, nil
+}
+
+// deltaResultLen walks the instructions of ops (delta data after its
+// header) against a base of baseLen bytes, checking every copy and insert,
+// and returns the exact length they produce. Nothing is allocated from the
+// declared result size until this pass has confirmed it.
+func deltaResultLen(ops []byte, baseLen int) (uint64, error) {
+	var total uint64
+	base := uint64(baseLen)
+	for i := 0; i < len(ops); {
+		cmd := ops[i]
+		i++
+		switch {
+		case cmd&0x80 != 0:
+			var off, size uint64
+			for bit := uint(0); bit < 7; bit++ {
+				if cmd&(1<<bit) == 0 {
+					continue
+				}
+				if i >= len(ops) {
+					return 0, errDeltaWild
+				}
+				v := uint64(ops[i])
+				i++
+				if bit < 4 {
+					off |= v << (8 * bit)
+				} else {
+					size |= v << (8 * (bit - 4))
+				}
+			}
+			if size == 0 {
+				size = 0x10000
+			}
+			if off+size > base {
+				return 0, errDeltaWild
+			}
+			total += size
+		case cmd != 0:
+			n := int(cmd)
+			if n > len(ops)-i {
+				return 0, errDeltaWild
+			}
+			i += n
+			total += uint64(n)
+		default:
+			return 0, errDeltaOpcodeZero
+		}
+	}
+	return total, nil
+}
+
+// applyDelta replays ops (delta data after its header) against base into
+// out, which must have exactly the result length. Every copy is checked
+// against the base and the output; a mismatch is an error, never a panic.
+func applyDelta(out, base, ops []byte) error {
+	pos := 0
+	for i := 0; i < len(ops); {
+		cmd := ops[i]
+		i++
+		if cmd&0x80 != 0 {
+			var off, size int
+			if cmd&0x01 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				off = int(ops[i])
+				i++
+			}
+			if cmd&0x02 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				off |= int(ops[i]) << 8
+				i++
+			}
+			if cmd&0x04 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				off |= int(ops[i]) << 16
+				i++
+			}
+			if cmd&0x08 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				off |= int(ops[i]) << 24
+				i++
+			}
+			if cmd&0x10 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				size = int(ops[i])
+				i++
+			}
+			if cmd&0x20 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				size |= int(ops[i]) << 8
+				i++
+			}
+			if cmd&0x40 != 0 {
+				if i >= len(ops) {
+					return errDeltaWild
+				}
+				size |= int(ops[i]) << 16
+				i++
+			}
+			if size == 0 {
+				size = 0x10000
+			}
+			if off < 0 || off > len(base) || size > len(base)-off || size > len(out)-pos {
+				return errDeltaWild
+			}
+			pos += copy(out[pos:pos+size], base[off:off+size])
+		} else if cmd != 0 {
+			n := int(cmd)
+			if n > len(ops)-i || n > len(out)-pos {
+				return errDeltaWild
+			}
+			pos += copy(out[pos:pos+n], ops[i:i+n])
+			i += n
+		} else {
+			return errDeltaOpcodeZero
+		}
+	}
+	if pos != len(out) {
+		return errDeltaResultSize
+	}
+	return nil
+}

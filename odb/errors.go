@@ -1,0 +1,51 @@
+package odb
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound reports that no object database (main directory, alternates,
+// packs or loose files) holds the requested object. Callers test for it with
+// errors.Is; the returned error names the object.
+var ErrNotFound = errors.New("object not found")
+
+// ErrDeltaChain reports a delta chain that cannot be resolved: deeper than
+// MaxDeltaChainDepth, or cycling through REF_DELTA entries.
+var ErrDeltaChain = errors.New("unresolvable delta chain")
+
+// ErrReplaceDepth reports replace refs that chain deeper than git allows
+// (five replacements).
+var ErrReplaceDepth = errors.New("replace depth too high")
+
+// ErrClosed reports use of a DB after Close.
+var ErrClosed = errors.New("object database is closed")
+
+// CorruptError reports malformed bytes in a file of the object database: a
+// loose object, a pack, a pack index or a multi-pack-index. Offset is the
+// byte offset in Path where the problem was found (for a loose object, the
+// offset in its inflated content; -1 when no single offset applies).
+type CorruptError struct {
+	Path   string // file that holds the bad bytes
+	Offset int64  // offset in that file, -1 if not applicable
+	Msg    string // what was wrong
+	Err    error  // underlying cause (zlib error, ErrDeltaChain, ...), may be nil
+}
+
+func (e *CorruptError) Error() string {
+	s := "corrupt object database file " + e.Path
+	if e.Offset >= 0 {
+		s += fmt.Sprintf(" at offset %d", e.Offset)
+	}
+	s += ": " + e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+func corrupt(path string, off int64, err error, format string, args ...any) *CorruptError {
+	return &CorruptError{Path: path, Offset: off, Msg: fmt.Sprintf(format, args...), Err: err}
+}

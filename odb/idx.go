@@ -1,0 +1,164 @@
+package odb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Pack index (.idx) layouts, both read from the mapping without copying:
+//
+//	v2: ff 74 4f 63 | BE32 2 | fan-out 256×BE32 | N ids | N CRC32 |
+//	    N BE32 offsets (bit 31 set: index into the 64-bit table) |
+//	    K BE64 large offsets | pack checksum | idx checksum
+//	v1: fan-out 256×BE32 | N × (BE32 offset, id) | pack checksum | idx checksum
+
+var idxV2Magic = []byte{0xff, 't', 'O', 'c'}
+
+// packIndex is a view over a mapped .idx file.
+type packIndex struct {
+	path     string
+	data     []byte
+	hashLen  int
+	version  int
+	count    uint32
+	fanout   []byte // 256 BE32
+	names    []byte // v2: count*hashLen; v1: count*(4+hashLen) records
+	stride   int    // distance between consecutive names
+	nameOff  int    // offset of the name inside a record (v1: 4)
+	offsets  []byte // v2: count BE32
+	large    []byte // v2: 64-bit offsets
+	packHash []byte // checksum of the .pack this index describes
+}
+
+// parseIndex validates the layout of a .idx file the way git's
+// check_packed_git_idx does: version, exact (v1) or bounded (v2) size, and a
+// non-decreasing fan-out.
+func parseIndex(path string, data []byte, format oid.Format) (*packIndex, error) {
+	h := format.Size()
+	x := &packIndex{path: path, data: data, hashLen: h}
+	fanStart := 0
+	if len(data) >= 8 && bytes.Equal(data[:4], idxV2Magic) {
+		v := binary.BigEndian.Uint32(data[4:8])
+		if v != 2 {
+			return nil, corrupt(path, 4, nil, "unsupported pack index version %d", v)
+		}
+		x.version = 2
+		fanStart = 8
+	} else {
+		x.version = 1
+	}
+	if len(data) < fanStart+1024+2*h {
+		return nil, corrupt(path, -1, nil, "pack index too small (%d bytes)", len(data))
+	}
+	x.fanout = data[fanStart : fanStart+1024]
+	var prev uint32
+	for i := 0; i < 256; i++ {
+		n := binary.BigEndian.Uint32(x.fanout[4*i:])
+		if n < prev {
+			return nil, corrupt(path, int64(fanStart+4*i), nil, "non-monotonic fan-out table")
+		}
+		prev = n
+	}
+	x.count = prev
+	n := uint64(x.count)
+	size := uint64(len(data))
+	if x.version == 1 {
+		want := 1024 + n*uint64(h+4) + 2*uint64(h)
+		if size != want {
+			return nil, corrupt(path, -1, nil, "wrong index v1 file size: %d bytes for %d objects", size, n)
+		}
+		x.names = data[1024 : 1024+n*uint64(h+4)]
+		x.stride = h + 4
+		x.nameOff = 4
+	} else {
+		minSize := 8 + 1024 + n*uint64(h+8) + 2*uint64(h)
+		maxSize := minSize
+		if n > 0 {
+			maxSize += (n - 1) * 8
+		}
+		if size < minSize || size > maxSize {
+			return nil, corrupt(path, -1, nil, "wrong index v2 file size: %d bytes for %d objects", size, n)
+		}
+		base := uint64(1032)
+		x.names = data[base : base+n*uint64(h)]
+		base += n * uint64(h)
+		base += n * 4 // CRC-32 table
+		x.offsets = data[base : base+n*4]
+		base += n * 4
+		x.large = data[base : size-2*uint64(h)]
+		x.stride = h
+	}
+	x.packHash = data[size-2*uint64(h) : size-uint64(h)]
+	return x, nil
+}
+
+// name returns the raw id at position i (a view into the mapping).
+func (x *packIndex) name(i uint32) []byte {
+	o := int(i)*x.stride + x.nameOff
+	return x.names[o : o+x.hashLen]
+}
+
+// bounds returns the range of positions whose ids start with byte b.
+func (x *packIndex) bounds(b byte) (lo, hi uint32) {
+	if b > 0 {
+		lo = binary.BigEndian.Uint32(x.fanout[4*(int(b)-1):])
+	}
+	hi = binary.BigEndian.Uint32(x.fanout[4*int(b):])
+	return lo, hi
+}
+
+// find binary-searches for raw id. It returns the position of the id, or
+// the position where it would be inserted and false.
+func (x *packIndex) find(raw []byte) (uint32, bool) {
+	lo, hi := x.bounds(raw[0])
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		c := bytes.Compare(x.name(mid), raw)
+		if c == 0 {
+			return mid, true
+		}
+		if c < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, false
+}
+
+// lowerBound returns the first position whose id is >= raw (raw may be
+// shorter than a full id: a prefix padded by the caller).
+func (x *packIndex) lowerBound(raw []byte) uint32 {
+	lo, hi := x.bounds(raw[0])
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if bytes.Compare(x.name(mid), raw) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+var errBadLargeOffset = errors.New("large offset index out of range")
+
+// offset returns the pack offset of the object at position i.
+func (x *packIndex) offset(i uint32) (uint64, error) {
+	if x.version == 1 {
+		o := int(i) * x.stride
+		return uint64(binary.BigEndian.Uint32(x.names[o:])), nil
+	}
+	v := binary.BigEndian.Uint32(x.offsets[4*int(i):])
+	if v&0x80000000 == 0 {
+		return uint64(v), nil
+	}
+	k := uint64(v & 0x7fffffff)
+	if k >= uint64(len(x.large))/8 {
+		return 0, corrupt(x.path, int64(1032+uint64(x.count)*uint64(x.hashLen+4)+4*uint64(i)), errBadLargeOffset, "bad pack offset entry")
+	}
+	return binary.BigEndian.Uint64(x.large[8*k:]), nil
+}

@@ -1,0 +1,206 @@
+package odb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// Pack entry types beyond the four object types.
+const (
+	typeOfsDelta = 6
+	typeRefDelta = 7
+)
+
+// pack is one pack-<hash>.pack with its .idx. Both files are mapped lazily
+// on first use and stay mapped until the DB is closed, so a pack deleted by
+// a concurrent repack stays readable for readers that already opened it.
+type pack struct {
+	id      uint32 // key of this pack in the delta-base cache
+	base    string // path without the .idx/.pack suffix
+	format  oid.Format
+	local   bool
+	mtime   time.Time
+	inMidx  bool        // listed by a multi-pack-index of its directory
+	viaMidx atomic.Bool // opened through a multi-pack-index (git then lists it too)
+
+	idxOnce sync.Once
+	idxMap  *mapping
+	idx     *packIndex
+	idxErr  error
+
+	dataOnce sync.Once
+	dataMap  *mapping
+	data     []byte
+	dataErr  error
+}
+
+func (p *pack) idxPath() string  { return p.base + ".idx" }
+func (p *pack) packPath() string { return p.base + ".pack" }
+
+// index maps and validates the .idx file (once).
+func (p *pack) index() (*packIndex, error) {
+	p.idxOnce.Do(func() {
+		m, err := mapFile(p.idxPath())
+		if err != nil {
+			p.idxErr = err
+			return
+		}
+		x, err := parseIndex(p.idxPath(), m.data, p.format)
+		if err != nil {
+			m.close()
+			p.idxErr = err
+			return
+		}
+		p.idxMap, p.idx = m, x
+	})
+	return p.idx, p.idxErr
+}
+
+// packData maps and validates the .pack file (once): signature, version,
+// object count and trailing checksum must agree with the index, as git's
+// open_packed_git_1 requires.
+func (p *pack) packData() ([]byte, error) {
+	p.dataOnce.Do(func() {
+		x, err := p.index()
+		if err != nil {
+			p.dataErr = err
+			return
+		}
+		path := p.packPath()
+		m, err := mapFile(path)
+		if err != nil {
+			p.dataErr = err
+			return
+		}
+		d := m.data
+		h := p.format.Size()
+		switch {
+		case len(d) < 12+h:
+			p.dataErr = corrupt(path, -1, nil, "pack file too small (%d bytes)", len(d))
+		case string(d[:4]) != "PACK":
+			p.dataErr = corrupt(path, 0, nil, "bad pack signature")
+		case binary.BigEndian.Uint32(d[4:]) != 2 && binary.BigEndian.Uint32(d[4:]) != 3:
+			p.dataErr = corrupt(path, 4, nil, "unsupported pack version %d", binary.BigEndian.Uint32(d[4:]))
+		case binary.BigEndian.Uint32(d[8:]) != x.count:
+			p.dataErr = corrupt(path, 8, nil, "pack claims %d objects, its index %d", binary.BigEndian.Uint32(d[8:]), x.count)
+		case !bytes.Equal(d[len(d)-h:], x.packHash):
+			p.dataErr = corrupt(path, int64(len(d)-h), nil, "pack checksum does not match its index")
+		}
+		if p.dataErr != nil {
+			m.close()
+			return
+		}
+		p.dataMap, p.data = m, d
+	})
+	return p.data, p.dataErr
+}
+
+func (p *pack) close() {
+	// Only called from DB.Close, after every reader is done.
+	if p.dataMap != nil {
+		p.dataMap.close()
+	}
+	if p.idxMap != nil {
+		p.idxMap.close()
+	}
+}
+
+// entryHeader is the parsed header of one pack entry.
+type entryHeader struct {
+	typ     uint8  // 1-4 object types, 6 OFS_DELTA, 7 REF_DELTA
+	size    uint64 // inflated size of the body (of the delta data for deltas)
+	dataOff uint64 // where the zlib stream starts
+	baseOff uint64 // OFS_DELTA: offset of the base entry
+	baseID  []byte // REF_DELTA: raw id of the base (a view into the pack)
+}
+
+// entryHeader parses the entry starting at off (the type/size varint, then
+// the OFS_DELTA distance or REF_DELTA base id).
+func (p *pack) entryHeader(data []byte, off uint64) (entryHeader, error) {
+	var h entryHeader
+	h.size = 0
+	end := uint64(len(data) - p.format.Size()) // entries end before the trailer
+	if off < 12 || off >= end {
+		return h, corrupt(p.packPath(), int64(off), nil, "entry offset outside the pack")
+	}
+	pos := off
+	c := data[pos]
+	pos++
+	h.typ = (c >> 4) & 7
+	h.size = uint64(c & 15)
+	shift := uint(4)
+	for c&0x80 != 0 {
+		if pos >= end || shift > 63 {
+			return h, corrupt(p.packPath(), int64(off), nil, "bad object header")
+		}
+		c = data[pos]
+		pos++
+		h.size |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+	switch h.typ {
+	case uint8(object.Commit), uint8(object.Tree), uint8(object.Blob), uint8(object.Tag):
+	case typeOfsDelta:
+		if pos >= end {
+			return h, corrupt(p.packPath(), int64(off), nil, "truncated delta base offset")
+		}
+		c = data[pos]
+		pos++
+		dist := uint64(c & 0x7f)
+		for c&0x80 != 0 {
+			dist++
+			if pos >= end || dist == 0 || dist>>(64-7) != 0 {
+				return h, corrupt(p.packPath(), int64(off), nil, "bad delta base offset")
+			}
+			c = data[pos]
+			pos++
+			dist = dist<<7 | uint64(c&0x7f)
+		}
+		if dist == 0 || dist >= off {
+			return h, corrupt(p.packPath(), int64(off), nil, "delta base offset out of bounds")
+		}
+		h.baseOff = off - dist
+	case typeRefDelta:
+		hl := uint64(p.format.Size())
+		if pos+hl > end {
+			return h, corrupt(p.packPath(), int64(off), nil, "truncated delta base name")
+		}
+		h.baseID = data[pos : pos+hl]
+		pos += hl
+	default:
+		return h, corrupt(p.packPath(), int64(off), nil, "unknown object type %d", h.typ)
+	}
+	if pos >= end {
+		return h, corrupt(p.packPath(), int64(off), nil, "entry data outside the pack")
+	}
+	h.dataOff = pos
+	return h, nil
+}
+
+// stream returns the bytes that can hold the zlib stream of an entry.
+func (p *pack) stream(data []byte, h *entryHeader) []byte {
+	return data[h.dataOff : len(data)-p.format.Size()]
+}
+
+// find looks raw up in the pack's index.
+func (p *pack) find(raw []byte) (uint64, bool, error) {
+	x, err := p.index()
+	if err != nil {
+		return 0, false, err
+	}
+	i, ok := x.find(raw)
+	if !ok {
+		return 0, false, nil
+	}
+	off, err := x.offset(i)
+	if err != nil {
+		return 0, false, err
+	}
+	return off, true, nil
+}

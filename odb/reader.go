@@ -1,0 +1,520 @@
+package odb
+
+import (
+	"fmt"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// Stats counts what a Reader did. Blame can report it (--show-stats).
+type Stats struct {
+	ObjectsRead          int64 // objects returned by Read (and by ReadCached misses)
+	BytesInflated        int64 // bytes produced by zlib (object bodies and delta data)
+	DeltasApplied        int64 // delta instructions streams replayed
+	DeltaBaseCacheHits   int64 // pack entries found in the delta-base cache
+	DeltaBaseCacheMisses int64 // delta bases that had to be read from the pack
+	ObjectCacheHits      int64 // ReadCached answered from the by-ID cache
+	ObjectCacheMisses    int64 // ReadCached that had to read the object
+	PackRescans          int64 // pack directory rescans after a missing object
+}
+
+// Reader reads objects from a DB. It owns an inflater, a delta-base cache,
+// a by-ID object cache and scratch buffers, so it must be used by one
+// goroutine at a time; make one Reader per goroutine.
+type Reader struct {
+	db       *DB
+	inflater inflater
+	bases    *deltaBaseCache
+	objects  *objectCache
+	stats    Stats
+
+	chain    []chainLink
+	refHops  []baseKey
+	deltaBuf []byte
+	looseBuf []byte
+	hdrBuf   [maxLooseHeader]byte
+	bad      []*pack
+}
+
+// chainLink is one delta entry on the way from a requested object down to
+// its base.
+type chainLink struct {
+	pack *pack
+	off  uint64
+	hdr  entryHeader
+}
+
+// NewReader returns a Reader with its own caches.
+func (db *DB) NewReader() *Reader {
+	return db.newReader(db.opts.DeltaBaseCacheBytes, db.opts.ObjectCacheBytes)
+}
+
+func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
+	r := &Reader{db: db}
+	if deltaBaseBytes == 0 {
+		deltaBaseBytes = DefaultDeltaBaseCacheBytes
+	}
+	if deltaBaseBytes < 0 {
+		deltaBaseBytes = 0
+	}
+	r.bases = newDeltaBaseCache(deltaBaseBytes)
+	if objectBytes == 0 {
+		objectBytes = DefaultObjectCacheBytes
+	}
+	if objectBytes > 0 {
+		r.objects = newObjectCache(objectBytes)
+	}
+	return r
+}
+
+// Stats returns the reader's counters so far.
+func (r *Reader) Stats() Stats {
+	s := r.stats
+	return s
+}
+
+func (r *Reader) checkFormat(id oid.ID) error {
+	if id.Format() != r.db.format {
+		return fmt.Errorf("odb: object name %s has format %v, the repository %v", id, id.Format(), r.db.format)
+	}
+	return nil
+}
+
+// Read returns the type and content of the object id (after replace refs),
+// the content appended to dst[:0]. Bytes the caller passes in dst are
+// reused when large enough, so a loop that feeds back the returned slice
+// stops allocating.
+func (r *Reader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	id, err := r.db.replace(id)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := r.checkFormat(id); err != nil {
+		return 0, nil, err
+	}
+	typ, data, err := r.read(id, dst)
+	if err == nil {
+		r.stats.ObjectsRead++
+	}
+	return typ, data, err
+}
+
+// read reads id (no replace refs), falling back to other copies of the
+// object when the first one is corrupt, and rescanning the pack
+// directories once when it is not found.
+func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	if id == oid.EmptyTree(r.db.format) {
+		return object.Tree, dst[:0], nil
+	}
+	raw := id.Raw()
+	r.bad = r.bad[:0]
+	var firstErr error
+	rescanned := false
+	for {
+		loc, err := r.db.locate(raw, r.skipBad)
+		if loc.pack == nil && loc.looseDir == "" {
+			firstErr = cmpOr(firstErr, err)
+			if !rescanned {
+				rescanned = true
+				r.rescan()
+				continue
+			}
+			if firstErr != nil {
+				return 0, nil, fmt.Errorf("odb: reading %s: %w", id, firstErr)
+			}
+			return 0, nil, notFound(id)
+		}
+		var typ object.Type
+		var data []byte
+		if loc.pack != nil {
+			typ, data, err = r.readPacked(loc.pack, loc.offset, dst)
+		} else {
+			typ, data, err = r.readLoose(loc.looseDir, raw, dst)
+		}
+		if err == nil {
+			return typ, data, nil
+		}
+		if loc.pack == nil || !isCorrupt(err) {
+			return 0, nil, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
+		}
+		// Like git, mark the pack bad for this object and look for
+		// another copy (another pack, or a loose file).
+		firstErr = cmpOr(firstErr, err)
+		r.bad = append(r.bad, loc.pack)
+	}
+}
+
+func (r *Reader) skipBad(p *pack) bool {
+	for _, b := range r.bad {
+		if b == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Reader) rescan() {
+	r.db.rescan()
+	r.stats.PackRescans++
+}
+
+// Has reports whether the object exists (without replace refs, as git's
+// has_object). The empty tree always exists.
+func (r *Reader) Has(id oid.ID) bool {
+	if id.Format() != r.db.format {
+		return false
+	}
+	if id == oid.EmptyTree(r.db.format) {
+		return true
+	}
+	raw := id.Raw()
+	if loc, _ := r.db.locate(raw, nil); loc.pack != nil || loc.looseDir != "" {
+		return true
+	}
+	r.rescan()
+	loc, _ := r.db.locate(raw, nil)
+	return loc.pack != nil || loc.looseDir != ""
+}
+
+// ReadCached is Read through the reader's by-ID cache, for objects a walk
+// reads repeatedly (commits, trees). The returned bytes are shared: they
+// must not be modified, and they stay valid after later calls.
+func (r *Reader) ReadCached(id oid.ID) (object.Type, []byte, error) {
+	id, err := r.db.replace(id)
+	if err != nil {
+		return 0, nil, err
+	}
+	if r.objects != nil {
+		if typ, data, ok := r.objects.get(id); ok {
+			r.stats.ObjectCacheHits++
+			return typ, data, nil
+		}
+		r.stats.ObjectCacheMisses++
+	}
+	if err := r.checkFormat(id); err != nil {
+		return 0, nil, err
+	}
+	typ, data, err := r.read(id, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	r.stats.ObjectsRead++
+	if data == nil {
+		data = []byte{}
+	}
+	if r.objects != nil {
+		r.objects.put(id, typ, data)
+	}
+	return typ, data, nil
+}
+
+// ReadHeader returns the type and size of the object id (after replace
+// refs) without inflating its content where it can: for a delta only the
+// size header of the delta data is inflated, and the type comes from the
+// base at the end of the chain.
+func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
+	id, err := r.db.replace(id)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := r.checkFormat(id); err != nil {
+		return 0, 0, err
+	}
+	if id == oid.EmptyTree(r.db.format) {
+		return object.Tree, 0, nil
+	}
+	raw := id.Raw()
+	r.bad = r.bad[:0]
+	var firstErr error
+	rescanned := false
+	for {
+		loc, err := r.db.locate(raw, r.skipBad)
+		if loc.pack == nil && loc.looseDir == "" {
+			firstErr = cmpOr(firstErr, err)
+			if !rescanned {
+				rescanned = true
+				r.rescan()
+				continue
+			}
+			if firstErr != nil {
+				return 0, 0, fmt.Errorf("odb: reading %s: %w", id, firstErr)
+			}
+			return 0, 0, notFound(id)
+		}
+		var typ object.Type
+		var size int64
+		if loc.pack != nil {
+			typ, size, err = r.packedInfo(loc.pack, loc.offset)
+		} else {
+			typ, size, err = r.looseInfo(loc.looseDir, raw)
+		}
+		if err == nil {
+			return typ, size, nil
+		}
+		if loc.pack == nil || !isCorrupt(err) {
+			return 0, 0, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
+		}
+		firstErr = cmpOr(firstErr, err)
+		r.bad = append(r.bad, loc.pack)
+	}
+}
+
+var errChainTooDeep = fmt.Errorf("%w: deeper than %d", ErrDeltaChain, MaxDeltaChainDepth)
+var errChainCycle = fmt.Errorf("%w: REF_DELTA cycle", ErrDeltaChain)
+
+// followRef finds the base of a REF_DELTA entry: in the same pack first
+// (where git looks), then anywhere in the database. A loose base is
+// returned as looseDir.
+func (r *Reader) followRef(p *pack, baseID []byte) (location, error) {
+	off, ok, err := p.find(baseID)
+	if err != nil {
+		return location{}, err
+	}
+	if ok {
+		return location{pack: p, offset: off}, nil
+	}
+	loc, err := r.db.locate(baseID, nil)
+	if loc.pack == nil && loc.looseDir == "" {
+		if err == nil {
+			err = fmt.Errorf("delta base %x: %w", baseID, ErrNotFound)
+		}
+		return location{}, err
+	}
+	return loc, nil
+}
+
+// noteRefHop records a REF_DELTA step and reports whether it revisits an
+// entry (a cycle, possible only in a hostile pack).
+func (r *Reader) noteRefHop(k baseKey) bool {
+	for _, h := range r.refHops {
+		if h == k {
+			return true
+		}
+	}
+	r.refHops = append(r.refHops, k)
+	return false
+}
+
+// readPacked reads the entry at (p, off), resolving its delta chain
+// iteratively: walk down to a full object or a cached base, then replay the
+// deltas upwards. Intermediate results go to the delta-base cache (taking
+// ownership, no copy); the last one is written straight into dst.
+func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byte, error) {
+	chain := r.chain[:0]
+	r.refHops = r.refHops[:0]
+	defer func() { r.chain = chain[:0] }()
+
+	var (
+		baseType  object.Type
+		base      []byte
+		baseOwned bool // base is a buffer of ours, to hand to the cache
+		baseKeyOK bool // base came from a pack entry (cacheable under baseKey)
+		bKey      baseKey
+	)
+	curP, curOff := p, off
+	for {
+		key := baseKey{curP.id, curOff}
+		if typ, data, ok := r.bases.get(key); ok {
+			r.stats.DeltaBaseCacheHits++
+			if len(chain) == 0 {
+				return typ, append(dst[:0], data...), nil
+			}
+			baseType, base = typ, data
+			break
+		}
+		if len(chain) > 0 {
+			r.stats.DeltaBaseCacheMisses++
+		}
+		data, err := curP.packData()
+		if err != nil {
+			return 0, nil, err
+		}
+		h, err := curP.entryHeader(data, curOff)
+		if err != nil {
+			return 0, nil, err
+		}
+		if h.typ < typeOfsDelta {
+			stream := curP.stream(data, &h)
+			if h.size > maxInflatedFrom(len(stream)) {
+				return 0, nil, corrupt(curP.packPath(), int64(curOff), nil, "entry claims %d bytes, more than the rest of the pack can hold", h.size)
+			}
+			var buf []byte
+			if len(chain) == 0 {
+				buf = grow(dst, int(h.size))
+			} else {
+				buf = r.bases.buffer(int(h.size))
+			}
+			if _, err := r.inflater.inflate(buf, stream); err != nil {
+				return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "unable to inflate %s entry", object.Type(h.typ))
+			}
+			r.stats.BytesInflated += int64(h.size)
+			if len(chain) == 0 {
+				return object.Type(h.typ), buf, nil
+			}
+			baseType, base, baseOwned, baseKeyOK, bKey = object.Type(h.typ), buf, true, true, key
+			break
+		}
+		chain = append(chain, chainLink{pack: curP, off: curOff, hdr: h})
+		if len(chain) > MaxDeltaChainDepth {
+			return 0, nil, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
+		}
+		if h.typ == typeOfsDelta {
+			curOff = h.baseOff
+			continue
+		}
+		loc, err := r.followRef(curP, h.baseID)
+		if err != nil {
+			return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "cannot find REF_DELTA base %x", h.baseID)
+		}
+		if loc.pack == nil {
+			typ, buf, err := r.readLoose(loc.looseDir, h.baseID, r.bases.buffer(0))
+			if err != nil {
+				return 0, nil, err
+			}
+			baseType, base, baseOwned = typ, buf, true
+			break
+		}
+		if r.noteRefHop(baseKey{loc.pack.id, loc.offset}) {
+			return 0, nil, corrupt(curP.packPath(), int64(curOff), errChainCycle, "delta chain cycles")
+		}
+		curP, curOff = loc.pack, loc.offset
+	}
+
+	for i := len(chain) - 1; i >= 0; i-- {
+		l := &chain[i]
+		out, err := r.applyLink(l, base, i == 0, dst)
+		if err != nil {
+			return 0, nil, err
+		}
+		if baseOwned {
+			if baseKeyOK {
+				r.bases.put(bKey, baseType, base)
+			} else {
+				r.bases.recycle(base)
+			}
+		}
+		base, baseOwned, baseKeyOK, bKey = out, i != 0, true, baseKey{l.pack.id, l.off}
+	}
+	return baseType, base, nil
+}
+
+// applyLink inflates the delta data of one chain link and replays it on
+// base, into dst when last is set and into a cache buffer otherwise.
+func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]byte, error) {
+	data, _ := l.pack.packData() // mapped: it was read on the way down
+	stream := l.pack.stream(data, &l.hdr)
+	if l.hdr.size > maxInflatedFrom(len(stream)) {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), nil, "delta claims %d bytes, more than the rest of the pack can hold", l.hdr.size)
+	}
+	delta := grow(r.deltaBuf, int(l.hdr.size))
+	r.deltaBuf = delta
+	if _, err := r.inflater.inflate(delta, stream); err != nil {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "unable to inflate delta")
+	}
+	r.stats.BytesInflated += int64(len(delta))
+	baseSize, resultSize, opsStart, err := deltaHeader(delta)
+	if err != nil {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
+	}
+	if baseSize != uint64(len(base)) {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), errDeltaBaseSize, "delta expects a base of %d bytes, base has %d", baseSize, len(base))
+	}
+	ops := delta[opsStart:]
+	n, err := deltaResultLen(ops, len(base))
+	if err != nil {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
+	}
+	if n != resultSize {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), errDeltaResultSize, "delta declares %d bytes, its instructions make %d", resultSize, n)
+	}
+	var out []byte
+	if last {
+		out = grow(dst, int(n))
+	} else {
+		out = r.bases.buffer(int(n))
+	}
+	if err := applyDelta(out, base, ops); err != nil {
+		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
+	}
+	r.stats.DeltasApplied++
+	return out, nil
+}
+
+// packedInfo returns the type and size of the entry at (p, off): the size
+// from the entry header or, for a delta, from the result-size field of its
+// delta data; the type from the end of the chain.
+func (r *Reader) packedInfo(p *pack, off uint64) (object.Type, int64, error) {
+	data, err := p.packData()
+	if err != nil {
+		return 0, 0, err
+	}
+	h, err := p.entryHeader(data, off)
+	if err != nil {
+		return 0, 0, err
+	}
+	if h.typ < typeOfsDelta {
+		return object.Type(h.typ), int64(h.size), nil
+	}
+	var sizes [20]byte
+	n, err := r.inflater.inflatePrefix(sizes[:], p.stream(data, &h))
+	if err != nil {
+		return 0, 0, corrupt(p.packPath(), int64(off), err, "unable to inflate delta header")
+	}
+	_, resultSize, _, err := deltaHeader(sizes[:n])
+	if err != nil {
+		return 0, 0, corrupt(p.packPath(), int64(off), err, "bad delta header")
+	}
+	if resultSize > 1<<62 {
+		return 0, 0, corrupt(p.packPath(), int64(off), nil, "delta result size overflows")
+	}
+	typ, err := r.chainType(p, off, h)
+	if err != nil {
+		return 0, 0, err
+	}
+	return typ, int64(resultSize), nil
+}
+
+// chainType follows a delta chain down to its base, reading only entry
+// headers, and returns the base's type.
+func (r *Reader) chainType(p *pack, off uint64, h entryHeader) (object.Type, error) {
+	r.refHops = r.refHops[:0]
+	curP, curOff := p, off
+	for depth := 0; ; depth++ {
+		if depth > MaxDeltaChainDepth {
+			return 0, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
+		}
+		if depth > 0 {
+			if typ, _, ok := r.bases.get(baseKey{curP.id, curOff}); ok {
+				return typ, nil
+			}
+			data, err := curP.packData()
+			if err != nil {
+				return 0, err
+			}
+			h, err = curP.entryHeader(data, curOff)
+			if err != nil {
+				return 0, err
+			}
+		}
+		switch h.typ {
+		case typeOfsDelta:
+			curOff = h.baseOff
+		case typeRefDelta:
+			loc, err := r.followRef(curP, h.baseID)
+			if err != nil {
+				return 0, corrupt(curP.packPath(), int64(curOff), err, "cannot find REF_DELTA base %x", h.baseID)
+			}
+			if loc.pack == nil {
+				typ, _, err := r.looseInfo(loc.looseDir, h.baseID)
+				return typ, err
+			}
+			if r.noteRefHop(baseKey{loc.pack.id, loc.offset}) {
+				return 0, corrupt(curP.packPath(), int64(curOff), errChainCycle, "delta chain cycles")
+			}
+			curP, curOff = loc.pack, loc.offset
+		default:
+			return object.Type(h.typ), nil
+		}
+	}
+}
