@@ -37,7 +37,7 @@ func kindCounts(long bool) []struct {
 			kind string
 			n    int
 		}{
-			{"small", 5000}, {"move", 1500}, {"dup", 3000}, {"code", 3500},
+			{"small", 5200}, {"move", 1500}, {"dup", 3000}, {"code", 3500},
 			{"ws", 2000}, {"crlf", 1500}, {"bytes", 1000}, {"tail", 1500},
 			{"medium", 600}, {"costly", 300}, {"huge", 24},
 		}
@@ -80,3 +80,35 @@ func TestDifferentialMyers(t *testing.T) {
 	}
 	t.Logf("%d pairs, %d comparisons with git", len(pairs), total)
 }
+
+// testOtherAlgorithm compares histogram or patience with git diff
+// --histogram / --patience on a share of the random pairs.
+func testOtherAlgorithm(t *testing.T, alg Algorithm) {
+	testgit.RequireGit(t)
+	seed := testSeed(t)
+	t.Logf("seed %d (rerun with GOBLAME_DIFF_SEED=%d)", seed, seed)
+	pairs := genPairs(seed, longRun())
+	if !longRun() {
+		pairs = everyNth(pairs, 3)
+	}
+	d := NewDiffer()
+	total := 0
+	for _, fs := range gitFlagSets(alg) {
+		total += compareWithGit(t, d, pairs, fs)
+	}
+	t.Logf("%d pairs, %d comparisons with git", len(pairs), total)
+}
+
+func everyNth(p []testPair, n int) []testPair {
+	var out []testPair
+	for i := 0; i < len(p); i += n {
+		out = append(out, p[i])
+	}
+	return out
+}
+
+// TestDifferentialHistogram compares Histogram with git diff --histogram.
+func TestDifferentialHistogram(t *testing.T) { testOtherAlgorithm(t, Histogram) }
+
+// TestDifferentialPatience compares Patience with git diff --patience.
+func TestDifferentialPatience(t *testing.T) { testOtherAlgorithm(t, Patience) }
