@@ -1,0 +1,163 @@
+package blame_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// lineAttr is what --line-porcelain says about one line.
+type lineAttr struct {
+	commit     string
+	sLno, lno  int
+	groupStart bool
+	groupLen   int
+	boundary   bool
+	previous   string
+	filename   string
+}
+
+// parseLinePorcelain extracts the attribution skeleton of git blame
+// --line-porcelain output (identities and summaries are checked by the
+// format tests).
+func parseLinePorcelain(t *testing.T, out []byte) []lineAttr {
+	t.Helper()
+	var attrs []lineAttr
+	var cur *lineAttr
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			attrs = append(attrs, *cur)
+			cur = nil
+		case cur == nil:
+			f := strings.Fields(line)
+			a := lineAttr{commit: f[0]}
+			a.sLno, _ = strconv.Atoi(f[1])
+			a.lno, _ = strconv.Atoi(f[2])
+			if len(f) == 4 {
+				a.groupStart = true
+				a.groupLen, _ = strconv.Atoi(f[3])
+			}
+			cur = &a
+		case line == "boundary":
+			cur.boundary = true
+		case strings.HasPrefix(line, "previous "):
+			cur.previous = line[len("previous "):]
+		case strings.HasPrefix(line, "filename "):
+			cur.filename = line[len("filename "):]
+		}
+	}
+	return attrs
+}
+
+// skeleton renders a blame result the same way.
+func skeleton(res *blame.Result) []lineAttr {
+	var attrs []lineAttr
+	for _, e := range res.Entries {
+		for k := 0; k < e.NumLines; k++ {
+			a := lineAttr{commit: e.Commit.ID.String(), sLno: e.SLno + 1 + k, lno: e.Lno + 1 + k, boundary: e.Commit.Boundary, filename: e.Path}
+			if k == 0 {
+				a.groupStart = true
+				a.groupLen = e.NumLines
+			}
+			if e.Previous != nil {
+				a.previous = e.Previous.Commit.String() + " " + e.Previous.Path
+			}
+			attrs = append(attrs, a)
+		}
+	}
+	return attrs
+}
+
+func diffAttrs(got, want []lineAttr) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d lines, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return fmt.Sprintf("line %d:\n got %+v\nwant %+v", i+1, got[i], want[i])
+		}
+	}
+	return ""
+}
+
+// TestAttributionMatchesGit blames every file at every commit of the
+// fixture histories and compares the per-line attribution (commit,
+// source and final line, groups, boundary, previous, filename) with git
+// blame --line-porcelain.
+func TestAttributionMatchesGit(t *testing.T) {
+	testgit.RequireGit(t)
+	flagSets := [][]string{nil, {"-w"}, {"--minimal"}, {"--no-indent-heuristic"}, {"--root"}, {"--first-parent"}}
+	for name, script := range fixtureScripts {
+		for _, format := range testgit.Formats {
+			t.Run(name+"/"+format.String(), func(t *testing.T) {
+				t.Parallel()
+				dir := filepath.Join(testgit.Fixture(t, "blame-"+name, format, script), "r")
+				db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				revs := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
+				for _, rev := range revs {
+					files := strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)), "\n")
+					for _, file := range files {
+						if file == "" {
+							continue
+						}
+						for _, flags := range flagSets {
+							args := append([]string{"blame", "--line-porcelain"}, flags...)
+							args = append(args, rev, "--", file)
+							res, err := testgit.Run(dir, format, nil, nil, "git", args...)
+							if err != nil || res.ExitCode != 0 {
+								t.Fatalf("git %v: %v %s", args, err, res)
+							}
+							want := parseLinePorcelain(t, res.Stdout)
+
+							opts := blame.DefaultOptions()
+							for _, f := range flags {
+								switch f {
+								case "-w":
+									opts.Diff.IgnoreWhitespace = true
+								case "--minimal":
+									opts.Diff.Minimal = true
+								case "--no-indent-heuristic":
+									opts.Diff.IndentHeuristic = false
+								case "--root":
+									opts.ShowRoot = true
+								case "--first-parent":
+									opts.FirstParent = true
+								}
+							}
+							id, err := oid.ParseHex(format, rev)
+							if err != nil {
+								t.Fatal(err)
+							}
+							hist := blame.NewObjectHistory(db.NewReader(), format)
+							got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
+							if err != nil {
+								t.Fatalf("blame %v %s: %v", flags, file, err)
+							}
+							if d := diffAttrs(skeleton(got), want); d != "" {
+								t.Errorf("%s %v %s: %s", rev[:8], flags, file, d)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}

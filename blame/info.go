@@ -1,0 +1,166 @@
+package blame
+
+import (
+	"bytes"
+	"strings"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+
+	"github.com/goblame/goblame/object"
+)
+
+// commitInfo extracts what blame prints about a commit, as git's
+// get_commit_info does: the message re-encoded to the output encoding,
+// the author and committer lines found by searching for "\nauthor " and
+// "\ncommitter ", split with git's ident rules and mapped through the
+// mailmap, and the first line of the message.
+func (sb *scoreboard) commitInfo(c *Commit) (*CommitInfo, error) {
+	var body []byte
+	if node := sb.commits[c.ID]; node != nil && node.Uncommitted {
+		body = node.fakeBody
+	} else {
+		b, err := sb.hist.CommitBody(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	}
+	msg := reencodeMessage(body, sb.opts.OutputEncoding)
+	if i := bytes.IndexByte(msg, 0); i >= 0 {
+		msg = msg[:i] // git works on a NUL-terminated string
+	}
+	info := &CommitInfo{}
+	info.Author, info.AuthorMail, info.AuthorTime, info.AuthorTZ = sb.identLine(msg, "\nauthor ")
+	info.Committer, info.CommitterMail, info.CommitterTime, info.CommitterTZ = sb.identLine(msg, "\ncommitter ")
+	if s := object.Summary(msg); len(s) > 0 {
+		info.Summary = append([]byte(nil), s...)
+	} else {
+		info.Summary = []byte("(" + c.ID.String() + ")")
+	}
+	return info, nil
+}
+
+var unknownIdent = []byte("(unknown)")
+
+// identLine is git's get_ac_line.
+func (sb *scoreboard) identLine(msg []byte, what string) (name, mail []byte, t uint64, tz []byte) {
+	i := bytes.Index(msg, []byte(what))
+	if i < 0 {
+		return unknownIdent, unknownIdent, 0, unknownIdent
+	}
+	line := msg[i+len(what):]
+	if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
+	}
+	id, ok := object.ParseIdent(line)
+	if !ok {
+		return unknownIdent, unknownIdent, 0, unknownIdent
+	}
+	if id.Date != nil {
+		t = object.ParseTimestamp(id.Date)
+	}
+	if id.TZ != nil {
+		tz = append([]byte(nil), id.TZ...)
+	} else {
+		tz = unknownIdent
+	}
+	n, m := id.Name, id.Mail
+	if sb.opts.Mailmap != nil {
+		n, m = sb.opts.Mailmap.Map(n, m)
+	}
+	mail = make([]byte, 0, len(m)+2)
+	mail = append(append(append(mail, '<'), m...), '>')
+	return append([]byte(nil), n...), mail, t, tz
+}
+
+// reencodeMessage converts a commit to the output encoding as git's
+// logmsg_reencode does: the commit's "encoding" header (UTF-8 when
+// absent) names the source; "" or "none" output means raw; a failed
+// conversion leaves the bytes as they are.
+func reencodeMessage(body []byte, output string) []byte {
+	if output == "none" {
+		return body
+	}
+	if output == "" {
+		output = "UTF-8"
+	}
+	from := "UTF-8"
+	if enc := headerValue(body, "encoding"); enc != nil {
+		from = string(enc)
+	}
+	if sameEncoding(from, output) {
+		return body
+	}
+	src, err := lookupEncoding(from)
+	if err != nil {
+		return body
+	}
+	dst, err := lookupEncoding(output)
+	if err != nil {
+		return body
+	}
+	utf8, err := src.NewDecoder().Bytes(body)
+	if err != nil {
+		return body
+	}
+	out, err := dst.NewEncoder().Bytes(utf8)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// headerValue returns the value of a commit header line in the header
+// block (git's get_header).
+func headerValue(body []byte, key string) []byte {
+	for len(body) > 0 {
+		nl := bytes.IndexByte(body, '\n')
+		line := body
+		if nl >= 0 {
+			line = body[:nl]
+		}
+		if len(line) == 0 {
+			return nil
+		}
+		if len(line) > len(key) && string(line[:len(key)]) == key && line[len(key)] == ' ' {
+			return line[len(key)+1:]
+		}
+		if nl < 0 {
+			return nil
+		}
+		body = body[nl+1:]
+	}
+	return nil
+}
+
+func isUTF8Name(name string) bool {
+	return strings.EqualFold(name, "utf-8") || strings.EqualFold(name, "utf8")
+}
+
+func sameEncoding(a, b string) bool {
+	if isUTF8Name(a) && isUTF8Name(b) {
+		return true
+	}
+	return strings.EqualFold(a, b)
+}
+
+func lookupEncoding(name string) (encoding.Encoding, error) {
+	if isUTF8Name(name) {
+		return encoding.Nop, nil
+	}
+	enc, err := ianaindex.IANA.Encoding(name)
+	if err != nil || enc == nil {
+		if err == nil {
+			err = errUnknownEncoding
+		}
+		return nil, err
+	}
+	return enc, nil
+}
+
+type encodingError string
+
+func (e encodingError) Error() string { return string(e) }
+
+const errUnknownEncoding = encodingError("unknown encoding")

@@ -1,0 +1,88 @@
+package blame
+
+import (
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/oid"
+)
+
+// Options control attribution. The zero value is plain `git blame`
+// without the indent heuristic; DefaultOptions gives git's defaults.
+type Options struct {
+	// Diff options of every blame diff: -w, --minimal, the indent
+	// heuristic (on in git by default) and, as an extension, the
+	// algorithm.
+	Diff diff.Options
+
+	// ShowRoot: root commits are not boundaries (--root, blame.showRoot).
+	ShowRoot bool
+	// FirstParent follows only first parents (--first-parent).
+	FirstParent bool
+	// NoFollow disables whole-file rename following (--no-follow).
+	NoFollow bool
+	// Reverse walks forward from the final commit (--reverse); the
+	// children lists come from Walk.
+	Reverse bool
+
+	// Move enables -M; CopyLevel 1..3 is the number of -C given (each
+	// implies Move). MoveScore and CopyScore are the thresholds; 0 means
+	// git's defaults (20 and 40).
+	Move      bool
+	CopyLevel int
+	MoveScore int
+	CopyScore int
+
+	// Since makes commits with an older committer date boundaries
+	// (--since/--after/--max-age) when HasSince is set.
+	Since    uint64
+	HasSince bool
+
+	// Ignore lists commits whose changes are re-attributed to their
+	// parents (--ignore-rev, --ignore-revs-file).
+	Ignore []oid.ID
+
+	// Ranges restricts blame to line ranges of the final image, 0-based
+	// half-open, sorted and merged; nil means the whole file.
+	Ranges []LineRange
+
+	// UseBloom consults changed-path Bloom filters (git does unless -C).
+	UseBloom bool
+
+	// OnGuilty, if set, is called as each entry is found (--incremental),
+	// before entries are sorted and coalesced.
+	OnGuilty func(Entry)
+
+	// Mailmap maps author and committer identities; nil maps nothing.
+	Mailmap Mailmap
+	// OutputEncoding is the encoding names and summaries are re-encoded
+	// to (i18n.logOutputEncoding, --encoding); "" means UTF-8 and "none"
+	// means raw bytes.
+	OutputEncoding string
+}
+
+// LineRange is a half-open range of 0-based line numbers.
+type LineRange struct{ Start, End int }
+
+// Mailmap maps an identity to its canonical form.
+type Mailmap interface {
+	Map(name, email []byte) (newName, newEmail []byte)
+}
+
+// DefaultOptions returns git blame's defaults: indent heuristic on,
+// rename following on, Bloom filters on.
+func DefaultOptions() Options {
+	return Options{Diff: diff.Options{IndentHeuristic: true}, UseBloom: true}
+}
+
+func (o *Options) moveScore() int {
+	if o.MoveScore != 0 {
+		return o.MoveScore
+	}
+	return 20
+}
+
+func (o *Options) copyScore() int {
+	if o.CopyScore != 0 {
+		return o.CopyScore
+	}
+	return 40
+}

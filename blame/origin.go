@@ -1,0 +1,65 @@
+package blame
+
+import "github.com/goblame/goblame/oid"
+
+// origin is one (commit, path) pair under suspicion (git's struct
+// blame_origin).
+type origin struct {
+	commit *commitNode
+	path   string
+	seq    int // creation order, a deterministic stand-in for pointer order
+
+	// blob and mode of path in commit; blobKnown is false until filled.
+	blob      oid.ID
+	mode      uint32
+	blobKnown bool
+
+	// suspects: entries this origin is suspected of, sorted by sLno.
+	suspects *entry
+	// previous is the origin in the first parent that had a usable
+	// version of this file (porcelain's "previous" line).
+	previous *origin
+	// guilty is set once some entry ends up blamed on this origin.
+	guilty bool
+
+	// file caches the blob's content while the origin is being worked on.
+	file []byte
+	// fingerprints caches per-line fingerprints for --ignore-rev.
+	fingerprints []fingerprint
+}
+
+// getOrigin returns the live origin of (c, path), moving it to the front
+// of c's origin list, or creates one at the front (git's get_origin).
+//
+// The front of the list is the end of c.origins.
+func (sb *scoreboard) getOrigin(c *commitNode, path string) *origin {
+	for i := len(c.origins) - 1; i >= 0; i-- {
+		o := c.origins[i]
+		if o.path == path {
+			if i != len(c.origins)-1 {
+				copy(c.origins[i:], c.origins[i+1:])
+				c.origins[len(c.origins)-1] = o
+			}
+			return o
+		}
+	}
+	return sb.makeOrigin(c, path)
+}
+
+// makeOrigin creates a new origin at the front of c's list.
+func (sb *scoreboard) makeOrigin(c *commitNode, path string) *origin {
+	sb.originSeq++
+	o := &origin{commit: c, path: path, seq: sb.originSeq}
+	c.origins = append(c.origins, o)
+	return o
+}
+
+// findLiveOrigin returns c's origin for path without reordering the list.
+func findLiveOrigin(c *commitNode, path string) *origin {
+	for i := len(c.origins) - 1; i >= 0; i-- {
+		if c.origins[i].path == path {
+			return c.origins[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package blame
+
+import (
+	"github.com/goblame/goblame/oid"
+)
+
+// Result is a finished blame: the final image and, for every line, the
+// commit and path it is attributed to.
+type Result struct {
+	// Path is the blamed path (relative to the repository top).
+	Path string
+	// Final is the final image: the blob (or working-tree file) blamed.
+	Final []byte
+	// LineStarts holds the byte offset of each line of Final, plus
+	// len(Final) at the end; NumLines() == len(LineStarts)-1.
+	LineStarts []int
+	// Entries are the blame entries in final-line order, coalesced as git
+	// coalesces them (maximal runs from one origin with contiguous source
+	// and final lines and equal flags).
+	Entries []Entry
+	// Stats counts the work done (git's --show-stats figures and more).
+	Stats Stats
+}
+
+// NumLines returns the number of lines of the final image.
+func (r *Result) NumLines() int { return len(r.LineStarts) - 1 }
+
+// Line returns line n (0-based) of the final image, newline included.
+func (r *Result) Line(n int) []byte { return r.Final[r.LineStarts[n]:r.LineStarts[n+1]] }
+
+// Lines returns lines [from, from+count) of the final image.
+func (r *Result) Lines(from, count int) []byte {
+	return r.Final[r.LineStarts[from]:r.LineStarts[from+count]]
+}
+
+// Entry attributes NumLines lines of the final image, starting at line
+// Lno (0-based), to lines starting at SLno in Path as of Commit.
+type Entry struct {
+	Lno, SLno, NumLines int
+	Commit              *Commit
+	Path                string
+	// Previous names the version this origin was compared with (the
+	// first parent, in parent order, that had the file), as porcelain's
+	// "previous" line prints it; nil when there is none.
+	Previous *Previous
+	// Ignored and Unblamable are the --ignore-rev flags.
+	Ignored, Unblamable bool
+	// Score is git's -M/-C triviality score of the entry's final-image
+	// text (1 + ASCII alphanumerics), as --score-debug prints it.
+	Score int
+	// RefCount is the reference count git's --score-debug prints for the
+	// entry's origin: the entries blamed on it plus the live origins
+	// whose "previous" it is.
+	RefCount int
+}
+
+// Previous is a (commit, path) pair.
+type Previous struct {
+	Commit oid.ID
+	Path   string
+}
+
+// Commit is a commit some lines are blamed on.
+type Commit struct {
+	ID oid.ID
+	// Boundary: the commit is UNINTERESTING (the bottom of a range, older
+	// than --since, or a root without --root). Blame updates it while it
+	// runs; after Run returns it is final.
+	Boundary bool
+	// MultiplePaths: lines are blamed on more than one path of this
+	// commit (porcelain then repeats "filename" for every group).
+	MultiplePaths bool
+	// Uncommitted marks the pseudo commit of working-tree blame.
+	Uncommitted bool
+
+	info    *CommitInfo
+	loadErr error
+	loader  *scoreboard
+}
+
+// CommitInfo is what blame prints about a commit: mailmapped identities,
+// raw times and time zones, and the summary line, re-encoded to the
+// output encoding.
+type CommitInfo struct {
+	Author, AuthorMail       []byte // AuthorMail includes the angle brackets, or is "(unknown)"
+	AuthorTime               uint64
+	AuthorTZ                 []byte
+	Committer, CommitterMail []byte
+	CommitterTime            uint64
+	CommitterTZ              []byte
+	Summary                  []byte
+}
+
+// Info returns the commit's printable details, reading the commit once.
+func (c *Commit) Info() (*CommitInfo, error) {
+	if c.info == nil && c.loadErr == nil {
+		if c.loader == nil {
+			return &CommitInfo{}, nil
+		}
+		c.info, c.loadErr = c.loader.commitInfo(c)
+	}
+	return c.info, c.loadErr
+}
+
+// Stats counts work, as git's --show-stats does, plus goblame's own.
+type Stats struct {
+	ReadBlobs int // git's "num read blob"
+	Diffs     int // git's "num get patch"
+	Commits   int // git's "num commits": commits whose blame was passed to parents
+}

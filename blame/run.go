@@ -1,0 +1,288 @@
+package blame
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// ErrNoSuchPath reports a path that does not name a blob in the final
+// commit; errors.Is(err, ErrNoSuchPath) holds for the *PathError returned.
+var ErrNoSuchPath = errors.New("no such path")
+
+// PathError carries git's wording for a missing path.
+type PathError struct {
+	Path, Rev string
+	// WorkTree: the path is in neither HEAD nor the index (git quotes
+	// the path in that message).
+	WorkTree bool
+}
+
+func (e *PathError) Error() string {
+	if e.WorkTree {
+		return fmt.Sprintf("no such path '%s' in HEAD", e.Path)
+	}
+	return fmt.Sprintf("no such path %s in %s", e.Path, e.Rev)
+}
+
+func (e *PathError) Unwrap() error { return ErrNoSuchPath }
+
+// Request names what to blame.
+type Request struct {
+	// Path is the file, relative to the repository top.
+	Path string
+	// Final is the commit whose version of Path is blamed (the final
+	// image), FinalName how the user named it (for error messages).
+	// In reverse mode Final is the start of the range.
+	Final     oid.ID
+	FinalName string
+	// WorkTree, when set instead of Final, blames a file that is not
+	// committed: the working-tree file or --contents.
+	WorkTree *WorkTree
+	// Negatives are the bottoms of the range (^A, A..B): commits reached
+	// from them are boundaries.
+	Negatives []oid.ID
+	// Walk, when set, supplies UNINTERESTING marks and, in reverse mode,
+	// children lists (revision.c's limit_list and set_children).
+	Walk Walk
+}
+
+// Walk is the result of preparing the revision walk for a range.
+type Walk interface {
+	// Uninteresting reports whether limit_list marked the commit.
+	Uninteresting(id oid.ID) bool
+	// Children lists a commit's children in set_children order.
+	Children(id oid.ID) []oid.ID
+}
+
+// WorkTree describes the pseudo commit of working-tree blame.
+type WorkTree struct {
+	// Content is the final image, already converted as git's
+	// convert_to_git would.
+	Content []byte
+	// Mode is the file's mode for the pseudo commit's index entry.
+	Mode uint32
+	// Parents are HEAD followed by the MERGE_HEAD commits.
+	Parents []oid.ID
+	// Index is the stage-0 index with Path replaced by Content, sorted
+	// by path (blame diffs the parents against it).
+	Index []IndexEntry
+	// InIndex reports that Path has an index entry (any stage).
+	InIndex bool
+	// Source is what "Version of <path> from <source>" names.
+	Source string
+	// Time and TZ ("+hhmm") stamp the pseudo commit.
+	Time uint64
+	TZ   string
+}
+
+// IndexEntry is one index entry as blame needs it.
+type IndexEntry struct {
+	Path string
+	Mode uint32
+	ID   oid.ID
+}
+
+// Run blames req.Path. The History must read the repository whose object
+// format is format.
+func Run(ctx context.Context, hist History, format oid.Format, req Request, opts Options) (*Result, error) {
+	sb := &scoreboard{
+		ctx:      ctx,
+		hist:     hist,
+		format:   format,
+		opts:     &opts,
+		commits:  make(map[oid.ID]*commitNode),
+		path:     req.Path,
+		differ:   diff.NewDiffer(),
+		diffOpts: opts.Diff,
+		ignore:   make(map[oid.ID]bool),
+	}
+	sb.queue.reverse = opts.Reverse
+	for _, id := range opts.Ignore {
+		sb.ignore[id] = true
+	}
+	if err := sb.setup(req); err != nil {
+		return nil, err
+	}
+	if sb.final.Uncommitted || opts.CopyLevel > 0 {
+		sb.useBloom = false
+	} else {
+		sb.useBloom = opts.UseBloom
+		sb.bloomKeys = []string{req.Path}
+	}
+
+	numLines := len(sb.lineStarts) - 1
+	ranges := opts.Ranges
+	if ranges == nil && numLines > 0 {
+		ranges = []LineRange{{0, numLines}}
+	}
+	o := sb.finalOrigin
+	var head *entry
+	for i := len(ranges) - 1; i >= 0; i-- {
+		r := ranges[i]
+		head = &entry{lno: r.Start, numLines: r.End - r.Start, suspect: o, sLno: r.Start, next: head}
+	}
+	o.suspects = head
+	sb.queue.put(o.commit)
+
+	if err := sb.assign(); err != nil {
+		return nil, err
+	}
+	return sb.result(), nil
+}
+
+// setup builds the final image and origin (git's setup_scoreboard).
+func (sb *scoreboard) setup(req Request) error {
+	if req.WorkTree != nil {
+		return sb.setupWorkTree(req)
+	}
+	c := sb.lookupCommit(req.Final)
+	if err := sb.parse(c); err != nil {
+		return err
+	}
+	sb.final = c
+	if err := sb.markRange(req); err != nil {
+		return err
+	}
+	o := sb.getOrigin(c, req.Path)
+	mode, id, found, err := sb.hist.TreeEntry(c.tree, req.Path)
+	if err != nil {
+		return err
+	}
+	if found && object.IsBlobMode(mode) {
+		typ, err := sb.hist.ObjectType(id)
+		if err != nil || typ != object.Blob {
+			found = false
+		}
+	} else {
+		found = false
+	}
+	if !found {
+		return &PathError{Path: req.Path, Rev: req.FinalName}
+	}
+	o.blob, o.mode, o.blobKnown = id, mode, true
+	buf, err := sb.hist.Blob(id, nil)
+	if err != nil {
+		return fmt.Errorf("cannot read blob %s for path %s: %w", id, req.Path, err)
+	}
+	sb.stats.ReadBlobs++
+	sb.setFinal(buf)
+	sb.finalOrigin = o
+	return nil
+}
+
+func (sb *scoreboard) setFinal(buf []byte) {
+	if buf == nil {
+		buf = []byte{}
+	}
+	sb.finalBuf = buf
+	sb.lineStarts = LineStarts(buf)
+}
+
+// LineStarts returns the byte offset of every line of buf plus len(buf)
+// at the end. A line ends after '\n'; a final fragment is a line too.
+func LineStarts(buf []byte) []int {
+	starts := make([]int, 0, len(buf)/32+2)
+	for i := 0; i < len(buf); {
+		starts = append(starts, i)
+		j := i
+		for j < len(buf) && buf[j] != '\n' {
+			j++
+		}
+		i = j + 1
+	}
+	return append(starts, len(buf))
+}
+
+// markRange marks the commits reachable from the negative revisions as
+// UNINTERESTING. With a Walk the marks come from it; otherwise every
+// ancestor of a negative commit is marked.
+func (sb *scoreboard) markRange(req Request) error {
+	sb.walk = req.Walk
+	if req.Walk != nil {
+		return nil
+	}
+	var stack []*commitNode
+	for _, id := range req.Negatives {
+		stack = append(stack, sb.lookupCommit(id))
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.Boundary {
+			continue
+		}
+		c.markUninteresting()
+		if err := sb.parse(c); err != nil {
+			continue
+		}
+		stack = append(stack, c.parents...)
+	}
+	return nil
+}
+
+// result sorts and coalesces the guilty entries.
+func (sb *scoreboard) result() *Result {
+	var ents []*entry
+	for e := sb.ent; e != nil; e = e.next {
+		ents = append(ents, e)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].lno < ents[j].lno })
+	// coalesce
+	var merged []*entry
+	for _, e := range ents {
+		if n := len(merged); n > 0 {
+			p := merged[n-1]
+			if p.suspect == e.suspect && p.sLno+p.numLines == e.sLno && p.lno+p.numLines == e.lno &&
+				p.ignored == e.ignored && p.unblamable == e.unblamable {
+				p.numLines += e.numLines
+				p.score = 0
+				continue
+			}
+		}
+		merged = append(merged, e)
+	}
+	// MORE_THAN_ONE_PATH: a commit with more than one guilty origin.
+	for _, e := range merged {
+		c := e.suspect.commit
+		n := 0
+		for _, o := range c.origins {
+			if o.guilty {
+				n++
+			}
+		}
+		c.MultiplePaths = n > 1
+	}
+	// Reference counts as git keeps them at output time: one per entry,
+	// one per live origin naming it as previous (an origin is live while
+	// an entry or a live origin refers to it).
+	refs := make(map[*origin]int)
+	live := make(map[*origin]bool)
+	var mark func(o *origin)
+	mark = func(o *origin) {
+		for o != nil && !live[o] {
+			live[o] = true
+			if o.previous == nil {
+				return
+			}
+			refs[o.previous]++
+			o = o.previous
+		}
+	}
+	for _, e := range merged {
+		refs[e.suspect]++
+		mark(e.suspect)
+	}
+	res := &Result{Path: sb.path, Final: sb.finalBuf, LineStarts: sb.lineStarts, Stats: sb.stats}
+	res.Entries = make([]Entry, len(merged))
+	for i, e := range merged {
+		res.Entries[i] = sb.publicEntry(e)
+		res.Entries[i].RefCount = refs[e.suspect]
+	}
+	return res
+}

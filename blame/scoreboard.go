@@ -1,0 +1,549 @@
+package blame
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// commitNode is the scoreboard's view of one commit.
+type commitNode struct {
+	Commit // the public face, shared with the result
+
+	parsed   bool
+	parseErr error
+	tree     oid.ID
+	parents  []*commitNode
+	date     uint64
+
+	// origins is the commit's list of live origins; the front of git's
+	// list is the end of this slice.
+	origins []*origin
+
+	// fake working-tree commit data
+	fakeBody []byte
+	// children (scapegoats in --reverse mode), in set_children order.
+	children []*commitNode
+}
+
+// scoreboard holds the state of one blame run (git's blame_scoreboard).
+type scoreboard struct {
+	ctx    context.Context
+	hist   History
+	format oid.Format
+	opts   *Options
+
+	commits   map[oid.ID]*commitNode
+	queue     commitQueue
+	originSeq int
+
+	final       *commitNode
+	finalOrigin *origin
+	path        string
+	walk        Walk
+	index       []IndexEntry
+	finalBuf   []byte
+	lineStarts []int
+
+	// ent collects guilty entries (unsorted until the end).
+	ent *entry
+
+	differ    *diff.Differ
+	diffOpts  diff.Options
+	hunks     []diff.Hunk
+	bloomKeys []string
+	useBloom  bool
+
+	ignore map[oid.ID]bool
+
+	stats Stats
+	err   error // first fatal error
+}
+
+// lookupCommit returns the node for id, creating an unparsed one.
+func (sb *scoreboard) lookupCommit(id oid.ID) *commitNode {
+	if c, ok := sb.commits[id]; ok {
+		return c
+	}
+	c := &commitNode{Commit: Commit{ID: id, loader: sb}}
+	sb.commits[id] = c
+	if sb.walk != nil && sb.walk.Uninteresting(id) {
+		c.Boundary = true
+	}
+	return c
+}
+
+// parse fills a commit's tree, parents and date (git's parse_commit).
+func (sb *scoreboard) parse(c *commitNode) error {
+	if c.parsed {
+		return c.parseErr
+	}
+	c.parsed = true
+	tree, parents, date, err := sb.hist.Commit(c.ID)
+	if err != nil {
+		c.parseErr = err
+		return err
+	}
+	c.tree = tree
+	c.date = date
+	c.parents = make([]*commitNode, len(parents))
+	for i, p := range parents {
+		c.parents[i] = sb.lookupCommit(p)
+	}
+	if sb.opts.Reverse && sb.walk != nil {
+		for _, ch := range sb.walk.Children(c.ID) {
+			c.children = append(c.children, sb.lookupCommit(ch))
+		}
+	}
+	return nil
+}
+
+// markUninteresting sets the flag that makes a commit a boundary.
+func (c *commitNode) markUninteresting() { c.Boundary = true }
+
+// markParentsUninteresting propagates UNINTERESTING to the parents known
+// so far, recursing through commits that are already parsed (git's
+// mark_parents_uninteresting).
+func (sb *scoreboard) markParentsUninteresting(c *commitNode) {
+	stack := append([]*commitNode(nil), c.parents...)
+	for i, j := 0, len(stack)-1; i < j; i, j = i+1, j-1 {
+		stack[i], stack[j] = stack[j], stack[i]
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if p.Boundary {
+			continue
+		}
+		p.markUninteresting()
+		for i := len(p.parents) - 1; i >= 0; i-- {
+			stack = append(stack, p.parents[i])
+		}
+	}
+}
+
+// scapegoats returns the commits blame is passed to: parents (cut to the
+// first with --first-parent) or, in reverse mode, children.
+func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
+	if sb.opts.Reverse {
+		return c.children
+	}
+	if sb.opts.FirstParent && len(c.parents) > 1 {
+		c.parents = c.parents[:1]
+	}
+	return c.parents
+}
+
+// queueBlames merges sorted into porigin's suspects and queues its commit
+// if none of the commit's origins had suspects (git's queue_blames). The
+// commit is queued even for an empty list.
+func (sb *scoreboard) queueBlames(porigin *origin, sorted *entry) {
+	if porigin.suspects != nil {
+		porigin.suspects = mergeBySLno(porigin.suspects, sorted)
+		return
+	}
+	for _, o := range porigin.commit.origins {
+		if o.suspects != nil {
+			porigin.suspects = sorted
+			return
+		}
+	}
+	porigin.suspects = sorted
+	sb.queue.put(porigin.commit)
+}
+
+// fillBlob reads an origin's blob into its file cache.
+func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
+	if o.file != nil {
+		return o.file, nil
+	}
+	sb.stats.ReadBlobs++
+	data, err := sb.hist.Blob(o.blob, nil)
+	if err != nil {
+		if o.blob != oid.EmptyBlob(sb.format) {
+			return nil, fmt.Errorf("cannot read blob %s for path %s: %w", o.blob, o.path, err)
+		}
+		data = []byte{}
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	o.file = data
+	return data, nil
+}
+
+// assign is the main loop (git's assign_blame).
+func (sb *scoreboard) assign() error {
+	for {
+		if err := sb.ctx.Err(); err != nil {
+			return err
+		}
+		c := sb.queue.get()
+		if c == nil {
+			return nil
+		}
+		// Process every origin of c that has suspects, front first,
+		// before taking the next commit.
+		for {
+			suspect := firstWithSuspects(c)
+			if suspect == nil {
+				break
+			}
+			if err := sb.parse(c); err != nil && !c.Uncommitted {
+				return fmt.Errorf("could not parse commit %s: %w", c.ID, err)
+			}
+			if sb.opts.Reverse || (!c.Boundary && !(sb.opts.HasSince && c.date < sb.opts.Since)) {
+				if err := sb.passBlame(suspect); err != nil {
+					return err
+				}
+			} else {
+				c.markUninteresting()
+				sb.markParentsUninteresting(c)
+			}
+			if len(c.parents) == 0 && !sb.opts.ShowRoot {
+				c.markUninteresting()
+			}
+			if e := suspect.suspects; e != nil {
+				suspect.guilty = true
+				last := e
+				for {
+					if sb.opts.OnGuilty != nil {
+						sb.opts.OnGuilty(sb.publicEntry(last))
+					}
+					if last.next == nil {
+						break
+					}
+					last = last.next
+				}
+				last.next = sb.ent
+				sb.ent = suspect.suspects
+				suspect.suspects = nil
+			}
+			if sb.err != nil {
+				return sb.err
+			}
+		}
+	}
+}
+
+func firstWithSuspects(c *commitNode) *origin {
+	for i := len(c.origins) - 1; i >= 0; i-- {
+		if c.origins[i].suspects != nil {
+			return c.origins[i]
+		}
+	}
+	return nil
+}
+
+// passBlame passes the blame for origin's suspects to its scapegoats
+// (git's pass_blame).
+func (sb *scoreboard) passBlame(o *origin) error {
+	c := o.commit
+	sgs := sb.scapegoats(c)
+	var blamed *entry // -M/-C results, distributed at the end
+	var toosmall *entry
+	sgOrigins := make([]*origin, len(sgs))
+
+	finish := func() {
+		sb.distribute(blamed)
+		if toosmall != nil {
+			t := toosmall
+			for t.next != nil {
+				t = t.next
+			}
+			t.next = o.suspects
+			o.suspects = toosmall
+		}
+		for _, p := range sgOrigins {
+			if p != nil && p.suspects == nil {
+				p.file = nil
+				p.fingerprints = nil
+			}
+		}
+		o.file = nil
+		o.fingerprints = nil
+	}
+	if len(sgs) == 0 {
+		finish()
+		return nil
+	}
+
+	passes := 2
+	if sb.opts.NoFollow {
+		passes = 1
+	}
+	for pass := 0; pass < passes; pass++ {
+		for i, p := range sgs {
+			if sgOrigins[i] != nil {
+				continue
+			}
+			if err := sb.parse(p); err != nil {
+				continue
+			}
+			var porigin *origin
+			var err error
+			if pass == 0 {
+				porigin, err = sb.findOrigin(p, o)
+			} else {
+				porigin, err = sb.findRename(p, o)
+			}
+			if err != nil {
+				return err
+			}
+			if porigin == nil {
+				continue
+			}
+			if porigin.blob == o.blob {
+				sb.passWholeBlame(o, porigin)
+				finish()
+				return nil
+			}
+			same := false
+			for j := 0; j < i; j++ {
+				if sgOrigins[j] != nil && sgOrigins[j].blob == porigin.blob {
+					same = true
+					break
+				}
+			}
+			if !same {
+				sgOrigins[i] = porigin
+			}
+		}
+	}
+
+	sb.stats.Commits++
+	for i := range sgs {
+		porigin := sgOrigins[i]
+		if porigin == nil {
+			continue
+		}
+		if o.previous == nil {
+			o.previous = porigin
+		}
+		if err := sb.passToParent(o, porigin, false); err != nil {
+			return err
+		}
+		if o.suspects == nil {
+			finish()
+			return nil
+		}
+	}
+
+	if sb.ignore[c.ID] {
+		for i := range sgs {
+			porigin := sgOrigins[i]
+			if porigin == nil {
+				continue
+			}
+			if err := sb.passToParent(o, porigin, true); err != nil {
+				return err
+			}
+			porigin.file = nil
+			porigin.fingerprints = nil
+			if o.suspects == nil {
+				finish()
+				return nil
+			}
+		}
+	}
+
+	if sb.opts.Move {
+		sb.filterSmall(&toosmall, &o.suspects, sb.opts.moveScore())
+		if o.suspects != nil {
+			for i := range sgs {
+				porigin := sgOrigins[i]
+				if porigin == nil {
+					continue
+				}
+				if err := sb.findMoveInParent(&blamed, &toosmall, o, porigin); err != nil {
+					return err
+				}
+				if o.suspects == nil {
+					break
+				}
+			}
+		}
+	}
+
+	if sb.opts.CopyLevel > 0 {
+		copyScore, moveScore := sb.opts.copyScore(), sb.opts.moveScore()
+		if copyScore > moveScore {
+			sb.filterSmall(&toosmall, &o.suspects, copyScore)
+		} else if copyScore < moveScore {
+			o.suspects = mergeBySLno(o.suspects, toosmall)
+			toosmall = nil
+			sb.filterSmall(&toosmall, &o.suspects, copyScore)
+		}
+		if o.suspects == nil {
+			finish()
+			return nil
+		}
+		for i, p := range sgs {
+			if err := sb.findCopyInParent(&blamed, &toosmall, o, p, sgOrigins[i]); err != nil {
+				return err
+			}
+			if o.suspects == nil {
+				break
+			}
+		}
+	}
+	finish()
+	return nil
+}
+
+// passWholeBlame hands every suspect of o to porigin, whose blob is
+// identical.
+func (sb *scoreboard) passWholeBlame(o, porigin *origin) {
+	if porigin.file == nil && o.file != nil {
+		porigin.file = o.file
+		o.file = nil
+	}
+	suspects := o.suspects
+	o.suspects = nil
+	for e := suspects; e != nil; e = e.next {
+		e.suspect = porigin
+	}
+	sb.queueBlames(porigin, suspects)
+}
+
+// distribute sorts entries found by -M/-C by suspect and hands each
+// suspect its list (git's distribute_blame).
+func (sb *scoreboard) distribute(blamed *entry) {
+	blamed = sortList(blamed, lessBySuspect)
+	for blamed != nil {
+		porigin := blamed.suspect
+		var suspects *entry
+		for blamed != nil && blamed.suspect == porigin {
+			next := blamed.next
+			blamed.next = suspects
+			suspects = blamed
+			blamed = next
+		}
+		sb.queueBlames(porigin, reverseOnto(suspects, nil))
+	}
+}
+
+// passToParent diffs the parent's blob against the target's and hands
+// the target's suspects outside the changed hunks to the parent (git's
+// pass_blame_to_parent).
+func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) error {
+	if target.suspects == nil {
+		return nil
+	}
+	pfile, err := sb.fillBlob(parent)
+	if err != nil {
+		return err
+	}
+	tfile, err := sb.fillBlob(target)
+	if err != nil {
+		return err
+	}
+	c := &chunker{parent: parent, target: target, ignoreDiffs: ignoreDiffs, rest: target.suspects}
+	if ignoreDiffs {
+		c.ign = sb.newIgnorePass(parent, target)
+	}
+	sb.stats.Diffs++
+	sb.hunks = sb.differ.BlameDiff(sb.hunks, pfile, tfile, sb.diffOpts)
+	offset := 0
+	for _, h := range sb.hunks {
+		c.chunk(h.NewStart, h.OldStart-h.NewStart, h.NewStart+h.NewCount, h.OldCount)
+		offset = h.OldStart + h.OldCount - (h.NewStart + h.NewCount)
+	}
+	c.finish(offset)
+	list := c.parentHead
+	if ignoreDiffs {
+		list = sortList(list, lessBySuspect)
+	}
+	sb.queueBlames(parent, list)
+	return nil
+}
+
+// findOrigin finds the parent's version of o's path without rename
+// detection (git's find_origin). It returns nil when the parent has no
+// such file or the file changed type.
+func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error) {
+	if p := findLiveOrigin(parent, o.path); p != nil {
+		return p, nil
+	}
+	var pmode uint32
+	var pid oid.ID
+	var found bool
+	unchanged := false
+	if o.commit.Uncommitted {
+		m, id, ok, err := sb.hist.TreeEntry(parent.tree, o.path)
+		if err != nil {
+			return nil, err
+		}
+		pmode, pid, found = m, id, ok
+		// The fake commit's "tree" is the index with the final image
+		// in place of the path: compare with the origin's blob and mode.
+		if found && pmode == o.mode && pid == o.blob {
+			unchanged = true
+		}
+	} else {
+		if len(o.commit.parents) > 0 && o.commit.parents[0] == parent && sb.useBloom &&
+			!sb.hist.MaybeChanged(o.commit.ID, sb.bloomKeys) {
+			unchanged = true
+		} else {
+			m, id, ok, err := sb.hist.TreeEntry(parent.tree, o.path)
+			if err != nil {
+				return nil, err
+			}
+			pmode, pid, found = m, id, ok
+			if found && pmode == o.mode && pid == o.blob {
+				unchanged = true
+			}
+		}
+	}
+	if unchanged {
+		p := sb.getOrigin(parent, o.path)
+		p.blob, p.mode, p.blobKnown = o.blob, o.mode, true
+		return p, nil
+	}
+	if !found || object.IsTree(pmode) {
+		return nil, nil // 'A': not in the parent
+	}
+	if pmode&0o170000 != o.mode&0o170000 {
+		return nil, nil // 'T': type changed
+	}
+	p := sb.getOrigin(parent, o.path)
+	p.blob, p.mode, p.blobKnown = pid, pmode, true
+	return p, nil
+}
+
+// publicEntry converts an internal entry for the result or a callback.
+func (sb *scoreboard) publicEntry(e *entry) Entry {
+	out := Entry{
+		Lno:        e.lno,
+		SLno:       e.sLno,
+		NumLines:   e.numLines,
+		Commit:     &e.suspect.commit.Commit,
+		Path:       e.suspect.path,
+		Ignored:    e.ignored,
+		Unblamable: e.unblamable,
+		Score:      sb.entryScore(e),
+	}
+	if p := e.suspect.previous; p != nil {
+		out.Previous = &Previous{Commit: p.commit.ID, Path: p.path}
+	}
+	return out
+}
+
+// entryScore is git's blame_entry_score: 1 + the number of ASCII
+// alphanumeric bytes in the entry's lines of the final image.
+func (sb *scoreboard) entryScore(e *entry) int {
+	if e.score != 0 {
+		return e.score
+	}
+	score := 1
+	for _, ch := range sb.finalBuf[sb.lineStarts[e.lno]:sb.lineStarts[e.lno+e.numLines]] {
+		if ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' {
+			score++
+		}
+	}
+	e.score = score
+	return score
+}

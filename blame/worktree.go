@@ -1,0 +1,96 @@
+package blame
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// setupWorkTree builds the pseudo commit that stands for the uncommitted
+// file (git's fake_working_tree_commit): null ID, dated now, parents HEAD
+// and MERGE_HEAD, authored by "Not Committed Yet".
+func (sb *scoreboard) setupWorkTree(req Request) error {
+	wt := req.WorkTree
+	c := sb.lookupCommit(oid.Null(sb.format))
+	c.Uncommitted = true
+	c.parsed = true
+	c.date = wt.Time
+	for _, p := range wt.Parents {
+		c.parents = append(c.parents, sb.lookupCommit(p))
+	}
+	found := false
+	for _, p := range c.parents {
+		if err := sb.parse(p); err != nil {
+			continue
+		}
+		mode, id, ok, err := sb.hist.TreeEntry(p.tree, req.Path)
+		if err != nil || !ok || object.IsTree(mode) {
+			continue
+		}
+		if typ, err := sb.hist.ObjectType(id); err == nil && typ == object.Blob {
+			found = true
+			break
+		}
+	}
+	if !found && !wt.InIndex {
+		return &PathError{Path: req.Path, WorkTree: true}
+	}
+	var body strings.Builder
+	fmt.Fprintf(&body, "tree %s\n", oid.Null(sb.format))
+	for _, p := range c.parents {
+		fmt.Fprintf(&body, "parent %s\n", p.ID)
+	}
+	ident := fmt.Sprintf("Not Committed Yet <not.committed.yet> %d %s", wt.Time, wt.TZ)
+	fmt.Fprintf(&body, "author %s\ncommitter %s\n\nVersion of %s from %s\n", ident, ident, req.Path, wt.Source)
+	c.fakeBody = []byte(body.String())
+
+	o := sb.makeOrigin(c, req.Path)
+	content := wt.Content
+	if content == nil {
+		content = []byte{}
+	}
+	o.file = content
+	o.blob = oid.HashObject(sb.format, "blob", content)
+	o.mode = wt.Mode
+	o.blobKnown = true
+	sb.final = c
+	sb.finalOrigin = o
+	sb.index = wt.Index
+	sb.stats.ReadBlobs++
+	sb.setFinal(append([]byte(nil), content...))
+	return sb.markRange(req)
+}
+
+// diffTreeToIndex compares a parent tree with the pseudo commit's index
+// (git's do_diff_cache): changed paths in path order; all=true lists
+// unchanged paths too.
+func (sb *scoreboard) diffTreeToIndex(tree oid.ID, all bool) ([]TreeChange, error) {
+	files, err := sb.hist.DiffTrees(tree, oid.EmptyTree(sb.format), false)
+	if err != nil {
+		return nil, err
+	}
+	var out []TreeChange
+	i, j := 0, 0
+	for i < len(files) || j < len(sb.index) {
+		switch {
+		case j >= len(sb.index) || (i < len(files) && files[i].Path < sb.index[j].Path):
+			f := files[i]
+			out = append(out, TreeChange{Path: f.Path, OldMode: f.OldMode, OldID: f.OldID})
+			i++
+		case i >= len(files) || sb.index[j].Path < files[i].Path:
+			x := sb.index[j]
+			out = append(out, TreeChange{Path: x.Path, NewMode: x.Mode, NewID: x.ID})
+			j++
+		default:
+			f, x := files[i], sb.index[j]
+			if all || f.OldID != x.ID || f.OldMode != x.Mode {
+				out = append(out, TreeChange{Path: f.Path, OldMode: f.OldMode, OldID: f.OldID, NewMode: x.Mode, NewID: x.ID})
+			}
+			i++
+			j++
+		}
+	}
+	return out, nil
+}
