@@ -1,0 +1,243 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"sort"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// loadPacked reads packed-refs once: an optional "# pack-refs with:"
+// header naming traits, then "<hex> SP <refname> LF" records, each
+// optionally followed by a "^<hex> LF" peeled line. Files without the
+// "sorted" trait are sorted in memory, as git does.
+func (s *refStore) loadPacked() ([]byte, error) {
+	s.packedOnce.Do(func() {
+		s.packedPath = s.commonDir + "/packed-refs"
+		data, err := os.ReadFile(s.packedPath)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				s.packedErr = &Error{Kind: ErrBadRef, Msg: "couldn't read " + s.packedPath + ": " + errnoText(err), Err: err}
+			}
+			return
+		}
+		sorted := false
+		if len(data) > 0 && data[0] == '#' {
+			nl := bytes.IndexByte(data, '\n')
+			if nl < 0 {
+				s.packedErr = s.unterminated(data)
+				return
+			}
+			traits, ok := bytes.CutPrefix(data[:nl], []byte("# pack-refs with:"))
+			if !ok {
+				s.packedErr = s.invalidLine(data)
+				return
+			}
+			for _, t := range bytes.Split(traits, []byte(" ")) {
+				if string(t) == "sorted" {
+					sorted = true
+				}
+			}
+			data = data[nl+1:]
+		}
+		hexLen := s.format.HexSize()
+		if len(data) > 0 {
+			last := startOfRecord(data, len(data)-1)
+			if data[len(data)-1] != '\n' || len(data)-last < hexLen+2 {
+				s.packedErr = s.invalidLine(data[last:])
+				return
+			}
+		}
+		if !sorted {
+			data, s.packedErr = s.sortRecords(data)
+		}
+		s.packed = data
+	})
+	return s.packed, s.packedErr
+}
+
+func (s *refStore) unterminated(p []byte) error {
+	if len(p) < 80 {
+		return newError(ErrBadRef, "unterminated line in %s: %s", s.packedPath, p)
+	}
+	return newError(ErrBadRef, "unterminated line in %s: %s...", s.packedPath, p[:75])
+}
+
+func (s *refStore) invalidLine(p []byte) error {
+	eol := bytes.IndexByte(p, '\n')
+	switch {
+	case eol < 0:
+		return s.unterminated(p)
+	case eol < 80:
+		return newError(ErrBadRef, "unexpected line in %s: %s", s.packedPath, p[:eol])
+	}
+	return newError(ErrBadRef, "unexpected line in %s: %s...", s.packedPath, p[:75])
+}
+
+// sortRecords sorts the records of an unsorted file by refname, keeping
+// each peeled line with its record.
+func (s *refStore) sortRecords(data []byte) ([]byte, error) {
+	hexLen := s.format.HexSize()
+	type record struct{ start, end int }
+	var recs []record
+	for pos := 0; pos < len(data); {
+		eol := bytes.IndexByte(data[pos:], '\n')
+		if eol < hexLen+1 {
+			return nil, s.invalidLine(data[pos:])
+		}
+		end := pos + eol + 1
+		if end < len(data) && data[end] == '^' {
+			nl := bytes.IndexByte(data[end:], '\n')
+			if nl < 0 {
+				return nil, s.unterminated(data[end:])
+			}
+			end += nl + 1
+		}
+		recs = append(recs, record{pos, end})
+		pos = end
+	}
+	name := func(r record) []byte {
+		line := data[r.start:]
+		return line[hexLen+1 : bytes.IndexByte(line, '\n')]
+	}
+	if sort.SliceIsSorted(recs, func(i, j int) bool { return bytes.Compare(name(recs[i]), name(recs[j])) < 0 }) {
+		return data, nil
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return bytes.Compare(name(recs[i]), name(recs[j])) < 0 })
+	out := make([]byte, 0, len(data))
+	for _, r := range recs {
+		out = append(out, data[r.start:r.end]...)
+	}
+	return out, nil
+}
+
+// startOfRecord returns the start of the record containing data[pos]:
+// the start of its line, or of the line before when that line is a
+// peeled "^" line.
+func startOfRecord(data []byte, pos int) int {
+	for pos > 0 && data[pos-1] != '\n' {
+		pos--
+	}
+	if pos > 0 && data[pos] == '^' {
+		pos--
+		for pos > 0 && data[pos-1] != '\n' {
+			pos--
+		}
+	}
+	return pos
+}
+
+// endOfRecord returns the start of the record after the one containing
+// data[pos].
+func endOfRecord(data []byte, pos int) int {
+	nl := bytes.IndexByte(data[pos:], '\n')
+	if nl < 0 {
+		return len(data)
+	}
+	pos += nl + 1
+	if pos < len(data) && data[pos] == '^' {
+		nl = bytes.IndexByte(data[pos:], '\n')
+		if nl < 0 {
+			return len(data)
+		}
+		pos += nl + 1
+	}
+	return pos
+}
+
+// compareRecord compares the refname of the record at data[rec:] with
+// name.
+func compareRecord(data []byte, rec, hexLen int, name string) int {
+	p := rec + hexLen + 1
+	i := 0
+	for {
+		if p >= len(data) || data[p] == '\n' {
+			if i < len(name) {
+				return -1
+			}
+			return 0
+		}
+		if i >= len(name) {
+			return 1
+		}
+		if data[p] != name[i] {
+			if data[p] < name[i] {
+				return -1
+			}
+			return 1
+		}
+		p++
+		i++
+	}
+}
+
+// readPacked looks name up in packed-refs by binary search over the
+// record bytes.
+func (s *refStore) readPacked(name string) (rawRef, error) {
+	data, err := s.loadPacked()
+	if err != nil {
+		return rawRef{}, err
+	}
+	hexLen := s.format.HexSize()
+	lo, hi := 0, len(data)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		rec := startOfRecord(data, mid)
+		c := compareRecord(data, rec, hexLen, name)
+		switch {
+		case c < 0:
+			lo = endOfRecord(data, mid)
+		case c > 0:
+			hi = rec
+		default:
+			if rec+hexLen > len(data) {
+				return rawRef{}, s.invalidLine(data[rec:])
+			}
+			id, err := oid.ParseHexBytes(s.format, data[rec:rec+hexLen])
+			if err != nil {
+				return rawRef{}, s.invalidLine(data[rec:])
+			}
+			return rawRef{id: id, packed: true}, nil
+		}
+	}
+	return rawRef{status: refMissing}, nil
+}
+
+// forEachPacked calls fn for every packed ref whose name starts with
+// prefix, in name order.
+func (s *refStore) forEachPacked(prefix string, fn func(name string, id oid.ID) error) error {
+	data, err := s.loadPacked()
+	if err != nil {
+		return err
+	}
+	hexLen := s.format.HexSize()
+	for pos := 0; pos < len(data); {
+		eol := bytes.IndexByte(data[pos:], '\n')
+		if eol < 0 {
+			return s.unterminated(data[pos:])
+		}
+		line := data[pos : pos+eol]
+		pos += eol + 1
+		if len(line) > 0 && line[0] == '^' {
+			continue
+		}
+		if len(line) < hexLen+2 || line[hexLen] != ' ' {
+			return s.invalidLine(line)
+		}
+		name := line[hexLen+1:]
+		if !bytes.HasPrefix(name, []byte(prefix)) {
+			continue
+		}
+		id, err := oid.ParseHexBytes(s.format, line[:hexLen])
+		if err != nil {
+			return s.invalidLine(line)
+		}
+		if err := fn(string(name), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,336 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// maxSymrefDepth is how many symbolic refs git follows (SYMREF_MAXDEPTH).
+const maxSymrefDepth = 5
+
+// refStore reads refs of the files backend: loose ref files under the
+// git directory (HEAD, pseudo-refs and the per-worktree families) or the
+// common directory (everything else), then packed-refs.
+type refStore struct {
+	gitDir, commonDir string
+	format            oid.Format
+
+	packedOnce sync.Once
+	packed     []byte // records after the header, sorted
+	packedErr  error
+	packedPath string
+}
+
+func (r *Repository) refStore() *refStore {
+	r.refsOnce.Do(func() {
+		r.refs = &refStore{gitDir: r.GitDir, commonDir: r.CommonDir, format: r.Format}
+	})
+	return r.refs
+}
+
+// refStatus classifies the outcome of reading one ref (git's
+// failure_errno and REF_ISBROKEN).
+type refStatus uint8
+
+const (
+	refOK      refStatus = iota
+	refMissing           // ENOENT, EISDIR, ENOTDIR: try elsewhere
+	refBroken            // the file exists but is not a ref
+	refError             // another I/O error
+)
+
+// rawRef is one ref file read without following symbolic refs.
+type rawRef struct {
+	id     oid.ID
+	target string // symbolic ref target ("refs/heads/main")
+	symref bool
+	status refStatus
+	packed bool
+}
+
+// isPseudorefSyntax reports names made of upper-case letters, '-' and
+// '_' (HEAD, MERGE_HEAD, ...), which live in the per-worktree directory.
+func isPseudorefSyntax(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('A' <= c && c <= 'Z') && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isPerWorktreeRef(name string) bool {
+	return strings.HasPrefix(name, "refs/worktree/") ||
+		strings.HasPrefix(name, "refs/bisect/") ||
+		strings.HasPrefix(name, "refs/rewritten/")
+}
+
+func isCurrentWorktreeRef(name string) bool {
+	return isPseudorefSyntax(name) || isPerWorktreeRef(name)
+}
+
+// refPath is where the loose file of a ref lives (files_ref_path):
+// "worktrees/<id>/<ref>" and "main-worktree/<ref>" name another
+// worktree's per-worktree refs.
+func (s *refStore) refPath(name string) string {
+	if rest, ok := strings.CutPrefix(name, "worktrees/"); ok {
+		slash := strings.IndexByte(rest, '/')
+		if slash < 0 {
+			return s.commonDir + "/worktrees/" + rest + "/"
+		}
+		if bare := rest[slash+1:]; isCurrentWorktreeRef(bare) {
+			return s.commonDir + "/worktrees/" + rest[:slash] + "/" + bare
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "main-worktree/"); ok && isCurrentWorktreeRef(rest) {
+		return s.commonDir + "/" + rest
+	}
+	if isCurrentWorktreeRef(name) {
+		return s.gitDir + "/" + name
+	}
+	return s.commonDir + "/" + name
+}
+
+// readRaw reads one ref: the loose file, else (when absent) its
+// packed-refs record.
+func (s *refStore) readRaw(name string) (rawRef, error) {
+	path := s.refPath(name)
+	for retry := 0; ; retry++ {
+		st, err := os.Lstat(path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				if errors.Is(err, syscall.ENOTDIR) {
+					return rawRef{status: refMissing}, nil
+				}
+				return rawRef{status: refError}, nil
+			}
+			return s.readPacked(name)
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			if err != nil {
+				if retry < 3 {
+					continue
+				}
+				return rawRef{status: refError}, nil
+			}
+			if strings.HasPrefix(target, "refs/") && checkRefnameFormat(target, false) {
+				return rawRef{target: target, symref: true}, nil
+			}
+			st, err = os.Stat(path)
+			if err != nil {
+				return rawRef{status: refMissing}, nil
+			}
+		}
+		if st.IsDir() {
+			r, err := s.readPacked(name)
+			if err != nil || r.status != refOK {
+				return rawRef{status: refMissing}, err
+			}
+			return r, nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && retry < 3 {
+				continue
+			}
+			return rawRef{status: refError}, nil
+		}
+		buf := make([]byte, 0, 256)
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			n, err := f.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err != nil {
+				break
+			}
+		}
+		f.Close()
+		return parseLooseRef(buf, s.format), nil
+	}
+}
+
+// parseLooseRef reads the content of a loose ref file: "ref: <target>"
+// or a hex object name followed by whitespace or the end (FETCH_HEAD has
+// more after it).
+func parseLooseRef(buf []byte, format oid.Format) rawRef {
+	if i := bytes.IndexByte(buf, 0); i >= 0 {
+		buf = buf[:i]
+	}
+	buf = bytes.TrimRight(buf, " \t\n\r")
+	if rest, ok := bytes.CutPrefix(buf, []byte("ref:")); ok {
+		rest = bytes.TrimLeft(rest, " \t\n\r")
+		return rawRef{target: string(rest), symref: true}
+	}
+	n := format.HexSize()
+	if len(buf) < n {
+		return rawRef{status: refBroken}
+	}
+	id, err := oid.ParseHexBytes(format, buf[:n])
+	if err != nil || (len(buf) > n && !isConfigSpace(buf[n])) {
+		return rawRef{status: refBroken}
+	}
+	return rawRef{id: id}
+}
+
+// resolved is the outcome of following a ref.
+type resolved struct {
+	name     string // the last ref reached
+	id       oid.ID
+	symref   bool // the first ref read was symbolic
+	broken   bool // REF_ISBROKEN
+	found    bool
+	dangling bool // a symbolic ref whose target is missing
+}
+
+// resolve follows name through at most five symbolic refs, as
+// refs_resolve_ref_unsafe does. With reading set, a missing ref is not
+// found; without it, resolve stops at the first missing ref and returns
+// its name (how "HEAD -> unborn branch" is told).
+func (s *refStore) resolve(name string, reading bool) (resolved, error) {
+	var res resolved
+	if !checkRefnameFormat(name, true) {
+		return res, nil
+	}
+	for depth := 0; depth < maxSymrefDepth; depth++ {
+		raw, err := s.readRaw(name)
+		if err != nil {
+			return res, err
+		}
+		switch raw.status {
+		case refMissing:
+			if reading {
+				res.dangling = res.symref
+				return res, nil
+			}
+			res.name = name
+			res.found = true
+			res.id = oid.ID{}
+			return res, nil
+		case refBroken:
+			res.broken = true
+			return res, nil
+		case refError:
+			return res, nil
+		}
+		if !raw.symref {
+			res.name, res.id, res.found = name, raw.id, true
+			return res, nil
+		}
+		res.symref = true
+		name = raw.target
+		if !checkRefnameFormat(name, true) {
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+// readSymref reads name without following it: the target when it is a
+// symbolic ref.
+func (r *Repository) readSymref(name string) (target string, isSym bool, err error) {
+	raw, err := r.refStore().readRaw(name)
+	if err != nil || raw.status != refOK {
+		return "", false, err
+	}
+	return raw.target, raw.symref, nil
+}
+
+// Head resolves HEAD. symref is the ref HEAD points to ("refs/heads/main"),
+// "" when HEAD is detached. When that branch does not exist yet (a new
+// repository) the error is ErrUnbornHead and symref is still set.
+func (r *Repository) Head() (id oid.ID, symref string, err error) {
+	s := r.refStore()
+	res, err := s.resolve("HEAD", false)
+	if err != nil {
+		return oid.ID{}, "", err
+	}
+	if !res.found {
+		return oid.ID{}, "", newError(ErrBadRef, "bad HEAD")
+	}
+	if res.symref {
+		symref = res.name
+	}
+	if res.id.IsZero() {
+		return oid.ID{}, symref, &Error{Kind: ErrUnbornHead, Msg: "no such ref: HEAD"}
+	}
+	return res.id, symref, nil
+}
+
+// ResolveRef resolves a full ref name ("HEAD", "refs/heads/main",
+// "MERGE_HEAD") to an object name, following symbolic refs. It returns
+// an error matching ErrRefNotFound when the ref does not exist or cannot
+// be read.
+func (r *Repository) ResolveRef(name string) (oid.ID, error) {
+	res, err := r.refStore().resolve(name, true)
+	if err != nil {
+		return oid.ID{}, err
+	}
+	if !res.found {
+		return oid.ID{}, newError(ErrRefNotFound, "no such ref: %s", name)
+	}
+	return res.id, nil
+}
+
+// checkRefnameFormat is git's check_refname_format without pattern
+// support: components may not start with '.', end with ".lock", contain
+// "..", "@{", control characters, space or any of ~^:?*[\, be empty;
+// the name may not end with '.' or be "@"; unless oneLevel it needs two
+// components.
+func checkRefnameFormat(name string, oneLevel bool) bool {
+	if name == "@" || name == "" {
+		return false
+	}
+	components := 0
+	for {
+		end := strings.IndexByte(name, '/')
+		comp := name
+		if end >= 0 {
+			comp = name[:end]
+		}
+		if !validRefComponent(comp) {
+			return false
+		}
+		components++
+		if end < 0 {
+			break
+		}
+		name = name[end+1:]
+	}
+	if strings.HasSuffix(name, ".") {
+		return false
+	}
+	return oneLevel || components >= 2
+}
+
+func validRefComponent(c string) bool {
+	if c == "" || c[0] == '.' || strings.HasSuffix(c, ".lock") {
+		return false
+	}
+	var last byte
+	for i := 0; i < len(c); i++ {
+		ch := c[i]
+		switch {
+		case ch < 0x20 || ch == 0x7f:
+			return false
+		case ch == ' ' || ch == ':' || ch == '?' || ch == '[' || ch == '\\' || ch == '^' || ch == '~' || ch == '*':
+			return false
+		case ch == '.' && last == '.':
+			return false
+		case ch == '{' && last == '@':
+			return false
+		}
+		last = ch
+	}
+	return true
+}
