@@ -45,8 +45,8 @@ type scoreboard struct {
 	path        string
 	walk        Walk
 	index       []IndexEntry
-	finalBuf   []byte
-	lineStarts []int
+	finalBuf    []byte
+	lineStarts  []int
 
 	// ent collects guilty entries (unsorted until the end).
 	ent *entry
