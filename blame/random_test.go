@@ -254,6 +254,13 @@ func TestRandomHistoriesMatchGit(t *testing.T) {
 			}
 			revs := strings.Fields(testgit.Git(t, dir, format, "for-each-ref", "--format=%(objectname)", "refs/heads"))
 			all := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
+			// Ignore a few commits of the history, one at a time and
+			// together, as --ignore-rev users do with reformatting commits.
+			ig1, ig2 := all[len(all)/3], all[len(all)/2]
+			flagSets = append(flagSets,
+				[]string{"--ignore-rev", ig1},
+				[]string{"--ignore-rev", ig2, "--ignore-rev", ig1},
+				[]string{"-w", "--ignore-rev", ig2})
 			for i := 0; i < len(all); i += 7 {
 				revs = append(revs, all[i])
 			}
@@ -279,8 +286,14 @@ func compareWithGit(t *testing.T, db *odb.DB, dir string, format oid.Format, rev
 	}
 	want := parseLinePorcelain(t, res.Stdout)
 	opts := blame.DefaultOptions()
-	for _, f := range flags {
+	for i, f := range flags {
 		switch f {
+		case "--ignore-rev":
+			id, err := oid.ParseHex(format, flags[i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Ignore = append(opts.Ignore, id)
 		case "-w":
 			opts.Diff.IgnoreWhitespace = true
 		case "--minimal":
