@@ -88,9 +88,25 @@ type IndexEntry struct {
 	ID   oid.ID
 }
 
-// Run blames req.Path. The History must read the repository whose object
-// format is format.
+// Run blames req.Path over the whole file or opts.Ranges.
 func Run(ctx context.Context, hist History, format oid.Format, req Request, opts Options) (*Result, error) {
+	b, err := New(ctx, hist, format, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b.Run(opts.Ranges)
+}
+
+// Blamer is a prepared blame: the final image is known (so -L ranges can
+// be resolved against it) and the walk has not started.
+type Blamer struct {
+	sb *scoreboard
+}
+
+// New prepares a blame of req.Path: it resolves the final commit (or the
+// working-tree pseudo commit) and reads the final image. The History must
+// read the repository whose object format is format.
+func New(ctx context.Context, hist History, format oid.Format, req Request, opts Options) (*Blamer, error) {
 	sb := &scoreboard{
 		ctx:      ctx,
 		hist:     hist,
@@ -115,9 +131,23 @@ func Run(ctx context.Context, hist History, format oid.Format, req Request, opts
 		sb.useBloom = opts.UseBloom
 		sb.bloomKeys = []string{req.Path}
 	}
+	return &Blamer{sb: sb}, nil
+}
 
+// FinalImage returns the text being blamed.
+func (b *Blamer) FinalImage() []byte { return b.sb.finalBuf }
+
+// LineStarts returns the line offsets of the final image (see LineStarts).
+func (b *Blamer) LineStarts() []int { return b.sb.lineStarts }
+
+// NumLines returns the number of lines of the final image.
+func (b *Blamer) NumLines() int { return len(b.sb.lineStarts) - 1 }
+
+// Run blames the given 0-based, sorted and merged ranges (nil: the whole
+// file) and returns the result. A Blamer runs once.
+func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
+	sb := b.sb
 	numLines := len(sb.lineStarts) - 1
-	ranges := opts.Ranges
 	if ranges == nil && numLines > 0 {
 		ranges = []LineRange{{0, numLines}}
 	}
