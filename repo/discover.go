@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -34,6 +35,16 @@ type Repository struct {
 	Bare   bool
 	Format oid.Format
 	Config *Config
+	// Objects is the object store, opened with the alternates
+	// (objects/info/alternates, GIT_ALTERNATE_OBJECT_DIRECTORIES),
+	// GIT_OBJECT_DIRECTORY, core.multiPackIndex, and the replace refs
+	// unless GIT_NO_REPLACE_OBJECTS or core.useReplaceRefs=false.
+	Objects *odb.DB
+	// WarningHandler, when set, receives warning lines produced after
+	// Discover (e.g. "warning: refname 'x' is ambiguous." while resolving
+	// a revision) instead of Warnings. Set it before using the
+	// repository from several goroutines.
+	WarningHandler func(line string)
 	// Warnings are lines git prints to standard error while setting up
 	// ("warning: core.bare and core.worktree do not make sense"), with
 	// their prefix, for the command line to print.
@@ -57,6 +68,7 @@ type Repository struct {
 
 	refsOnce sync.Once
 	refs     *refStore
+	replaced map[oid.ID]oid.ID
 }
 
 // ObjectDir returns the primary object directory (GIT_OBJECT_DIRECTORY
@@ -128,6 +140,9 @@ func Discover(env Env) (*Repository, error) {
 		}
 	}
 	r.Bare = r.bareCfg != 0 && r.WorkTree == ""
+	if err := r.openObjects(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

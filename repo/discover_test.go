@@ -24,6 +24,9 @@ mkdir -p bare.git/sub
 git -C repo worktree add -q ../wt
 mkdir -p wt/deep
 git init -q --separate-git-dir="$PWD/sep.git" sep
+# Fixtures are built elsewhere and moved: make the links relative.
+printf 'gitdir: ../repo/.git/worktrees/wt\n' >wt/.git
+printf 'gitdir: ../sep.git\n' >sep/.git
 mkdir -p sep/in
 mkdir -p relgf/in
 printf 'gitdir: ../repo/.git\n' >relgf/.git

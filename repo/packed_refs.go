@@ -16,8 +16,8 @@ import (
 // "sorted" trait are sorted in memory, as git does.
 func (s *refStore) loadPacked() ([]byte, error) {
 	s.packedOnce.Do(func() {
-		s.packedPath = s.commonDir + "/packed-refs"
-		data, err := os.ReadFile(s.packedPath)
+		s.packedPath = s.commonName + "/packed-refs"
+		data, err := os.ReadFile(s.commonDir + "/packed-refs")
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				s.packedErr = &Error{Kind: ErrBadRef, Msg: "couldn't read " + s.packedPath + ": " + errnoText(err), Err: err}
@@ -207,33 +207,45 @@ func (s *refStore) readPacked(name string) (rawRef, error) {
 }
 
 // forEachPacked calls fn for every packed ref whose name starts with
-// prefix, in name order.
+// prefix, in name order. Like git it only looks at the records of that
+// range (found by binary search).
 func (s *refStore) forEachPacked(prefix string, fn func(name string, id oid.ID) error) error {
 	data, err := s.loadPacked()
 	if err != nil {
 		return err
 	}
 	hexLen := s.format.HexSize()
-	for pos := 0; pos < len(data); {
+	lo, hi := 0, len(data)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		rec := startOfRecord(data, mid)
+		if compareRecord(data, rec, hexLen, prefix) < 0 {
+			lo = endOfRecord(data, mid)
+		} else {
+			hi = rec
+		}
+	}
+	for pos := lo; pos < len(data); {
 		eol := bytes.IndexByte(data[pos:], '\n')
 		if eol < 0 {
 			return s.unterminated(data[pos:])
 		}
 		line := data[pos : pos+eol]
+		rec := pos
 		pos += eol + 1
 		if len(line) > 0 && line[0] == '^' {
 			continue
 		}
 		if len(line) < hexLen+2 || line[hexLen] != ' ' {
-			return s.invalidLine(line)
+			return s.invalidLine(data[rec:])
 		}
 		name := line[hexLen+1:]
 		if !bytes.HasPrefix(name, []byte(prefix)) {
-			continue
+			break
 		}
 		id, err := oid.ParseHexBytes(s.format, line[:hexLen])
 		if err != nil {
-			return s.invalidLine(line)
+			return s.invalidLine(data[rec:])
 		}
 		if err := fn(string(name), id); err != nil {
 			return err

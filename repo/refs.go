@@ -21,6 +21,8 @@ const maxSymrefDepth = 5
 type refStore struct {
 	gitDir, commonDir string
 	format            oid.Format
+	// commonName is the common directory as git names it in messages.
+	commonName string
 
 	packedOnce sync.Once
 	packed     []byte // records after the header, sorted
@@ -30,7 +32,7 @@ type refStore struct {
 
 func (r *Repository) refStore() *refStore {
 	r.refsOnce.Do(func() {
-		r.refs = &refStore{gitDir: r.GitDir, commonDir: r.CommonDir, format: r.Format}
+		r.refs = &refStore{gitDir: r.GitDir, commonDir: r.CommonDir, format: r.Format, commonName: r.commonDirName}
 	})
 	return r.refs
 }
