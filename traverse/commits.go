@@ -1,0 +1,365 @@
+package traverse
+
+import (
+	"fmt"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// ObjectReader is what the walk needs from the object database.
+// *odb.Reader implements it; tests may substitute their own.
+type ObjectReader interface {
+	// Read returns the object's type and content, using dst's storage
+	// when it is large enough.
+	Read(id oid.ID, dst []byte) (object.Type, []byte, error)
+	// ReadCached returns the object's type and content from the
+	// reader's cache of commits and trees; the bytes are shared and must
+	// not be modified, and stay valid only until the next call.
+	ReadCached(id oid.ID) (object.Type, []byte, error)
+}
+
+// Commit is a commit as the walk sees it. Lookup creates a stub that holds
+// only ID and Index (git's lookup_commit); Parse fills in the rest, from
+// the commit-graph when the commit is in it, else from the object (git's
+// parse_commit). Commits are owned by their Commits cache: one value per
+// ID, so pointers compare as identities.
+type Commit struct {
+	ID   oid.ID
+	Tree oid.ID // root tree
+	// Parents in the commit's order, after grafts and shallow
+	// boundaries. Callers may shorten the slice (blame's --first-parent
+	// cuts it to one parent, as git does in place); they must not write
+	// to its elements.
+	Parents []*Commit
+	// Time is the committer timestamp as git computes a commit's date:
+	// from the commit-graph (34 bits) or parsed from the committer line
+	// (0 when git would find none).
+	Time uint64
+	// Index numbers commits densely in the order Lookup first saw them
+	// (0, 1, 2, ...); walk state can live in slices indexed by it.
+	Index uint32
+	// GraphPos is the commit's position in the commit-graph in use, or
+	// NoGraphPosition.
+	GraphPos uint32
+	parsed   bool
+}
+
+// Parsed reports whether Parse has filled the commit (git's
+// object.parsed). Tree, Parents and Time are meaningful only then.
+func (c *Commit) Parsed() bool { return c.parsed }
+
+// CommitOptions change how commits are read.
+type CommitOptions struct {
+	// Grafts replaces the parents of the listed commits (info/grafts,
+	// blame's -S <revs-file>); an empty list makes the commit a root.
+	// Merge the sources in git's precedence before passing them.
+	Grafts map[oid.ID][]oid.ID
+	// Shallow lists the shallow boundary (the repository's shallow file):
+	// these commits have no parents. Shallow wins over Grafts, as git's
+	// register_shallow replaces an existing graft.
+	Shallow map[oid.ID]bool
+	// DisableGraph ignores the commit-graph (core.commitGraph=false,
+	// replace refs in use). A graph is also ignored whenever Grafts or
+	// Shallow is non-empty, as git ignores it then.
+	DisableGraph bool
+}
+
+// CommitStats counts where commit data came from; blame reports them
+// with --show-stats-style diagnostics.
+type CommitStats struct {
+	FromGraph     int // commits parsed from the commit-graph
+	FromObject    int // commits parsed from their objects
+	BloomQueries  int // MaybeChanged calls answered by a filter
+	BloomNo       int // ... of which "definitely not changed"
+	BloomNoFilter int // MaybeChanged calls without a usable filter
+}
+
+// Commits is a cache of commits by ID for one walk. It is not safe for
+// concurrent use; give each goroutine its own (over a shared Graph and
+// its own ObjectReader).
+type Commits struct {
+	rd      ObjectReader
+	format  oid.Format
+	graph   *Graph // nil when not in use
+	grafts  map[oid.ID][]oid.ID
+	shallow map[oid.ID]bool
+
+	byID  map[oid.ID]*Commit // commits not addressed by graph position
+	byPos []*Commit          // graph position -> commit, allocated lazily
+
+	slab       []Commit  // commits are carved from slabs
+	parentSlab []*Commit // and so are their parent lists
+	next       uint32    // next Index
+
+	buf      []byte // object buffer reused across parses
+	info     object.CommitInfo
+	posBuf   []uint32
+	warnings []string
+	stats    CommitStats
+}
+
+// NewCommits returns an empty cache reading from rd, using g (may be nil)
+// unless opts says git would not.
+func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions) *Commits {
+	c := &Commits{
+		rd:      rd,
+		format:  format,
+		grafts:  opts.Grafts,
+		shallow: opts.Shallow,
+		byID:    make(map[oid.ID]*Commit),
+	}
+	if g != nil && g.total > 0 && g.format == format && !opts.DisableGraph && len(opts.Grafts) == 0 && len(opts.Shallow) == 0 {
+		c.graph = g
+	}
+	return c
+}
+
+// Graph returns the commit-graph in use, nil if none (never used, or
+// dropped after damage was found).
+func (cs *Commits) Graph() *Graph { return cs.graph }
+
+// Warnings returns the damage found in the commit-graph while reading it
+// (the graph is dropped at the first one). OpenGraph's warnings are
+// separate.
+func (cs *Commits) Warnings() []string { return cs.warnings }
+
+// Stats returns counters of the work done so far.
+func (cs *Commits) Stats() CommitStats { return cs.stats }
+
+// Len returns the number of commits looked up so far (the next Index).
+func (cs *Commits) Len() int { return int(cs.next) }
+
+// Lookup returns the commit for id, creating an unparsed stub the first
+// time (git's lookup_commit). It does not read anything but the graph's
+// OID index.
+func (cs *Commits) Lookup(id oid.ID) *Commit {
+	if cs.graph != nil {
+		if pos, ok := cs.graph.Position(id); ok {
+			return cs.atPos(pos, id)
+		}
+	}
+	if c := cs.byID[id]; c != nil {
+		return c
+	}
+	c := cs.alloc(id, NoGraphPosition)
+	cs.byID[id] = c
+	return c
+}
+
+// atPos returns the commit at graph position pos (whose ID is id, or is
+// read from the graph when id is the zero ID).
+func (cs *Commits) atPos(pos uint32, id oid.ID) *Commit {
+	if cs.byPos == nil {
+		cs.byPos = make([]*Commit, cs.graph.total)
+	}
+	if c := cs.byPos[pos]; c != nil {
+		return c
+	}
+	if id.IsZero() {
+		id, _ = cs.graph.ID(pos)
+	}
+	c := cs.alloc(id, pos)
+	cs.byPos[pos] = c
+	return c
+}
+
+func (cs *Commits) alloc(id oid.ID, pos uint32) *Commit {
+	if len(cs.slab) == 0 {
+		cs.slab = make([]Commit, 256)
+	}
+	c := &cs.slab[0]
+	cs.slab = cs.slab[1:]
+	c.ID = id
+	c.Index = cs.next
+	c.GraphPos = pos
+	cs.next++
+	return c
+}
+
+// parentList returns a slice of n parent slots carved from the slab.
+func (cs *Commits) parentList(n int) []*Commit {
+	if n == 0 {
+		return nil
+	}
+	if len(cs.parentSlab) < n {
+		cs.parentSlab = make([]*Commit, max(512, n))
+	}
+	p := cs.parentSlab[:n:n]
+	cs.parentSlab = cs.parentSlab[n:]
+	return p
+}
+
+// Get returns the parsed commit for id.
+func (cs *Commits) Get(id oid.ID) (*Commit, error) {
+	c := cs.Lookup(id)
+	if err := cs.Parse(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Parse fills c (a commit of this cache) from the commit-graph or its
+// object; it does nothing if c is already parsed. A commit that fails to
+// parse stays unparsed.
+func (cs *Commits) Parse(c *Commit) error {
+	if c.parsed {
+		return nil
+	}
+	if cs.graph != nil && c.GraphPos != NoGraphPosition {
+		e, err := cs.graph.entry(c.GraphPos, cs.posBuf[:0])
+		if err == nil {
+			cs.posBuf = e.parents
+			c.Tree = e.tree
+			c.Time = e.time
+			c.Parents = cs.parentList(len(e.parents))
+			for i, p := range e.parents {
+				c.Parents[i] = cs.atPos(p, oid.ID{})
+			}
+			c.parsed = true
+			cs.stats.FromGraph++
+			return nil
+		}
+		cs.dropGraph(err)
+	}
+	return cs.parseObject(c)
+}
+
+// dropGraph stops using a graph found to be damaged: commits already
+// parsed from it keep their (validated) data, stubs move to the ID map,
+// and everything from now on is read from objects, exactly as without a
+// graph.
+func (cs *Commits) dropGraph(err error) {
+	cs.warnings = append(cs.warnings, warningText(err))
+	for _, c := range cs.byPos {
+		if c != nil {
+			c.GraphPos = NoGraphPosition
+			cs.byID[c.ID] = c
+		}
+	}
+	cs.byPos = nil
+	cs.graph = nil
+}
+
+func (cs *Commits) parseObject(c *Commit) error {
+	typ, body, err := cs.rd.Read(c.ID, cs.buf[:0])
+	if err != nil {
+		return fmt.Errorf("reading commit %s: %w", c.ID, err)
+	}
+	if cap(body) > cap(cs.buf) && cap(body) <= 1<<20 {
+		cs.buf = body[:0]
+	}
+	if typ != object.Commit {
+		return fmt.Errorf("object %s is a %s: %w", c.ID, typ, ErrNotCommit)
+	}
+	info := &cs.info
+	if err := object.ParseCommit(cs.format, body, info); err != nil {
+		return fmt.Errorf("commit %s: %w", c.ID, err)
+	}
+	parents := info.Parents
+	if cs.shallow[c.ID] {
+		parents = nil
+	} else if g, ok := cs.grafts[c.ID]; ok {
+		parents = g
+	}
+	list := cs.parentList(len(parents))
+	for i, p := range parents {
+		list[i] = cs.Lookup(p)
+	}
+	c.Tree = info.Tree
+	c.Time = info.CommitTime
+	c.Parents = list
+	c.parsed = true
+	cs.stats.FromObject++
+	return nil
+}
+
+// Generation returns c's generation number from the commit-graph (see
+// Graph.Generation), or GenerationInfinity when c is not in the graph in
+// use.
+func (cs *Commits) Generation(c *Commit) uint64 {
+	if cs.graph == nil || c.GraphPos == NoGraphPosition {
+		return GenerationInfinity
+	}
+	gen, ok := cs.graph.Generation(c.GraphPos)
+	if !ok {
+		return GenerationInfinity
+	}
+	return gen
+}
+
+// MaybeChanged reports whether any of paths may differ between commit
+// and its first parent, from the commit's changed-path Bloom filter. false
+// means "definitely not changed": the caller may skip the tree comparison
+// with the first parent. true ("maybe") is returned whenever no usable
+// filter exists: the commit is not in the graph, its layer has no filters,
+// its filter was not computed, or the filter data is damaged.
+//
+// MaybeChanged hashes the paths on every call; walks that ask about the
+// same paths for many commits should prepare keys once with NewBloomKey
+// and call MaybeChangedKeys.
+func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
+	filter, s, ok := cs.filter(commit)
+	if !ok {
+		return true
+	}
+	for _, p := range paths {
+		k := NewBloomKey(p)
+		if k.mayContain(filter, s) {
+			return true
+		}
+	}
+	cs.stats.BloomNo++
+	return false
+}
+
+// MaybeChangedKeys is MaybeChanged for prepared keys; it does not
+// allocate.
+func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
+	filter, s, ok := cs.filter(commit)
+	if !ok {
+		return true
+	}
+	for i := range keys {
+		if keys[i].mayContain(filter, s) {
+			return true
+		}
+	}
+	cs.stats.BloomNo++
+	return false
+}
+
+// MaybeChangedKey is MaybeChangedKeys for a single key.
+func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
+	filter, s, ok := cs.filter(commit)
+	if !ok {
+		return true
+	}
+	if key.mayContain(filter, s) {
+		return true
+	}
+	cs.stats.BloomNo++
+	return false
+}
+
+func (cs *Commits) filter(commit *Commit) ([]byte, bloomSettings, bool) {
+	if cs.graph == nil || commit.GraphPos == NoGraphPosition {
+		cs.stats.BloomNoFilter++
+		return nil, bloomSettings{}, false
+	}
+	filter, s, ok, err := cs.graph.bloomFilter(commit.GraphPos)
+	if err != nil {
+		// Damaged filter offsets: answer "maybe" for this commit and stop
+		// trusting this graph's filters... and the graph altogether,
+		// since its results must equal those without it.
+		cs.dropGraph(err)
+		cs.stats.BloomNoFilter++
+		return nil, bloomSettings{}, false
+	}
+	if !ok {
+		cs.stats.BloomNoFilter++
+		return nil, bloomSettings{}, false
+	}
+	cs.stats.BloomQueries++
+	return filter, s, true
+}

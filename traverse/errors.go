@@ -1,0 +1,31 @@
+package traverse
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotCommit reports an object that was expected to be a commit (a
+// parent, a tip) but has another type.
+var ErrNotCommit = errors.New("object is not a commit")
+
+// ErrNotTree reports an object that was expected to be a tree (a commit's
+// root tree, a directory entry) but has another type.
+var ErrNotTree = errors.New("object is not a tree")
+
+// CorruptError reports malformed bytes in a commit-graph file. OpenGraph
+// and the lookups never return it to callers of the walk: a corrupt graph is
+// dropped with a warning that carries this error's text. It is exported so
+// that tools which want to validate a graph (fuzzers, tests) can inspect it.
+type CorruptError struct {
+	Path   string // the graph file (a single file or one layer of a chain)
+	Offset int64  // byte offset in Path, -1 when no single offset applies
+	Msg    string // what was wrong
+}
+
+func (e *CorruptError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("corrupt commit-graph %s at offset %d: %s", e.Path, e.Offset, e.Msg)
+	}
+	return fmt.Sprintf("corrupt commit-graph %s: %s", e.Path, e.Msg)
+}

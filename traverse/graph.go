@@ -1,0 +1,763 @@
+package traverse
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Commit-graph constants (gitformat-commit-graph).
+const (
+	graphSignature   = 0x43475048 // "CGPH"
+	graphVersion     = 1
+	graphHeaderSize  = 8
+	graphFanoutSize  = 4 * 256
+	chunkTOCEntrySz  = 12
+	graphParentNone  = 0x70000000
+	graphExtraEdges  = 0x80000000
+	graphEdgeLast    = 0x80000000
+	graphEdgeMask    = 0x7fffffff
+	genOffsetOverflw = 0x80000000
+	bloomHeaderSize  = 12
+	// maxBloomHashes bounds the per-query work a hostile BDAT header can
+	// ask for; git writes 7.
+	maxBloomHashes = 64
+	// maxChainLength bounds the number of layers read from a
+	// commit-graph-chain file.
+	maxChainLength = 4096
+)
+
+// Chunk IDs.
+const (
+	chunkOIDFanout  = 0x4f494446 // OIDF
+	chunkOIDLookup  = 0x4f49444c // OIDL
+	chunkCommitData = 0x43444154 // CDAT
+	chunkGenData    = 0x47444132 // GDA2
+	chunkGenOverflw = 0x47444f32 // GDO2
+	chunkExtraEdges = 0x45444745 // EDGE
+	chunkBloomIndex = 0x42494458 // BIDX
+	chunkBloomData  = 0x42444154 // BDAT
+	chunkBase       = 0x42415345 // BASE
+)
+
+// NoGraphPosition is the graph position of a commit the graph does not
+// hold.
+const NoGraphPosition = ^uint32(0)
+
+// GenerationInfinity is the generation of a commit that is not in the
+// graph (git's GENERATION_NUMBER_INFINITY).
+const GenerationInfinity = ^uint64(0)
+
+// Graph is a commit-graph: a single file or a chain of layers, each a
+// read-only view over its mapped file. A Graph is immutable once opened
+// and safe for concurrent use; Close releases the mappings.
+type Graph struct {
+	format  oid.Format
+	hashLen int
+	layers  []*graphLayer // base layer first
+	total   uint32        // commits in all layers
+	// genData reports whether every layer has corrected commit dates
+	// (GDA2); otherwise generations are topological levels, as git's
+	// validate_mixed_generation_chain decides.
+	genData bool
+}
+
+// graphLayer is one commit-graph file.
+type graphLayer struct {
+	path     string
+	data     []byte
+	mapped   bool
+	base     uint32 // commits in the layers below this one
+	n        uint32 // commits in this layer
+	fanout   []byte
+	oids     []byte
+	cdat     []byte
+	edges    []byte
+	gda2     []byte
+	gdo2     []byte
+	bidx     []byte
+	bdat     []byte // filter bytes, after the 12-byte BDAT header
+	bloom    bloomSettings
+	bases    []byte // BASE chunk
+	numBases int    // header byte 7
+	cdatOff  int64  // file offset of the CDAT chunk, for messages
+	checksum []byte // trailing hash: the layer's name in a chain
+}
+
+// bloomSettings are the parameters of a layer's BDAT header. version 0
+// means the layer has no usable filters.
+type bloomSettings struct {
+	version   uint32
+	numHashes uint32
+	bitsPer   uint32
+}
+
+// OpenGraph loads the commit-graph the way git 2.39.5 chooses it: object
+// directories are tried in order (the repository's own first, then its
+// alternates); in each, the single file info/commit-graph wins over a
+// chain in info/commit-graphs/, and the first directory that yields a
+// graph is the only one used. Layers named by a chain are looked for in
+// every object directory.
+//
+// A missing graph gives a nil *Graph and no warnings. A damaged one gives
+// warnings (worded as git prints them where git reports the same damage,
+// "error: ..." or "warning: ...") and is dropped, so that walking without
+// it gives exactly the results a repository without a graph gives. A chain
+// whose later layers are missing or do not match keeps its valid lower
+// layers, as git does. err is reserved for an unknown object format.
+//
+// Callers must not use a graph when git would ignore it: the repository is
+// shallow, grafts are defined, replace refs are in use, or
+// core.commitGraph is false. NewCommits enforces the first two through
+// CommitOptions.
+func OpenGraph(objectDirs []string, format oid.Format) (g *Graph, warnings []string, err error) {
+	if format.Size() == 0 {
+		return nil, nil, fmt.Errorf("traverse: unknown object format %v", format)
+	}
+	for _, dir := range objectDirs {
+		var layer *graphLayer
+		layer, warnings = loadLayer(filepath.Join(dir, "info", "commit-graph"), format, warnings)
+		if layer != nil {
+			if layer.numBases > 0 || layer.bases != nil {
+				// A single file that claims lower layers cannot be
+				// resolved; git would die on the first parent that
+				// points below it.
+				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s names %d base graphs but is not part of a chain; ignoring it", layer.path, layer.numBases))
+				layer.close()
+				continue
+			}
+			return newGraph(format, []*graphLayer{layer}), warnings, nil
+		}
+		var layers []*graphLayer
+		layers, warnings = loadChain(dir, objectDirs, format, warnings)
+		if len(layers) > 0 {
+			return newGraph(format, layers), warnings, nil
+		}
+	}
+	return nil, warnings, nil
+}
+
+// ParseGraph builds a single-layer Graph over the bytes of a commit-graph
+// file held in memory (named path in messages). It is the entry point for
+// fuzzing and for tools; OpenGraph is what a walk uses.
+func ParseGraph(path string, data []byte, format oid.Format) (*Graph, []string, error) {
+	if format.Size() == 0 {
+		return nil, nil, fmt.Errorf("traverse: unknown object format %v", format)
+	}
+	layer, warnings, err := parseLayer(path, data, format)
+	if err != nil {
+		return nil, append(warnings, warningText(err)), nil
+	}
+	if layer.numBases > 0 || layer.bases != nil {
+		return nil, append(warnings, fmt.Sprintf("warning: commit-graph %s names %d base graphs but is not part of a chain; ignoring it", path, layer.numBases)), nil
+	}
+	return newGraph(format, []*graphLayer{layer}), warnings, nil
+}
+
+func newGraph(format oid.Format, layers []*graphLayer) *Graph {
+	g := &Graph{format: format, hashLen: format.Size(), layers: layers, genData: true}
+	for _, l := range layers {
+		g.total = l.base + l.n
+		if l.gda2 == nil {
+			g.genData = false
+		}
+	}
+	return g
+}
+
+// Close unmaps the graph's files. The Graph must not be used afterwards.
+func (g *Graph) Close() error {
+	if g == nil {
+		return nil
+	}
+	var first error
+	for _, l := range g.layers {
+		if err := l.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	g.layers = nil
+	g.total = 0
+	return first
+}
+
+func (l *graphLayer) close() error {
+	if l == nil || l.data == nil {
+		return nil
+	}
+	var err error
+	if l.mapped {
+		err = munmap(l.data)
+	}
+	l.data = nil
+	return err
+}
+
+// Len returns the number of commits in all layers.
+func (g *Graph) Len() int {
+	if g == nil {
+		return 0
+	}
+	return int(g.total)
+}
+
+// NumLayers returns the number of files: 1 for a single file, the chain
+// length for a split graph.
+func (g *Graph) NumLayers() int {
+	if g == nil {
+		return 0
+	}
+	return len(g.layers)
+}
+
+// HasBloom reports whether any layer carries usable changed-path Bloom
+// filters.
+func (g *Graph) HasBloom() bool {
+	if g == nil {
+		return false
+	}
+	for _, l := range g.layers {
+		if l.bloom.version != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Position returns the graph position of id (its index in the
+// concatenation of all layers' OID lists, base layer first), or false.
+// Layers are searched from the top, as git does.
+func (g *Graph) Position(id oid.ID) (uint32, bool) {
+	if g == nil || id.Format() != g.format {
+		return NoGraphPosition, false
+	}
+	raw := id.Raw()
+	for i := len(g.layers) - 1; i >= 0; i-- {
+		l := g.layers[i]
+		if local, ok := l.search(raw, g.hashLen); ok {
+			return l.base + local, true
+		}
+	}
+	return NoGraphPosition, false
+}
+
+// search finds raw in the layer's OID list using the fan-out table.
+func (l *graphLayer) search(raw []byte, h int) (uint32, bool) {
+	first := raw[0]
+	var lo uint32
+	if first > 0 {
+		lo = binary.BigEndian.Uint32(l.fanout[4*(int(first)-1):])
+	}
+	hi := binary.BigEndian.Uint32(l.fanout[4*int(first):])
+	// The fan-out was checked to be monotonic and to end at n, so
+	// lo <= hi <= n.
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		c := bytes.Compare(l.oids[int(mid)*h:int(mid)*h+h], raw)
+		switch {
+		case c == 0:
+			return mid, true
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
+}
+
+// layerOf returns the layer holding global position pos, or nil.
+func (g *Graph) layerOf(pos uint32) *graphLayer {
+	for i := len(g.layers) - 1; i >= 0; i-- {
+		l := g.layers[i]
+		if pos >= l.base {
+			if pos-l.base < l.n {
+				return l
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// ID returns the object ID at graph position pos.
+func (g *Graph) ID(pos uint32) (oid.ID, bool) {
+	l := g.layerOf(pos)
+	if l == nil {
+		return oid.ID{}, false
+	}
+	off := int(pos-l.base) * g.hashLen
+	return oid.FromBytes(g.format, l.oids[off:off+g.hashLen]), true
+}
+
+// graphEntry is what the CDAT row (plus EDGE) of one commit says.
+type graphEntry struct {
+	tree    oid.ID
+	time    uint64
+	parents []uint32 // graph positions, appended to the caller's buffer
+}
+
+// entry decodes the commit at pos, appending its parents' positions to
+// parents. Every position is checked: it must lie in this layer or below
+// (git dies otherwise) and must not be the commit itself.
+func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
+	l := g.layerOf(pos)
+	if l == nil {
+		return graphEntry{}, &CorruptError{Path: g.topPath(), Offset: -1, Msg: fmt.Sprintf("invalid commit position %d", pos)}
+	}
+	h := g.hashLen
+	local := pos - l.base
+	row := l.cdat[int(local)*(h+16):]
+	e := graphEntry{tree: oid.FromBytes(g.format, row[:h]), parents: parents}
+	p1 := binary.BigEndian.Uint32(row[h:])
+	p2 := binary.BigEndian.Uint32(row[h+4:])
+	gen := binary.BigEndian.Uint32(row[h+8:])
+	low := binary.BigEndian.Uint32(row[h+12:])
+	e.time = uint64(gen&3)<<32 | uint64(low)
+	limit := l.base + l.n
+	check := func(p uint32) error {
+		if p >= limit {
+			return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("invalid parent position %d", p)}
+		}
+		if p == pos {
+			return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("commit at position %d lists itself as a parent", pos)}
+		}
+		return nil
+	}
+	if p1 == graphParentNone {
+		return e, nil
+	}
+	if err := check(p1); err != nil {
+		return e, err
+	}
+	e.parents = append(e.parents, p1)
+	if p2 == graphParentNone {
+		return e, nil
+	}
+	if p2&graphExtraEdges == 0 {
+		if err := check(p2); err != nil {
+			return e, err
+		}
+		e.parents = append(e.parents, p2)
+		return e, nil
+	}
+	idx := uint64(p2 & graphEdgeMask)
+	nEdges := uint64(len(l.edges) / 4)
+	for {
+		if idx >= nEdges {
+			return e, &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: "commit-graph extra-edges pointer out of bounds"}
+		}
+		v := binary.BigEndian.Uint32(l.edges[4*idx:])
+		if err := check(v & graphEdgeMask); err != nil {
+			return e, err
+		}
+		e.parents = append(e.parents, v&graphEdgeMask)
+		if v&graphEdgeLast != 0 {
+			return e, nil
+		}
+		idx++
+	}
+}
+
+// Generation returns the generation number git 2.39.5 would use for the
+// commit at pos: its corrected commit date when every layer has GDA2, its
+// topological level otherwise. ok is false for a bad position or damaged
+// overflow data.
+func (g *Graph) Generation(pos uint32) (gen uint64, ok bool) {
+	if g == nil {
+		return GenerationInfinity, false
+	}
+	l := g.layerOf(pos)
+	if l == nil {
+		return GenerationInfinity, false
+	}
+	h := g.hashLen
+	local := pos - l.base
+	row := l.cdat[int(local)*(h+16):]
+	genWord := binary.BigEndian.Uint32(row[h+8:])
+	if !g.genData {
+		return uint64(genWord >> 2), true
+	}
+	time := uint64(genWord&3)<<32 | uint64(binary.BigEndian.Uint32(row[h+12:]))
+	off := binary.BigEndian.Uint32(l.gda2[4*local:])
+	if off&genOffsetOverflw == 0 {
+		return time + uint64(off), true
+	}
+	i := uint64(off &^ genOffsetOverflw)
+	if (i+1)*8 > uint64(len(l.gdo2)) {
+		return GenerationInfinity, false
+	}
+	return time + binary.BigEndian.Uint64(l.gdo2[8*i:]), true
+}
+
+// cdatOffset is the file offset of a commit's CDAT row.
+func (l *graphLayer) cdatOffset(local uint32) int64 {
+	return l.cdatOff + int64(local)*int64(len(l.cdat)/max(int(l.n), 1))
+}
+
+func (g *Graph) topPath() string {
+	if len(g.layers) == 0 {
+		return ""
+	}
+	return g.layers[len(g.layers)-1].path
+}
+
+// bloomFilter returns the changed-path filter of the commit at pos and
+// the settings of its layer. ok is false when the layer has no filters or
+// the commit's filter was not computed (length 0). err reports filter
+// offsets that do not fit the data.
+func (g *Graph) bloomFilter(pos uint32) (filter []byte, s bloomSettings, ok bool, err error) {
+	l := g.layerOf(pos)
+	if l == nil || l.bloom.version == 0 {
+		return nil, bloomSettings{}, false, nil
+	}
+	local := pos - l.base
+	end := binary.BigEndian.Uint32(l.bidx[4*local:])
+	var start uint32
+	if local > 0 {
+		start = binary.BigEndian.Uint32(l.bidx[4*(local-1):])
+	}
+	if end < start || uint64(end) > uint64(len(l.bdat)) {
+		return nil, bloomSettings{}, false, &CorruptError{Path: l.path, Offset: -1, Msg: fmt.Sprintf("changed-path filter of commit %d spans %d..%d beyond %d bytes of Bloom data", local, start, end, len(l.bdat))}
+	}
+	if end == start {
+		return nil, bloomSettings{}, false, nil
+	}
+	return l.bdat[start:end], l.bloom, true, nil
+}
+
+// loadLayer maps and parses one graph file. A missing or unreadable file
+// gives (nil, warnings) without a new warning, as in git.
+func loadLayer(path string, format oid.Format, warnings []string) (*graphLayer, []string) {
+	data, mapped, err := mapGraphFile(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			warnings = append(warnings, fmt.Sprintf("warning: cannot read commit-graph %s: %v", path, err))
+		}
+		return nil, warnings
+	}
+	l, w, perr := parseLayer(path, data, format)
+	warnings = append(warnings, w...)
+	if perr != nil {
+		if mapped {
+			_ = munmap(data)
+		}
+		return nil, append(warnings, warningText(perr))
+	}
+	l.mapped = mapped
+	return l, warnings
+}
+
+// gitError is a parse failure that git 2.39.5 reports with this exact
+// text (an "error: ..." line) before ignoring the file.
+type gitError struct{ msg string }
+
+func (e *gitError) Error() string { return e.msg }
+
+func warningText(err error) string {
+	var ge *gitError
+	if errors.As(err, &ge) {
+		return "error: " + ge.msg
+	}
+	return "warning: " + err.Error() + "; ignoring the commit-graph"
+}
+
+func mapGraphFile(path string) ([]byte, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("not a regular file")
+	}
+	size := st.Size()
+	if b, ok := mmapFile(f, size); ok {
+		return b, true, nil
+	}
+	if int64(int(size)) != size {
+		return nil, false, fmt.Errorf("file too large")
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, false, err
+	}
+	return b, false, nil
+}
+
+// parseLayer validates the header, the table of contents and the chunk
+// sizes of one graph file. Everything a lookup later indexes is checked
+// here, once, in O(1) per chunk plus the 256 fan-out entries; per-commit
+// data (parent positions, extra edges, filter offsets) is checked when it
+// is read.
+func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []string, error) {
+	h := format.Size()
+	minSize := graphHeaderSize + 4*chunkTOCEntrySz + graphFanoutSize + h
+	if len(data) < minSize {
+		return nil, nil, &gitError{"commit-graph file is too small"}
+	}
+	if sig := binary.BigEndian.Uint32(data); sig != graphSignature {
+		return nil, nil, &gitError{fmt.Sprintf("commit-graph signature %X does not match signature %X", sig, graphSignature)}
+	}
+	if v := data[4]; v != graphVersion {
+		return nil, nil, &gitError{fmt.Sprintf("commit-graph version %X does not match version %X", v, graphVersion)}
+	}
+	wantHash := byte(1)
+	if format == oid.SHA256 {
+		wantHash = 2
+	}
+	if v := data[5]; v != wantHash {
+		return nil, nil, &gitError{fmt.Sprintf("commit-graph hash version %X does not match version %X", v, wantHash)}
+	}
+	numChunks := int(data[6])
+	l := &graphLayer{path: path, data: data, numBases: int(data[7])}
+	if len(data) < graphHeaderSize+(numChunks+1)*chunkTOCEntrySz+graphFanoutSize+h {
+		return nil, nil, &gitError{fmt.Sprintf("commit-graph file is too small to hold %d chunks", numChunks)}
+	}
+	type chunk struct {
+		id    uint32
+		start uint64
+		end   uint64
+	}
+	chunks := make([]chunk, 0, numChunks)
+	toc := data[graphHeaderSize:]
+	limit := uint64(len(data) - h)
+	for i := 0; i < numChunks; i++ {
+		id := binary.BigEndian.Uint32(toc)
+		off := binary.BigEndian.Uint64(toc[4:])
+		if id == 0 {
+			return nil, nil, &gitError{"terminating chunk id appears earlier than expected"}
+		}
+		toc = toc[chunkTOCEntrySz:]
+		next := binary.BigEndian.Uint64(toc[4:])
+		if next < off || next > limit {
+			return nil, nil, &gitError{fmt.Sprintf("improper chunk offset(s) %x and %x", off, next)}
+		}
+		for _, c := range chunks {
+			if c.id == id {
+				return nil, nil, &gitError{fmt.Sprintf("duplicate chunk ID %x found", id)}
+			}
+		}
+		chunks = append(chunks, chunk{id, off, next})
+	}
+	if id := binary.BigEndian.Uint32(toc); id != 0 {
+		return nil, nil, &gitError{fmt.Sprintf("final chunk has non-zero id %x", id)}
+	}
+	var warnings []string
+	var bidx, bdat []byte
+	var gda2, gdo2 []byte
+	for _, c := range chunks {
+		b := data[c.start:c.end]
+		switch c.id {
+		case chunkOIDFanout:
+			l.fanout = b
+		case chunkOIDLookup:
+			l.oids = b
+		case chunkCommitData:
+			l.cdat = b
+			l.cdatOff = int64(c.start)
+		case chunkExtraEdges:
+			l.edges = b
+		case chunkBase:
+			l.bases = b
+		case chunkGenData:
+			gda2 = b
+		case chunkGenOverflw:
+			gdo2 = b
+		case chunkBloomIndex:
+			bidx = b
+		case chunkBloomData:
+			bdat = b
+		}
+	}
+	l.checksum = data[len(data)-h:]
+	if l.fanout == nil {
+		return nil, nil, &gitError{"commit-graph is missing the OID Fanout chunk"}
+	}
+	if l.oids == nil {
+		return nil, nil, &gitError{"commit-graph is missing the OID Lookup chunk"}
+	}
+	if l.cdat == nil {
+		return nil, nil, &gitError{"commit-graph is missing the Commit Data chunk"}
+	}
+	// Checks git 2.39.5 does not make (newer git does): without them a
+	// damaged file makes git read out of bounds or die mid-walk.
+	if len(l.fanout) != graphFanoutSize {
+		return nil, nil, fmt.Errorf("commit-graph %s: oid fanout chunk is wrong size (%d bytes)", path, len(l.fanout))
+	}
+	if len(l.oids)%h != 0 {
+		return nil, nil, fmt.Errorf("commit-graph %s: OID lookup chunk is the wrong size (%d bytes)", path, len(l.oids))
+	}
+	n := uint64(len(l.oids) / h)
+	if n >= graphParentNone {
+		return nil, nil, fmt.Errorf("commit-graph %s: too many commits (%d)", path, n)
+	}
+	l.n = uint32(n)
+	var prev uint32
+	for i := 0; i < 256; i++ {
+		v := binary.BigEndian.Uint32(l.fanout[4*i:])
+		if v < prev {
+			return nil, nil, fmt.Errorf("commit-graph %s: fanout values out of order", path)
+		}
+		prev = v
+	}
+	if uint64(prev) != n {
+		return nil, nil, fmt.Errorf("commit-graph %s: fanout ends at %d but the OID lookup chunk holds %d commits", path, prev, n)
+	}
+	if uint64(len(l.cdat)) != n*uint64(h+16) {
+		return nil, nil, fmt.Errorf("commit-graph %s: commit data chunk is wrong size (%d bytes for %d commits)", path, len(l.cdat), n)
+	}
+	if len(l.edges)%4 != 0 {
+		l.edges = l.edges[:len(l.edges)&^3]
+	}
+	if l.bases != nil && len(l.bases) != l.numBases*h {
+		return nil, nil, fmt.Errorf("commit-graph %s: base graphs chunk is wrong size (%d bytes for %d bases)", path, len(l.bases), l.numBases)
+	}
+	if gda2 != nil {
+		if uint64(len(gda2)) == 4*n {
+			l.gda2 = gda2
+			l.gdo2 = gdo2[:len(gdo2)&^7]
+		} else {
+			warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: generations chunk is wrong size; using topological levels", path))
+		}
+	}
+	if bidx != nil && bdat != nil {
+		switch {
+		case uint64(len(bidx)) != 4*n:
+			warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path index chunk is the wrong size; ignoring its Bloom filters", path))
+		case len(bdat) < bloomHeaderSize:
+			warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: ignoring too-small changed-path chunk (%d < %d)", path, len(bdat), bloomHeaderSize))
+		default:
+			s := bloomSettings{
+				version:   binary.BigEndian.Uint32(bdat),
+				numHashes: binary.BigEndian.Uint32(bdat[4:]),
+				bitsPer:   binary.BigEndian.Uint32(bdat[8:]),
+			}
+			filters := bdat[bloomHeaderSize:]
+			var last uint32
+			if n > 0 {
+				last = binary.BigEndian.Uint32(bidx[4*(n-1):])
+			}
+			switch {
+			case s.version != 1 && s.version != 2:
+				// Unknown filter versions are ignored, as git does.
+			case s.numHashes == 0 || s.numHashes > maxBloomHashes:
+				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: Bloom filter settings use %d hashes; ignoring its Bloom filters", path, s.numHashes))
+			case uint64(last) > uint64(len(filters)):
+				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path Bloom data is truncated (%d of %d bytes); ignoring its Bloom filters", path, len(filters), last))
+			default:
+				l.bidx = bidx
+				l.bdat = filters
+				l.bloom = s
+			}
+		}
+	}
+	return l, warnings, nil
+}
+
+// loadChain reads info/commit-graphs/commit-graph-chain in dir and the
+// layers it names, keeping the longest valid prefix as git does.
+func loadChain(dir string, objectDirs []string, format oid.Format, warnings []string) ([]*graphLayer, []string) {
+	chainPath := filepath.Join(dir, "info", "commit-graphs", "commit-graph-chain")
+	f, err := os.Open(chainPath)
+	if err != nil {
+		return nil, warnings
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	hexLen := format.HexSize()
+	if err != nil || st.Size() <= int64(hexLen) {
+		return nil, warnings
+	}
+	count := st.Size() / int64(hexLen+1)
+	if count > maxChainLength {
+		return nil, append(warnings, fmt.Sprintf("warning: commit-graph chain %s names %d layers; ignoring it", chainPath, count))
+	}
+	rd := bufio.NewReader(f)
+	var layers []*graphLayer
+	var names []oid.ID
+	for i := int64(0); i < count; i++ {
+		line, err := rd.ReadString('\n')
+		if err != nil && line == "" {
+			break
+		}
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+		}
+		var name oid.ID
+		ok := len(line) >= hexLen
+		if ok {
+			name, err = oid.ParseHex(format, line[:hexLen])
+			ok = err == nil
+		}
+		if !ok {
+			warnings = append(warnings, fmt.Sprintf("warning: invalid commit-graph chain: line '%s' not a hash", line))
+			break
+		}
+		var layer *graphLayer
+		for _, d := range objectDirs {
+			layer, warnings = loadLayer(filepath.Join(d, "info", "commit-graphs", "graph-"+line+".graph"), format, warnings)
+			if layer != nil {
+				break
+			}
+		}
+		valid := false
+		if layer != nil {
+			var w string
+			valid, w = addToChain(layer, layers, names, format)
+			if w != "" {
+				warnings = append(warnings, w)
+			}
+			if !valid {
+				layer.close()
+			}
+		}
+		if !valid {
+			warnings = append(warnings, "warning: unable to find all commit-graph files")
+			break
+		}
+		names = append(names, name)
+		layers = append(layers, layer)
+	}
+	return layers, warnings
+}
+
+// addToChain checks that layer's BASE chunk lists exactly the layers
+// below it (git's add_graph_to_chain) and sets its base position.
+func addToChain(layer *graphLayer, below []*graphLayer, names []oid.ID, format oid.Format) (bool, string) {
+	n := len(below)
+	h := format.Size()
+	if n > 0 && layer.bases == nil {
+		return false, "warning: commit-graph has no base graphs chunk"
+	}
+	if len(layer.bases) != n*h {
+		return false, "warning: commit-graph chain does not match"
+	}
+	for i := 0; i < n; i++ {
+		raw := names[i].Raw()
+		if !bytes.Equal(raw, below[i].checksum) || !bytes.Equal(raw, layer.bases[i*h:(i+1)*h]) {
+			return false, "warning: commit-graph chain does not match"
+		}
+	}
+	if n > 0 {
+		top := below[n-1]
+		total := uint64(top.base) + uint64(top.n) + uint64(layer.n)
+		if total >= graphParentNone {
+			return false, "warning: commit-graph chain holds too many commits"
+		}
+		layer.base = top.base + top.n
+	}
+	return true, ""
+}

@@ -1,0 +1,336 @@
+package traverse
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Flags of the revision walk (the object flags of git's revision.h that
+// blame's walk depends on).
+const (
+	flagUninteresting uint8 = 1 << iota
+	flagBottom
+	flagSeen
+	flagAdded
+)
+
+// slop is revision.c's SLOP: how many more uninteresting commits
+// limit_list looks at once only uninteresting ones are left.
+const slop = 5
+
+// ErrNotOnFirstParentChain is returned by SetFirstParentChildren when the
+// start commit is not on the end commit's first-parent chain (git: "--reverse
+// --first-parent together require range along first-parent chain").
+var ErrNotOnFirstParentChain = errors.New("--reverse --first-parent together require range along first-parent chain")
+
+// Tip is one revision given to the walk, in command-line order: A..B is
+// {A, Uninteresting} then {B}; ^A and --not mark Uninteresting. Tags must
+// already be peeled to commits.
+type Tip struct {
+	ID            oid.ID
+	Uninteresting bool
+}
+
+// LimitOptions are the revision options that shape the walk's marking.
+type LimitOptions struct {
+	// FirstParent follows only first parents from interesting commits
+	// (--first-parent). Uninteresting marks still spread to all parents,
+	// as in git.
+	FirstParent bool
+	// Since, when HasSince is set, makes commits whose Time is below it
+	// uninteresting (--since, --after, --max-age; git's max_age).
+	Since    uint64
+	HasSince bool
+	// Children builds children lists from the limited list as git's
+	// set_children does (blame --reverse, which git runs as --children).
+	// It also forces the limiting pass, as --children does in git.
+	Children bool
+}
+
+// Marks is the state of a revision walk after git's
+// prepare_revision_walk: which commits are UNINTERESTING, the limited
+// list, and children lists. Blame keeps using it while it walks: a commit
+// is a boundary if it is uninteresting when popped, and blame marks
+// commits (and their parents) uninteresting as it goes.
+//
+// Marks are keyed by Commit.Index, so a Marks belongs to one Commits.
+type Marks struct {
+	commits  *Commits
+	flags    []uint8
+	children [][]*Commit
+	list     []*Commit
+	limited  bool
+}
+
+// NewMarks returns empty marks for the commits of cs: nothing is
+// uninteresting. Limit is the usual constructor.
+func NewMarks(cs *Commits) *Marks { return &Marks{commits: cs} }
+
+func (m *Marks) get(c *Commit) uint8 {
+	if int(c.Index) < len(m.flags) {
+		return m.flags[c.Index]
+	}
+	return 0
+}
+
+func (m *Marks) set(c *Commit, f uint8) {
+	if int(c.Index) >= len(m.flags) {
+		n := max(int(c.Index)+1, 2*len(m.flags), m.commits.Len())
+		m.flags = slices.Grow(m.flags, n-len(m.flags))[:n]
+	}
+	m.flags[c.Index] |= f
+}
+
+// Uninteresting reports whether c carries git's UNINTERESTING flag.
+func (m *Marks) Uninteresting(c *Commit) bool { return m.get(c)&flagUninteresting != 0 }
+
+// SetUninteresting marks c UNINTERESTING (and nothing else).
+func (m *Marks) SetUninteresting(c *Commit) { m.set(c, flagUninteresting) }
+
+// Limited reports whether the limiting pass (git's limit_list) ran: there
+// was an uninteresting tip, or Children was asked for.
+func (m *Marks) Limited() bool { return m.limited }
+
+// List returns the commits that survived the limiting pass, in the order
+// git's limit_list produced them (newest first, by date then discovery),
+// which is also the order "git rev-list" prints for the same revisions.
+// It is nil when the pass did not run.
+func (m *Marks) List() []*Commit { return m.list }
+
+// Children returns c's children as git's children decoration holds them:
+// for set_children, the reverse of the order in which List's commits name
+// c as a parent.
+func (m *Marks) Children(c *Commit) []*Commit {
+	if int(c.Index) < len(m.children) {
+		return m.children[c.Index]
+	}
+	return nil
+}
+
+// MarkParentsUninteresting is revision.c's mark_parents_uninteresting:
+// c's parents become UNINTERESTING, and so, transitively, do the parents
+// of those already parsed (an unparsed commit has no parent list yet). A
+// commit already UNINTERESTING stops the spread.
+func (m *Marks) MarkParentsUninteresting(c *Commit) {
+	var stack []*Commit
+	markOne := func(p *Commit) {
+		if m.get(p)&flagUninteresting != 0 {
+			return
+		}
+		m.set(p, flagUninteresting)
+		stack = append(stack, p.Parents...)
+	}
+	for _, p := range c.Parents {
+		markOne(p)
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		markOne(p)
+	}
+}
+
+// Limit prepares a revision walk the way git's prepare_revision_walk does
+// for blame: every tip is parsed in order and an uninteresting tip marks
+// its parents uninteresting; then, if any tip is uninteresting or
+// opts.Children is set, the limiting pass (limit_list) walks the history
+// in date order, spreading UNINTERESTING to parents until only
+// uninteresting commits remain (plus revision.c's slop of five), and
+// records the surviving commits; finally, with opts.Children, children
+// lists are built from them.
+//
+// The spread depends on which commits are parsed, as in git: a commit
+// counts as parsed once Parse (or Get) has filled it. Calling Get on
+// commits git would not have parsed yet, before or during the walk, can
+// therefore change which commits end up UNINTERESTING; call Parse where
+// git calls parse_commit.
+func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
+	m := NewMarks(cs)
+	commits := make([]*Commit, len(tips))
+	for i, t := range tips {
+		c := cs.Lookup(t.ID)
+		commits[i] = c
+		if t.Uninteresting {
+			m.set(c, flagUninteresting|flagBottom)
+		}
+	}
+	limited := opts.Children
+	var start []*Commit
+	for _, c := range commits {
+		if err := cs.Parse(c); err != nil {
+			return nil, fmt.Errorf("unable to parse commit %s: %w", c.ID, err)
+		}
+		if m.Uninteresting(c) {
+			m.MarkParentsUninteresting(c)
+			limited = true
+		}
+		if m.get(c)&flagSeen == 0 {
+			m.set(c, flagSeen)
+			start = append(start, c)
+		}
+	}
+	if !limited {
+		return m, nil
+	}
+	m.limited = true
+	if err := m.limitList(start, opts); err != nil {
+		return nil, err
+	}
+	if opts.Children {
+		m.setChildren()
+	}
+	return m, nil
+}
+
+// limitList is revision.c's limit_list. The date-sorted commit list git
+// uses is a queue ordered by date with insertion order breaking ties
+// (commit_list_insert_by_date inserts after equal dates, and the initial
+// list is sorted stably), which is exactly Queue.
+func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
+	var q Queue
+	for _, c := range start {
+		q.Push(c)
+	}
+	date := ^uint64(0)
+	slopLeft := slop
+	var interesting *Commit // revision.c's interesting_cache
+	for q.Len() > 0 {
+		c := q.Pop()
+		if c == interesting {
+			interesting = nil
+		}
+		if opts.HasSince && c.Time < opts.Since {
+			m.set(c, flagUninteresting)
+		}
+		if err := m.processParents(c, &q, opts.FirstParent); err != nil {
+			return err
+		}
+		if m.Uninteresting(c) {
+			m.MarkParentsUninteresting(c)
+			slopLeft = m.stillInteresting(&q, date, slopLeft, &interesting)
+			if slopLeft > 0 {
+				continue
+			}
+			break
+		}
+		date = c.Time
+		m.list = append(m.list, c)
+	}
+	return nil
+}
+
+// processParents is revision.c's process_parents without path pruning.
+func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
+	cs := m.commits
+	if m.get(c)&flagAdded != 0 {
+		return nil
+	}
+	m.set(c, flagAdded)
+	if m.Uninteresting(c) {
+		for _, p := range c.Parents {
+			m.set(p, flagUninteresting)
+			if cs.Parse(p) != nil {
+				continue // missing history below a boundary is fine
+			}
+			if len(p.Parents) > 0 {
+				m.MarkParentsUninteresting(p)
+			}
+			if m.get(p)&flagSeen != 0 {
+				continue
+			}
+			m.set(p, flagSeen)
+			q.Push(p)
+		}
+		return nil
+	}
+	for _, p := range c.Parents {
+		if err := cs.Parse(p); err != nil {
+			return fmt.Errorf("parent %s of %s: %w", p.ID, c.ID, err)
+		}
+		if m.get(p)&flagSeen == 0 {
+			m.set(p, flagSeen)
+			q.Push(p)
+		}
+		if firstParent {
+			break
+		}
+	}
+	return nil
+}
+
+// stillInteresting is revision.c's still_interesting.
+func (m *Marks) stillInteresting(q *Queue, date uint64, slopLeft int, interesting **Commit) int {
+	if q.Len() == 0 {
+		return 0
+	}
+	if date <= q.Peek().Time {
+		return slop
+	}
+	if !m.everybodyUninteresting(q, interesting) {
+		return slop
+	}
+	return slopLeft - 1
+}
+
+func (m *Marks) everybodyUninteresting(q *Queue, interesting **Commit) bool {
+	if c := *interesting; c != nil && !m.Uninteresting(c) {
+		return false
+	}
+	all := true
+	q.each(func(c *Commit) bool {
+		if m.Uninteresting(c) {
+			return true
+		}
+		*interesting = c
+		all = false
+		return false
+	})
+	return all
+}
+
+// setChildren is revision.c's set_children: each commit of the list is
+// prepended to the children of each of its parents.
+func (m *Marks) setChildren() {
+	n := m.commits.Len()
+	m.children = make([][]*Commit, n)
+	for _, c := range m.list {
+		for _, p := range c.Parents {
+			if int(p.Index) >= len(m.children) {
+				m.children = append(m.children, make([][]*Commit, int(p.Index)+1-len(m.children))...)
+			}
+			m.children[p.Index] = append(m.children[p.Index], c)
+		}
+	}
+	for _, l := range m.children {
+		slices.Reverse(l)
+	}
+}
+
+// SetFirstParentChildren builds the children lists blame uses for
+// --reverse --first-parent: walking end's first-parent chain down to
+// start, each commit becomes the only child of its first parent. Any
+// children lists built by Limit are discarded first (git does not run
+// set_children in that mode). It fails with ErrNotOnFirstParentChain when
+// the chain does not reach start.
+func (m *Marks) SetFirstParentChildren(end, start *Commit) error {
+	m.children = make([][]*Commit, m.commits.Len())
+	c := end
+	for len(c.Parents) > 0 && c != start {
+		p := c.Parents[0]
+		if int(p.Index) >= len(m.children) {
+			m.children = append(m.children, make([][]*Commit, int(p.Index)+1-len(m.children))...)
+		}
+		if m.children[p.Index] != nil {
+			return fmt.Errorf("commit %s appears twice in the first-parent chain of %s", p.ID, end.ID)
+		}
+		m.children[p.Index] = []*Commit{c}
+		c = p
+	}
+	if c != start {
+		return ErrNotOnFirstParentChain
+	}
+	return nil
+}

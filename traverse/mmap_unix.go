@@ -1,0 +1,24 @@
+//go:build unix
+
+package traverse
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// mmapFile maps size bytes of f read-only; ok is false when the platform or
+// the file system refuses, and the caller reads the file instead.
+func mmapFile(f *os.File, size int64) ([]byte, bool) {
+	if size <= 0 || int64(int(size)) != size {
+		return nil, false
+	}
+	b, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+func munmap(b []byte) error { return unix.Munmap(b) }

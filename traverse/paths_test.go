@@ -1,0 +1,236 @@
+package traverse
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// changedTruth maps commit ID -> parent index -> the paths "git diff-tree
+// -r --name-only" lists between that parent and the commit (index 0 for
+// a root commit means "against the empty tree").
+type changedTruth map[oid.ID][][][]byte
+
+var (
+	truthMu    sync.Mutex
+	truthCache = map[oid.Format]changedTruth{}
+)
+
+// diffTruth runs git diff-tree for every commit against each parent. The
+// history is the same in every variant, so the nograph fixture serves all.
+func diffTruth(t testing.TB, format oid.Format) changedTruth {
+	t.Helper()
+	truthMu.Lock()
+	defer truthMu.Unlock()
+	if tr := truthCache[format]; tr != nil {
+		return tr
+	}
+	dir := historyFixture(t, "nograph", format)
+	tr := changedTruth{}
+	for _, c := range gitCommits(t, dir, format) {
+		if len(c.parents) == 0 {
+			tr[c.id] = [][][]byte{splitNUL(gitRaw(t, dir, format, "diff-tree", "-r", "-z", "--name-only", "--root", c.id.String()))[1:]}
+			continue
+		}
+		for _, p := range c.parents {
+			names := splitNUL(gitRaw(t, dir, format, "diff-tree", "-r", "-z", "--name-only", p.String(), c.id.String()))
+			tr[c.id] = append(tr[c.id], names)
+		}
+	}
+	truthCache[format] = tr
+	return tr
+}
+
+// touches reports whether a path set from diff-tree includes path or
+// something below it.
+func touches(names [][]byte, path string) bool {
+	for _, n := range names {
+		if string(n) == path || strings.HasPrefix(string(n), path+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPathChangedMatchesDiffTree asks, for every commit of every variant,
+// every parent and every path of interest, whether the path changed, and
+// compares with git diff-tree. Bloom filters answer first where there are
+// any; they must never say "no" for a changed path, and must say it for
+// some unchanged ones (otherwise the test would not exercise them).
+func TestPathChangedMatchesDiffTree(t *testing.T) {
+	for _, format := range testgit.Formats {
+		for _, v := range graphVariants {
+			t.Run(format.String()+"/"+v.name, func(t *testing.T) {
+				dir := historyFixture(t, v.name, format)
+				truth := diffTruth(t, format)
+				rd := loadObjects(t, dir, format)
+				var g *Graph
+				if v.graph {
+					g = openGraph(t, dir, format)
+				}
+				cs := NewCommits(rd, g, format, CommitOptions{})
+				ts := NewTrees(rd, format)
+				keys := make([]BloomKey, len(pathsOfInterest))
+				for i, p := range pathsOfInterest {
+					keys[i] = NewBloomKey([]byte(p))
+				}
+				checked := 0
+				for id, perParent := range truth {
+					c, err := cs.Get(id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, p := range c.Parents {
+						if err := cs.Parse(p); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for pi, names := range perParent {
+						for ki := range keys {
+							path := pathsOfInterest[ki]
+							want := touches(names, path)
+							got, err := PathChanged(cs, ts, c, pi, &keys[ki])
+							if err != nil {
+								t.Fatal(err)
+							}
+							if got != want {
+								t.Errorf("commit %s parent %d path %q: changed=%v, git diff-tree says %v", id, pi, path, got, want)
+							}
+							if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChangedKey(c, &keys[ki]) {
+								t.Errorf("commit %s path %q: Bloom filter says unchanged but git diff-tree lists it", id, path)
+							}
+							if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChanged(c, [][]byte{[]byte(path)}) {
+								t.Errorf("commit %s path %q: MaybeChanged says unchanged but git diff-tree lists it", id, path)
+							}
+							checked++
+						}
+					}
+				}
+				st := cs.Stats()
+				t.Logf("%d comparisons; stats %+v; trees %+v", checked, st, ts.Stats())
+				if v.bloom && st.BloomNo == 0 {
+					t.Error("Bloom filters never answered \"no\"")
+				}
+				if !v.bloom && (st.BloomNo != 0 || st.BloomQueries != 0) {
+					t.Errorf("Bloom answers without filters: %+v", st)
+				}
+			})
+		}
+	}
+}
+
+// TestBloomV1SignedChar checks the version 1 quirk on the filters git
+// 2.39.5 wrote on this x86-64 machine: for each commit where a path with
+// bytes >= 0x80 changed, the sign-extended hash finds all its bits, while
+// true murmur3 misses at least once over the fixture (so the quirk is
+// really needed to read these files).
+func TestBloomV1SignedChar(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir := historyFixture(t, "graph", format)
+			truth := diffTruth(t, format)
+			rd := loadObjects(t, dir, format)
+			g := openGraph(t, dir, format)
+			cs := NewCommits(rd, g, format, CommitOptions{})
+			pairs, unsignedMisses := 0, 0
+			for id, perParent := range truth {
+				c, err := cs.Get(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Parents) == 0 {
+					continue
+				}
+				filter, s, ok, err := g.bloomFilter(c.GraphPos)
+				if err != nil || !ok {
+					t.Fatalf("commit %s: no filter (%v)", id, err)
+				}
+				if s.version != 1 || s.numHashes != 7 || s.bitsPer != 10 {
+					t.Fatalf("settings %+v", s)
+				}
+				for _, name := range perParent[0] {
+					// every changed path and each leading directory
+					for p := name; len(p) > 0; {
+						if bytes.IndexFunc(p, func(r rune) bool { return r >= 0x80 }) >= 0 {
+							bh := newBloomHash(p)
+							pairs++
+							if !filterHas(filter, s.numHashes, bh.s0, bh.s1) {
+								t.Errorf("commit %s: sign-extended hash of %q not in the filter", id, p)
+							}
+							if !filterHas(filter, s.numHashes, bh.h0, bh.h1) {
+								unsignedMisses++
+							}
+						} else if bh := newBloomHash(p); !filterHas(filter, s.numHashes, bh.h0, bh.h1) {
+							t.Errorf("commit %s: ASCII path %q not in the filter", id, p)
+						}
+						i := bytes.LastIndexByte(p, '/')
+						if i < 0 {
+							break
+						}
+						p = p[:i]
+					}
+				}
+			}
+			t.Logf("%d non-ASCII (commit, path) pairs, %d missed by unsigned murmur3", pairs, unsignedMisses)
+			if pairs < 4 {
+				t.Fatalf("fixture has only %d non-ASCII changes", pairs)
+			}
+			if unsignedMisses == 0 {
+				t.Error("true murmur3 found every non-ASCII key: the fixture does not tell the variants apart")
+			}
+		})
+	}
+}
+
+// TestMurmur3 pins the hash on the reference vectors of MurmurHash3_x86_32
+// and on the sign-extension rule for high bytes.
+func TestMurmur3(t *testing.T) {
+	for _, tc := range []struct {
+		seed uint32
+		in   string
+		want uint32
+	}{
+		{0, "", 0},
+		{1, "", 0x514e28b7},
+		{0xffffffff, "", 0x81f16f39},
+		{0, "\xff\xff\xff\xff", 0x76293b50},
+		{0, "!Ce\x87", 0xf55b516b},
+		{0x5082edee, "!Ce\x87", 0x2362f9de},
+		{0, "!Ce", 0x7e4a8634},
+		{0, "!C", 0xa0f7b07a},
+		{0, "!", 0x72661cf4},
+		{0, "\x00\x00\x00\x00", 0x2362f9de},
+		{0x9747b28c, "aaaa", 0x5a97808a},
+		{0x9747b28c, "Hello, world!", 0x24884cba},
+		{0x9747b28c, "The quick brown fox jumps over the lazy dog", 0x2fa826cd},
+	} {
+		if got := murmur3(tc.seed, []byte(tc.in), false); got != tc.want {
+			t.Errorf("murmur3(%#x, %q) = %#x, want %#x", tc.seed, tc.in, got, tc.want)
+		}
+	}
+	// ASCII input: both variants agree.
+	if murmur3(bloomSeed0, []byte("a/b/c.txt"), true) != murmur3(bloomSeed0, []byte("a/b/c.txt"), false) {
+		t.Error("variants differ on ASCII input")
+	}
+	// Sign extension: a high byte equals the unsigned hash of the same
+	// word with all higher bits set, for a block...
+	if murmur3(0, []byte{0x80, 0, 0, 0}, true) != murmur3(0, []byte{0x80, 0xff, 0xff, 0xff}, false) {
+		t.Error("sign-extended block byte 0 does not spill into bytes 1-3")
+	}
+	// ...and in the tail.
+	if murmur3(0, []byte{0xc3}, true) == murmur3(0, []byte{0xc3}, false) {
+		t.Error("sign extension does not change a one-byte tail")
+	}
+}

@@ -1,0 +1,330 @@
+package traverse
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// Cache bounds for Trees.Lookup. Each (path, depth) keeps two generations
+// of at most lookupGeneration entries: a linear walk only revisits the
+// trees of the commit it just looked at, so a small cache catches nearly
+// every repeat while memory stays bounded on any history.
+const (
+	lookupGeneration = 4096
+	maxCachedPaths   = 256
+)
+
+// TreeStats counts tree reads and cache hits.
+type TreeStats struct {
+	LookupHits   int // path components answered from the cache
+	LookupMisses int // ... that had to read a tree
+	TreesRead    int // tree objects read (lookups and diffs)
+}
+
+// Trees resolves paths in trees and diffs trees. It caches, per path and
+// depth, which entry a tree holds for that component, so walking the
+// history of one path reads each tree on the path once and never reads a
+// subtree that an already-seen root shares. It is not safe for concurrent
+// use.
+type Trees struct {
+	rd     ObjectReader
+	format oid.Format
+	paths  map[string]*pathCache
+	bufs   [][]byte // DiffTrees: two buffers per depth
+	path   []byte   // DiffTrees: current path
+	stats  TreeStats
+}
+
+// NewTrees returns a tree reader over rd for objects of the given format.
+func NewTrees(rd ObjectReader, format oid.Format) *Trees {
+	return &Trees{rd: rd, format: format, paths: make(map[string]*pathCache)}
+}
+
+// Stats returns counters of the work done so far.
+func (t *Trees) Stats() TreeStats { return t.stats }
+
+type pathCache struct {
+	components [][]byte
+	levels     []levelCache
+}
+
+type lookupResult struct {
+	mode  uint32
+	id    oid.ID
+	found bool
+}
+
+// levelCache maps a tree ID to the entry it holds for one path component,
+// in two generations: when cur fills up it becomes old and a new cur
+// starts, so recently used entries survive and memory is bounded.
+type levelCache struct {
+	cur, old map[oid.ID]lookupResult
+}
+
+func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
+	if r, ok := lc.cur[tree]; ok {
+		return r, true
+	}
+	if r, ok := lc.old[tree]; ok {
+		lc.put(tree, r)
+		return r, true
+	}
+	return lookupResult{}, false
+}
+
+func (lc *levelCache) put(tree oid.ID, r lookupResult) {
+	if lc.cur == nil {
+		lc.cur = make(map[oid.ID]lookupResult)
+	}
+	if len(lc.cur) >= lookupGeneration {
+		if lc.old == nil {
+			lc.old = make(map[oid.ID]lookupResult)
+		}
+		clear(lc.old)
+		lc.old, lc.cur = lc.cur, lc.old
+	}
+	lc.cur[tree] = r
+}
+
+func (t *Trees) pathCache(path []byte) *pathCache {
+	if pc := t.paths[string(path)]; pc != nil {
+		return pc
+	}
+	if len(t.paths) >= maxCachedPaths {
+		clear(t.paths)
+	}
+	pc := &pathCache{}
+	owned := bytes.Clone(path)
+	for _, comp := range bytes.Split(owned, []byte("/")) {
+		pc.components = append(pc.components, comp)
+	}
+	pc.levels = make([]levelCache, len(pc.components))
+	t.paths[string(owned)] = pc
+	return pc
+}
+
+// Lookup returns the entry at path (slash-separated, relative to tree) the
+// way "git rev-parse TREE:path" resolves it: the mode (canonical, as git
+// reads trees) and ID of whatever is there, a blob, a symlink, a gitlink or
+// a tree. found is false when some component is missing or a leading
+// component is not a tree. An empty path names tree itself.
+//
+// Only the trees along the path are read, and each (tree, component)
+// answer is cached: when a commit's root tree points at the same subtree
+// as the previous commit's, the rest of the path is answered without
+// reading anything. Comparing the results for a commit and its parent
+// tells whether the path changed between them.
+func (t *Trees) Lookup(tree oid.ID, path []byte) (mode uint32, id oid.ID, found bool, err error) {
+	if len(path) == 0 {
+		return object.ModeTree, tree, true, nil
+	}
+	pc := t.pathCache(path)
+	cur := tree
+	last := len(pc.components) - 1
+	var r lookupResult
+	for i, comp := range pc.components {
+		lc := &pc.levels[i]
+		var ok bool
+		if r, ok = lc.get(cur); ok {
+			t.stats.LookupHits++
+		} else {
+			t.stats.LookupMisses++
+			r, err = t.find(cur, comp)
+			if err != nil {
+				return 0, oid.ID{}, false, err
+			}
+			lc.put(cur, r)
+		}
+		if !r.found {
+			return 0, oid.ID{}, false, nil
+		}
+		if i < last {
+			if !object.IsTree(r.mode) {
+				return 0, oid.ID{}, false, nil
+			}
+			cur = r.id
+		}
+	}
+	return r.mode, r.id, true, nil
+}
+
+// find reads tree and looks for name in it.
+func (t *Trees) find(tree oid.ID, name []byte) (lookupResult, error) {
+	if len(name) == 0 || tree.IsZero() || tree == oid.EmptyTree(t.format) {
+		return lookupResult{}, nil
+	}
+	typ, body, err := t.rd.ReadCached(tree)
+	if err != nil {
+		return lookupResult{}, fmt.Errorf("reading tree %s: %w", tree, err)
+	}
+	t.stats.TreesRead++
+	if typ != object.Tree {
+		return lookupResult{}, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
+	}
+	e, found, err := object.FindEntry(t.format, body, name)
+	if err != nil {
+		return lookupResult{}, fmt.Errorf("tree %s: %w", tree, err)
+	}
+	return lookupResult{mode: e.Mode, id: e.ID, found: found}, nil
+}
+
+// Change is one difference between two trees, as "git diff-tree -r"
+// reports it. A side that does not have the path has mode 0 and a zero ID.
+type Change struct {
+	// Path is the full slash-separated path. It aliases a buffer of the
+	// Trees and is valid only until the callback returns.
+	Path             []byte
+	OldMode, NewMode uint32
+	OldID, NewID     oid.ID
+}
+
+// Status returns the letter git gives the change without rename
+// detection: 'A' added, 'D' deleted, 'T' type changed (file, symlink and
+// gitlink are different types; 100644 and 100755 are not), 'M' modified
+// (content or mode), or ' ' for an unchanged pair (DiffTreesAll only).
+func (c *Change) Status() byte {
+	switch {
+	case c.OldMode == 0:
+		return 'A'
+	case c.NewMode == 0:
+		return 'D'
+	case c.OldMode&0o170000 != c.NewMode&0o170000:
+		return 'T'
+	case c.OldMode != c.NewMode || c.OldID != c.NewID:
+		return 'M'
+	}
+	return ' '
+}
+
+// DiffTrees calls fn for every path that differs between tree a (old) and
+// tree b (new), recursively, in the order "git diff-tree -r a b" prints
+// them: tree order, where a file and a directory of the same name are
+// different entries (the file sorts first), so a file replaced by a
+// directory is a deletion (or addition) plus the directory's contents.
+// Trees themselves are not reported. A zero ID or the empty tree ID stands
+// for an empty tree (a root commit's parent). An error from fn stops the
+// diff and is returned.
+func (t *Trees) DiffTrees(a, b oid.ID, fn func(*Change) error) error {
+	t.path = t.path[:0]
+	return t.diff(a, b, 0, false, fn)
+}
+
+// DiffTreesAll is DiffTrees that also reports unchanged files (status
+// ' '), as git's tree diff does with find_copies_harder: every file of
+// either tree appears once, in tree order. Blame's -C -C uses it to list
+// copy candidates.
+func (t *Trees) DiffTreesAll(a, b oid.ID, fn func(*Change) error) error {
+	t.path = t.path[:0]
+	return t.diff(a, b, 0, true, fn)
+}
+
+// maxTreeDepth bounds recursion on hostile trees (git itself recurses
+// without a bound; real trees are far shallower).
+const maxTreeDepth = 4096
+
+func (t *Trees) readInto(id oid.ID, slot int) ([]byte, error) {
+	if id.IsZero() || id == oid.EmptyTree(t.format) {
+		return nil, nil
+	}
+	for len(t.bufs) <= slot {
+		t.bufs = append(t.bufs, nil)
+	}
+	typ, body, err := t.rd.Read(id, t.bufs[slot][:0])
+	if err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", id, err)
+	}
+	t.stats.TreesRead++
+	if cap(body) <= 1<<20 {
+		t.bufs[slot] = body[:0]
+	}
+	if typ != object.Tree {
+		return nil, fmt.Errorf("object %s is a %s: %w", id, typ, ErrNotTree)
+	}
+	return body, nil
+}
+
+func (t *Trees) diff(a, b oid.ID, depth int, all bool, fn func(*Change) error) error {
+	if depth > maxTreeDepth {
+		return fmt.Errorf("trees %s and %s nest deeper than %d levels", a, b, maxTreeDepth)
+	}
+	bodyA, err := t.readInto(a, 2*depth)
+	if err != nil {
+		return err
+	}
+	bodyB, err := t.readInto(b, 2*depth+1)
+	if err != nil {
+		return err
+	}
+	base := len(t.path)
+	ia := object.NewTreeIter(t.format, bodyA)
+	ib := object.NewTreeIter(t.format, bodyB)
+	var ea, eb object.TreeEntry
+	hasA, hasB := ia.Next(&ea), ib.Next(&eb)
+	var ch Change
+	for hasA || hasB {
+		var cmp int
+		switch {
+		case !hasA:
+			cmp = 1
+		case !hasB:
+			cmp = -1
+		default:
+			cmp = object.CompareEntryNames(ea.Name, object.IsTree(ea.Mode), eb.Name, object.IsTree(eb.Mode))
+		}
+		var err error
+		switch {
+		case cmp == 0:
+			if ea.ID != eb.ID || ea.Mode != eb.Mode || all {
+				if object.IsTree(ea.Mode) {
+					err = t.descend(ea.Name, ea.ID, eb.ID, depth, all, fn)
+				} else {
+					ch = Change{OldMode: ea.Mode, NewMode: eb.Mode, OldID: ea.ID, NewID: eb.ID}
+					err = t.emit(&ch, ea.Name, fn)
+				}
+			}
+			hasA, hasB = ia.Next(&ea), ib.Next(&eb)
+		case cmp < 0:
+			if object.IsTree(ea.Mode) {
+				err = t.descend(ea.Name, ea.ID, oid.ID{}, depth, all, fn)
+			} else {
+				ch = Change{OldMode: ea.Mode, OldID: ea.ID}
+				err = t.emit(&ch, ea.Name, fn)
+			}
+			hasA = ia.Next(&ea)
+		default:
+			if object.IsTree(eb.Mode) {
+				err = t.descend(eb.Name, oid.ID{}, eb.ID, depth, all, fn)
+			} else {
+				ch = Change{NewMode: eb.Mode, NewID: eb.ID}
+				err = t.emit(&ch, eb.Name, fn)
+			}
+			hasB = ib.Next(&eb)
+		}
+		if err != nil {
+			return err
+		}
+		t.path = t.path[:base]
+	}
+	if err := ia.Err(); err != nil {
+		return fmt.Errorf("tree %s: %w", a, err)
+	}
+	if err := ib.Err(); err != nil {
+		return fmt.Errorf("tree %s: %w", b, err)
+	}
+	return nil
+}
+
+func (t *Trees) emit(ch *Change, name []byte, fn func(*Change) error) error {
+	t.path = append(t.path, name...)
+	ch.Path = t.path
+	return fn(ch)
+}
+
+func (t *Trees) descend(name []byte, a, b oid.ID, depth int, all bool, fn func(*Change) error) error {
+	t.path = append(t.path, name...)
+	t.path = append(t.path, '/')
+	return t.diff(a, b, depth+1, all, fn)
+}
