@@ -45,7 +45,7 @@ func (d *Differ) scratchTable(ignoreWS bool) *lineTable {
 	if d.scratch[i] == nil {
 		d.scratch[i] = newLineTable(ignoreWS)
 	} else {
-		d.scratch[i].reset()
+		d.scratch[i].reset(false)
 	}
 	return d.scratch[i]
 }
@@ -54,10 +54,10 @@ func (d *Differ) scratchTable(ignoreWS bool) *lineTable {
 // Files prepared before Reset can no longer be diffed (ErrForeignFile).
 func (d *Differ) Reset() {
 	if d.exact != nil {
-		d.exact.reset()
+		d.exact.reset(true)
 	}
 	if d.ws != nil {
-		d.ws.reset()
+		d.ws.reset(true)
 	}
 }
 

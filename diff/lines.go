@@ -30,14 +30,20 @@ type lineTable struct {
 
 func newLineTable(ignoreWS bool) *lineTable {
 	t := &lineTable{ignoreWS: ignoreWS, seed: maphash.MakeSeed()}
-	t.reset()
+	t.reset(true)
 	return t
 }
 
-func (t *lineTable) reset() {
+// reset forgets every line. With release, a large table is also shrunk
+// (Differ.Reset); without, its memory is kept for the next use (the
+// scratch tables of the byte-slice API, reset on every call).
+func (t *lineTable) reset(release bool) {
 	t.gen++
-	if t.slots == nil || len(t.slots) > 1<<16 {
+	if t.slots == nil || (release && len(t.slots) > 1<<16) {
 		t.slots = make([]uint32, 1024)
+		if release {
+			t.hashes, t.offs, t.arena = nil, nil, nil
+		}
 	} else {
 		clear(t.slots)
 	}

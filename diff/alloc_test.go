@@ -1,0 +1,111 @@
+package diff
+
+import (
+	"bytes"
+	"testing"
+)
+
+// Allocation budgets: once a Differ has warmed up on inputs of a given
+// size, diffing (prepared Files or bytes) allocates nothing, and
+// re-preparing a File whose lines are all known allocates nothing.
+func TestAllocationBudgets(t *testing.T) {
+	g := newPairGen(1)
+	a, b := g.pair("medium")
+	ca, cb := g.pair("code")
+	for _, alg := range []Algorithm{Myers, Histogram, Patience} {
+		opts := Options{IndentHeuristic: true, Algorithm: alg}
+		d := NewDiffer()
+		fa, _ := d.Prepare(nil, a, opts)
+		fb, _ := d.PrepareNear(nil, b, fa, opts)
+		dst, _ := d.BlameDiffFiles(nil, fa, fb, opts)
+		dst = d.BlameDiff(dst, a, b, opts)
+		dst = d.BlameDiff(dst, ca, cb, opts)
+		if n := testing.AllocsPerRun(20, func() {
+			dst, _ = d.BlameDiffFiles(dst, fa, fb, opts)
+		}); n != 0 {
+			t.Errorf("%s: BlameDiffFiles allocates %v times per call", alg, n)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			dst, _ = d.DiffFiles(dst, fa, fb, opts)
+		}); n != 0 {
+			t.Errorf("%s: DiffFiles allocates %v times per call", alg, n)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			dst = d.BlameDiff(dst, a, b, opts)
+			dst = d.BlameDiff(dst, ca, cb, opts)
+		}); n != 0 {
+			t.Errorf("%s: BlameDiff allocates %v times per call", alg, n)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			d.PrepareNear(fb, b, fa, opts)
+		}); n != 0 {
+			t.Errorf("%s: PrepareNear of known lines allocates %v times per call", alg, n)
+		}
+		if len(dst) == 0 {
+			t.Fatal("the pair has no changes; the budget test measured nothing")
+		}
+	}
+}
+
+// TestPrepareNearMatchesPrepare checks that borrowing ids from a nearby
+// File gives exactly the lines and ids that preparing from scratch gives.
+func TestPrepareNearMatchesPrepare(t *testing.T) {
+	g := newPairGen(testSeed(t))
+	d := NewDiffer()
+	kinds := []string{"small", "move", "dup", "code", "ws", "crlf", "bytes", "tail"}
+	cases := [][2][]byte{
+		{[]byte("a\nb"), []byte("a\nb\n")},
+		{[]byte("a\nb\n"), []byte("a\nb")},
+		{[]byte("a\nb"), []byte("a\nbc")},
+		{[]byte("x\na\n"), []byte("a\n")},
+		{[]byte("a\n"), []byte("xa\n")},
+		{[]byte("ab\ncd\n"), []byte("ab\nxcd\n")},
+		{[]byte(""), []byte("a")},
+		{[]byte("a\n"), []byte("")},
+		{[]byte("same\n"), []byte("same\n")},
+		{[]byte("\n\n\n"), []byte("\n\n")},
+	}
+	for i := 0; i < 400; i++ {
+		a, b := g.pair(kinds[i%len(kinds)])
+		cases = append(cases, [2][]byte{a, b})
+	}
+	for _, ws := range []bool{false, true} {
+		opts := Options{IgnoreWhitespace: ws}
+		for _, c := range cases {
+			near, _ := d.Prepare(nil, c[0], opts)
+			got, _ := d.PrepareNear(nil, c[1], near, opts)
+			want, _ := d.Prepare(nil, c[1], opts)
+			if got.Lines() != want.Lines() {
+				t.Fatalf("near %q, data %q: %d lines, want %d", c[0], c[1], got.Lines(), want.Lines())
+			}
+			for i := range want.ids {
+				if got.ids[i] != want.ids[i] || !bytes.Equal(got.Line(i), want.Line(i)) {
+					t.Fatalf("near %q, data %q: line %d is %q/%d, want %q/%d", c[0], c[1], i, got.Line(i), got.ids[i], want.Line(i), want.ids[i])
+				}
+			}
+		}
+	}
+}
+
+// TestForeignFiles checks that Files from another Differ, another
+// whitespace mode or before a Reset are refused.
+func TestForeignFiles(t *testing.T) {
+	d1, d2 := NewDiffer(), NewDiffer()
+	exact := Options{}
+	ws := Options{IgnoreWhitespace: true}
+	a, _ := d1.Prepare(nil, []byte("a\n"), exact)
+	b, _ := d1.Prepare(nil, []byte("b\n"), exact)
+	if _, err := d1.DiffFiles(nil, a, b, exact); err != nil {
+		t.Fatalf("same Differ: %v", err)
+	}
+	if _, err := d2.DiffFiles(nil, a, b, exact); err != ErrForeignFile {
+		t.Errorf("other Differ: got %v", err)
+	}
+	if _, err := d1.DiffFiles(nil, a, b, ws); err != ErrForeignFile {
+		t.Errorf("other whitespace mode: got %v", err)
+	}
+	d1.Reset()
+	if _, err := d1.BlameDiffFiles(nil, a, b, exact); err != ErrForeignFile {
+		t.Errorf("after Reset: got %v", err)
+	}
+}
