@@ -312,20 +312,35 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			continue
 		}
 		num, off, err := m.entry(i)
-		if err != nil {
-			firstErr = cmpOr(firstErr, err)
-			continue
+		if err == nil {
+			p := m.packs[num]
+			if p != nil && (skip == nil || !skip(p)) {
+				if _, err = p.packData(); err == nil {
+					p.viaMidx.Store(true)
+					return location{pack: p, offset: off}, nil
+				}
+			}
 		}
-		p := m.packs[num]
-		if p == nil || (skip != nil && skip(p)) {
-			continue
+		firstErr = cmpOr(firstErr, err)
+		// The MIDX entry is unusable (damaged, its pack missing or bad, or
+		// skipped after a corrupt read): look in the packs it covers
+		// through their own indexes.
+		for _, p := range m.packs {
+			if p == nil || (skip != nil && skip(p)) {
+				continue
+			}
+			off, ok, err := p.find(raw)
+			if err != nil || !ok {
+				firstErr = cmpOr(firstErr, err)
+				continue
+			}
+			if _, err := p.packData(); err != nil {
+				firstErr = cmpOr(firstErr, err)
+				continue
+			}
+			p.viaMidx.Store(true)
+			return location{pack: p, offset: off}, nil
 		}
-		if _, err := p.packData(); err != nil {
-			firstErr = cmpOr(firstErr, err)
-			continue
-		}
-		p.viaMidx.Store(true)
-		return location{pack: p, offset: off}, nil
 	}
 	for _, p := range set.packs {
 		if skip != nil && skip(p) {

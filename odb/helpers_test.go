@@ -24,9 +24,9 @@ type gitObject struct {
 
 // catFileAll returns every object of the repository in dir, as git
 // cat-file --batch-all-objects --batch prints them (sorted by id).
-func catFileAll(t testing.TB, dir string, format oid.Format) []gitObject {
+func catFileAll(t testing.TB, dir string, format oid.Format, env ...string) []gitObject {
 	t.Helper()
-	res, err := testgit.Run(dir, format, nil, nil, "git", "cat-file", "--batch-all-objects", "--batch")
+	res, err := testgit.Run(dir, format, nil, env, "git", "cat-file", "--batch-all-objects", "--batch")
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git cat-file --batch-all-objects: %v %s", err, res)
 	}
@@ -102,9 +102,9 @@ func objectsDir(t testing.TB, dir string, format oid.Format) string {
 // compareAll reads every object git knows in dir through a DB and checks
 // type, size and content, and that ForEachObject lists exactly git's set.
 // It returns how many objects were compared.
-func compareAll(t *testing.T, dir string, format oid.Format, opts Options) int {
+func compareAll(t *testing.T, dir string, format oid.Format, opts Options, env ...string) int {
 	t.Helper()
-	want := catFileAll(t, dir, format)
+	want := catFileAll(t, dir, format, env...)
 	if len(want) == 0 {
 		t.Fatalf("fixture has no objects")
 	}
@@ -234,4 +234,13 @@ func entryTypes(t testing.TB, dir string, format oid.Format, packPath string) ma
 		}
 	}
 	return counts
+}
+
+func mustParse(t testing.TB, format oid.Format, s string) oid.ID {
+	t.Helper()
+	id, err := oid.ParseHex(format, s)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return id
 }

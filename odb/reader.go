@@ -277,7 +277,8 @@ func (r *Reader) followRef(p *pack, baseID []byte) (location, error) {
 	loc, err := r.db.locate(baseID, nil)
 	if loc.pack == nil && loc.looseDir == "" {
 		if err == nil {
-			err = fmt.Errorf("delta base %x: %w", baseID, ErrNotFound)
+			// Not ErrNotFound: the object asked for exists, its base does not.
+			err = fmt.Errorf("%w: base %x not found", ErrDeltaChain, baseID)
 		}
 		return location{}, err
 	}

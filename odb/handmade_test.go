@@ -1,0 +1,138 @@
+package odb
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+func blobContent(i int) []byte {
+	var b bytes.Buffer
+	for j := 0; j < 200; j++ {
+		fmt.Fprintf(&b, "line %d of blob %d\n", j, i/3)
+	}
+	fmt.Fprintf(&b, "tail %d\n", i)
+	return b.Bytes()
+}
+
+// TestRefDeltaBaseOutsideThePack reads REF_DELTA entries whose base is in
+// another pack or is a loose object (thin packs kept on disk by other
+// tools). Git 2.39.5 looks for REF_DELTA bases only in the same pack; this
+// reader falls back to the whole database.
+func TestRefDeltaBaseOutsideThePack(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			objects := emptyObjects(t)
+			base := fullEntry(format, object.Blob, blobContent(0))
+			writeTestPack(t, filepath.Join(objects, "pack"), format, "base", []testEntry{base})
+			looseBase := blobContent(3)
+			looseID := oid.HashObject(format, "blob", looseBase)
+			writeLoose(t, objects, looseID, looseBytes(object.Blob, looseBase))
+
+			x := blobContent(1)
+			y := blobContent(4)
+			z := blobContent(2)
+			xID := oid.HashObject(format, "blob", x)
+			yID := oid.HashObject(format, "blob", y)
+			zID := oid.HashObject(format, "blob", z)
+			writeTestPack(t, filepath.Join(objects, "pack"), format, "thin", []testEntry{
+				{typ: typeRefDelta, body: deltaFor(base.body, x), refBase: base.id, id: xID, declaredSize: -1},
+				{typ: typeRefDelta, body: deltaFor(looseBase, y), refBase: looseID, id: yID, declaredSize: -1},
+				// z is a delta on x, itself a delta on a base in another pack.
+				{typ: typeOfsDelta, body: deltaFor(x, z), ofsBase: 0, id: zID, declaredSize: -1},
+			})
+			db, err := Open(objects, format, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			r := db.NewReader()
+			for _, c := range []struct {
+				id   oid.ID
+				want []byte
+			}{{xID, x}, {yID, y}, {zID, z}, {base.id, base.body}, {looseID, looseBase}} {
+				typ, data, err := r.Read(c.id, nil)
+				if err != nil || typ != object.Blob || !bytes.Equal(data, c.want) {
+					t.Fatalf("Read %s: %v %v (%d bytes, want %d)", c.id, typ, err, len(data), len(c.want))
+				}
+				htyp, size, err := r.ReadHeader(c.id)
+				if err != nil || htyp != object.Blob || size != int64(len(c.want)) {
+					t.Fatalf("ReadHeader %s: %v %d %v", c.id, htyp, size, err)
+				}
+			}
+		})
+	}
+}
+
+// TestRefDeltaCycle reads a hostile pack whose two REF_DELTA entries name
+// each other as base.
+func TestRefDeltaCycle(t *testing.T) {
+	format := oid.SHA1
+	objects := emptyObjects(t)
+	a, b := blobContent(10), blobContent(11)
+	aID, bID := oid.HashObject(format, "blob", a), oid.HashObject(format, "blob", b)
+	writeTestPack(t, filepath.Join(objects, "pack"), format, "cycle", []testEntry{
+		{typ: typeRefDelta, body: deltaFor(b, a), refBase: bID, id: aID, declaredSize: -1},
+		{typ: typeRefDelta, body: deltaFor(a, b), refBase: aID, id: bID, declaredSize: -1},
+	})
+	db, err := Open(objects, format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := db.NewReader()
+	if _, _, err := r.Read(aID, nil); !errors.Is(err, ErrDeltaChain) {
+		t.Fatalf("Read of a delta cycle: %v, want ErrDeltaChain", err)
+	}
+	if _, _, err := r.ReadHeader(bID); !errors.Is(err, ErrDeltaChain) {
+		t.Fatalf("ReadHeader of a delta cycle: %v, want ErrDeltaChain", err)
+	}
+	var ce *CorruptError
+	if _, _, err := r.Read(aID, nil); !errors.As(err, &ce) || ce.Path == "" {
+		t.Fatalf("error %v carries no CorruptError with a path", err)
+	}
+}
+
+// TestDeltaChainDepthLimit builds an OFS_DELTA chain one longer than
+// MaxDeltaChainDepth (refused) and reads one exactly at the limit.
+func TestDeltaChainDepthLimit(t *testing.T) {
+	format := oid.SHA1
+	objects := emptyObjects(t)
+	content := []byte("x")
+	entries := []testEntry{fullEntry(format, object.Blob, content)}
+	var atLimit, overLimit oid.ID
+	var atLimitContent []byte
+	for i := 1; i <= MaxDeltaChainDepth+1; i++ {
+		next := append(bytes.Clone(content), byte('a'+i%26))
+		id := oid.HashObject(format, "blob", next)
+		entries = append(entries, testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: i - 1, id: id, declaredSize: -1})
+		content = next
+		if i == MaxDeltaChainDepth {
+			atLimit, atLimitContent = id, next
+		}
+		overLimit = id
+	}
+	writeTestPack(t, filepath.Join(objects, "pack"), format, "deep", entries)
+	db, err := Open(objects, format, Options{DeltaBaseCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := db.NewReader()
+	if _, _, err := r.Read(overLimit, nil); !errors.Is(err, ErrDeltaChain) {
+		t.Fatalf("Read past the depth limit: %v, want ErrDeltaChain", err)
+	}
+	if _, _, err := r.ReadHeader(overLimit); !errors.Is(err, ErrDeltaChain) {
+		t.Fatalf("ReadHeader past the depth limit: %v, want ErrDeltaChain", err)
+	}
+	typ, data, err := r.Read(atLimit, nil)
+	if err != nil || typ != object.Blob || !bytes.Equal(data, atLimitContent) {
+		t.Fatalf("Read at the depth limit: %v %v", typ, err)
+	}
+}
