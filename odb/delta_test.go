@@ -89,7 +89,7 @@ func TestDeltaCopySizeZeroMeans64K(t *testing.T) {
 func TestDeltaHeader(t *testing.T) {
 	delta := []byte{
 		0x90, 0x01, // base size: 0x10 | 0x01<<7 = 144
-		0x05,       // result size 5
+		0x05, // result size 5
 		0x05, 'h', 'e', 'l', 'l', 'o',
 	}
 	b, r, ops, err := deltaHeader(delta)
