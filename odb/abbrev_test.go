@@ -1,0 +1,242 @@
+package odb
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// abbrevScript makes ~16 400 objects: two packs of 8 000 blobs written by
+// fast-import (the second also holds a commit), a few hundred loose blobs,
+// and a multi-pack-index over the two packs. That is enough objects for
+// 4-digit prefixes to collide constantly, and the object count sits just
+// under 2^14, so git's MIDX double count (once it opens the pack holding
+// HEAD) moves the automatic abbreviation from 7 to 8 digits.
+const abbrevScript = `
+git init -q
+gen () {
+	i=$1
+	while test $i -le $2; do
+		printf 'blob\ndata <<EOF\nblob number %d\nEOF\n' $i
+		i=$((i + 1))
+	done
+}
+gen 1 8000 | git fast-import --quiet
+{
+	gen 8001 16000
+	printf 'commit refs/heads/main\ncommitter C O Mitter <committer@example.com> 1112911993 -0700\ndata <<EOF\nfast-import commit\nEOF\nM 100644 inline file.txt\ndata <<EOF\nhello\nEOF\n'
+} | git fast-import --quiet
+git multi-pack-index write
+for i in $(seq 1 300); do echo "loose blob $i"; done > list
+i=0; while read line; do i=$((i + 1)); echo "$line" > l$i; done < list
+git hash-object -w l* > /dev/null
+# A tree naming every 7th blob, plus names of objects that do not exist,
+# so that git ls-tree --abbrev abbreviates thousands of ids in one run.
+git cat-file --batch-all-objects --batch-check='%(objecttype) %(objectname)' |
+	awk '$1 == "blob" && NR % 7 == 0 { printf "100644 blob %s\tf%s\n", $2, $2 }' > entries
+git cat-file --batch-all-objects --batch-check='%(objectname)' | head -50 |
+	sed 's/.$/0/; s/^\(.*\)$/100644 blob \1\tmissing-\1/' | sort -u -k4 >> entries
+git mktree --missing < entries > abbrev-tree
+`
+
+func abbrevFixture(t *testing.T, format oid.Format) (string, []oid.ID) {
+	t.Helper()
+	testgit.RequireGit(t)
+	dir := testgit.Fixture(t, "odb-abbrev", format, abbrevScript)
+	lines := strings.Fields(testgit.Git(t, dir, format, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
+	var ids []oid.ID
+	for _, l := range lines {
+		ids = append(ids, mustParse(t, format, l))
+	}
+	if len(ids) < 16000 {
+		t.Fatalf("fixture has %d objects", len(ids))
+	}
+	return dir, ids
+}
+
+// TestUniqueAbbrevLenMatchesGit compares UniqueAbbrevLen with the
+// abbreviations git ls-tree --abbrev[=n] prints for a tree naming ~2 300
+// packed and loose blobs and some objects that do not exist, with the
+// multi-pack-index used and ignored, plus git rev-parse --short for HEAD.
+func TestUniqueAbbrevLenMatchesGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir, _ := abbrevFixture(t, format)
+			tree := strings.TrimSpace(readFile(t, filepath.Join(dir, "abbrev-tree")))
+			compared, extended := 0, 0
+			for _, midx := range []bool{true, false} {
+				cfg := "core.multiPackIndex=" + map[bool]string{true: "true", false: "false"}[midx]
+				for _, abbrev := range []string{"--abbrev", "--abbrev=4", "--abbrev=5", "--abbrev=9"} {
+					out := testgit.Git(t, dir, format, "-c", cfg, "ls-tree", abbrev, tree)
+					minLen := -1
+					if abbrev != "--abbrev" {
+						minLen = atoi(strings.TrimPrefix(abbrev, "--abbrev="))
+					}
+					db, err := Open(objectsDir(t, dir, format), format, Options{DisableMultiPackIndex: !midx})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+						tab := strings.IndexByte(line, '\t')
+						f := strings.Fields(line[:tab])
+						name := line[tab+1:]
+						full := name[strings.IndexByte(name, 'f')+1:]
+						if strings.HasPrefix(name, "missing-") {
+							full = strings.TrimPrefix(name, "missing-")
+						}
+						id := mustParse(t, format, full)
+						if !strings.HasPrefix(full, f[2]) {
+							t.Fatalf("ls-tree line %q", line)
+						}
+						n := db.UniqueAbbrevLen(id, minLen)
+						if n != len(f[2]) {
+							t.Errorf("%s midx=%v %s: UniqueAbbrevLen = %d, git printed %q", abbrev, midx, full, n, f[2])
+						}
+						if minLen > 0 && n > minLen {
+							extended++
+						}
+						compared++
+					}
+					db.Close()
+				}
+			}
+			if extended == 0 {
+				t.Error("no abbreviation needed extending; the fixture is too small")
+			}
+			head := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD"))
+			for _, short := range []string{"--short", "--short=4", "--short=0", "--short=12"} {
+				got := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", short, head))
+				minLen := -1
+				if short != "--short" {
+					minLen = max(atoi(strings.TrimPrefix(short, "--short=")), 4) // rev-parse's MINIMUM_ABBREV
+				}
+				db, err := Open(objectsDir(t, dir, format), format, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := db.UniqueAbbrevLen(mustParse(t, format, head), minLen); n != len(got) {
+					t.Errorf("rev-parse %s: UniqueAbbrevLen = %d, git printed %q", short, n, got)
+				}
+				db.Close()
+				compared++
+			}
+			t.Logf("%d abbreviations identical to git (%d extended past the minimum)", compared, extended)
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// TestApproximateCountMidxQuirk reproduces git 2.39.5's double count: git
+// log opens the pack holding HEAD through the MIDX before abbreviating, so
+// %h gets one more digit than rev-parse --short.
+func TestApproximateCountMidxQuirk(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir, _ := abbrevFixture(t, format)
+			head := mustParse(t, format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+			for _, midx := range []bool{true, false} {
+				cfg := "core.multiPackIndex=" + map[bool]string{true: "true", false: "false"}[midx]
+				short := strings.TrimSpace(testgit.Git(t, dir, format, "-c", cfg, "rev-parse", "--short", "HEAD"))
+				logged := strings.TrimSpace(testgit.Git(t, dir, format, "-c", cfg, "log", "-1", "--format=%h", "HEAD"))
+
+				db, err := Open(objectsDir(t, dir, format), format, Options{DisableMultiPackIndex: !midx})
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := db.ApproximateObjectCount()
+				if n := db.UniqueAbbrevLen(head, -1); n != len(short) {
+					t.Errorf("midx=%v: before reading, UniqueAbbrevLen = %d, git rev-parse --short printed %q", midx, n, short)
+				}
+				db.Close()
+
+				db, err = Open(objectsDir(t, dir, format), format, Options{DisableMultiPackIndex: !midx})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := db.NewReader().Read(head, nil); err != nil {
+					t.Fatal(err)
+				}
+				after := db.ApproximateObjectCount()
+				if n := db.UniqueAbbrevLen(head, -1); n != len(logged) {
+					t.Errorf("midx=%v: after reading HEAD, UniqueAbbrevLen = %d, git log %%h printed %q", midx, n, logged)
+				}
+				db.Close()
+				t.Logf("midx=%v: count %d before reading, %d after; rev-parse --short %q, log %%h %q", midx, before, after, short, logged)
+				if midx && len(logged) != len(short)+1 {
+					t.Errorf("fixture does not show the quirk: %q vs %q", short, logged)
+				}
+			}
+		})
+	}
+}
+
+// TestResolvePrefixMatchesGit compares ResolvePrefix with git rev-parse
+// --disambiguate for prefixes of 4 to 6 digits (ambiguous ones included),
+// prefixes matching nothing, and the empty tree (not stored here).
+func TestResolvePrefixMatchesGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir, ids := abbrevFixture(t, format)
+			db, err := Open(objectsDir(t, dir, format), format, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			prefixes := []string{"0000", "ffff", oid.EmptyTree(format).String()[:6]}
+			for i := 0; i < len(ids); i += 401 {
+				h := ids[i].String()
+				prefixes = append(prefixes, h[:4], strings.ToUpper(h[:5]), h[:6])
+			}
+			matches := 0
+			for _, p := range prefixes {
+				out := testgit.Git(t, dir, format, "rev-parse", "--disambiguate="+p)
+				want := strings.Fields(out)
+				got, err := db.ResolvePrefix(p, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var gotHex []string
+				for _, id := range got {
+					gotHex = append(gotHex, id.String())
+				}
+				if !slices.Equal(gotHex, want) {
+					t.Errorf("ResolvePrefix(%s) = %v, git --disambiguate %v", p, gotHex, want)
+				}
+				matches += len(want)
+				if len(want) > 1 {
+					limited, _ := db.ResolvePrefix(p, 1)
+					if len(limited) != 1 || limited[0].String() != want[0] {
+						t.Errorf("ResolvePrefix(%s, 1) = %v", p, limited)
+					}
+				}
+			}
+			t.Logf("%d prefixes, %d matching objects identical to git", len(prefixes), matches)
+			for _, bad := range []string{"", "xyz", strings.Repeat("a", format.HexSize()+1)} {
+				if _, err := db.ResolvePrefix(bad, 0); err == nil {
+					t.Errorf("ResolvePrefix(%q) accepted", bad)
+				}
+			}
+		})
+	}
+}
