@@ -1,0 +1,1351 @@
+// Dates as git 2.39.5 prints them.
+//
+// This file reproduces date.c's show_date() and parse_date_format(),
+// builtin/blame.c's blame_date_width and format_time padding, and — for
+// --date=format:... — git's strbuf_addftime() on top of glibc 2.36's
+// strftime() in the C locale (the conversion set, flags "_-0^#", field
+// widths and the E/O modifiers, including what glibc does with unknown
+// conversions). Everything is computed without the C library: civil dates
+// come from a days-to-civil conversion, local time from a *time.Location
+// (the same tz database glibc reads), and mktime() is emulated in
+// approxidate.go.
+//
+// The timezone a commit carries reaches show_date as the integer atoi()
+// makes of its text: "-0700" is -700, "+0530" is 530, "-0000" is 0 and
+// "+0060" is 60 (which git applies as sixty minutes and prints back as
+// "+0060"). Dates are shown in that zone, except for the "-local" modes,
+// which use the local zone.
+package format
+
+import (
+	"errors"
+	"time"
+)
+
+// DateModeType is git's enum date_mode_type.
+type DateModeType uint8
+
+// The date modes, in git's order.
+const (
+	DateNormal        DateModeType = iota // "default": Thu Apr 7 15:14:13 2005 -0700
+	DateHuman                             // "human"
+	DateRelative                          // "relative": 2 hours ago
+	DateShort                             // "short": 2005-04-07
+	DateISO8601                           // "iso", "iso8601": 2005-04-07 15:14:13 -0700 (blame's default)
+	DateISO8601Strict                     // "iso-strict", "iso8601-strict": 2005-04-07T15:14:13-07:00
+	DateRFC2822                           // "rfc", "rfc2822": Thu, 7 Apr 2005 15:14:13 -0700
+	DateStrftime                          // "format:<strftime>"
+	DateRaw                               // "raw": 1112912053 -0700
+	DateUnix                              // "unix": 1112912053
+)
+
+// DateMode is git's struct date_mode: a type, the strftime format of
+// DateStrftime, and the -local flag. The zero value is "default".
+type DateMode struct {
+	Type DateModeType
+	// Format is the strftime format of DateStrftime (the text after
+	// "format:"); ignored by the other types.
+	Format string
+	// Local shows dates in the local timezone instead of the commit's.
+	Local bool
+}
+
+// ErrDateFormat is wrapped by every ParseDateMode error.
+var ErrDateFormat = errors.New("invalid date format")
+
+// ErrDateRange is wrapped by the ShowDate errors for timestamps git
+// refuses to convert (where git dies): "Timestamp before Unix epoch",
+// "Timestamp+tz too large", "Timestamp too large for this system".
+var ErrDateRange = errors.New("timestamp out of range")
+
+// DateError carries git's message for a date failure, without the
+// "fatal: " prefix git's die() adds. It wraps ErrDateFormat or
+// ErrDateRange.
+type DateError struct {
+	Msg  string
+	kind error
+}
+
+func (e *DateError) Error() string { return e.Msg }
+func (e *DateError) Unwrap() error { return e.kind }
+
+// ParseDateMode parses a --date / blame.date value as git's
+// parse_date_format() does, with standard output not a terminal (so
+// "auto:<mode>" means "default"). Errors carry git's wording, e.g.
+// "unknown date format bogus".
+func ParseDateMode(s string) (DateMode, error) {
+	return ParseDateModeAuto(s, false)
+}
+
+// ParseDateModeAuto is ParseDateMode for a caller that knows whether
+// standard output is a terminal or a pager is in use: "auto:<mode>" is
+// <mode> then, and "default" otherwise (without looking at <mode>).
+func ParseDateModeAuto(s string, stdoutIsTTY bool) (DateMode, error) {
+	format := cString(s)
+	if rest, ok := cutPrefix(format, "auto:"); ok {
+		if stdoutIsTTY {
+			format = rest
+		} else {
+			format = "default"
+		}
+	}
+	if format == "local" { // historical alias
+		format = "default-local"
+	}
+	typ, p, ok := parseDateType(format)
+	if !ok {
+		return DateMode{}, &DateError{Msg: "unknown date format " + format, kind: ErrDateFormat}
+	}
+	mode := DateMode{Type: typ}
+	if rest, ok := cutPrefix(p, "-local"); ok {
+		mode.Local = true
+		p = rest
+	}
+	if typ == DateStrftime {
+		rest, ok := cutPrefix(p, ":")
+		if !ok {
+			return DateMode{}, &DateError{Msg: "date format missing colon separator: " + format, kind: ErrDateFormat}
+		}
+		mode.Format = rest
+	} else if p != "" {
+		return DateMode{}, &DateError{Msg: "unknown date format " + format, kind: ErrDateFormat}
+	}
+	return mode, nil
+}
+
+// parseDateType is date.c's parse_date_type: a prefix match in git's
+// order, returning the rest of the string.
+func parseDateType(format string) (DateModeType, string, bool) {
+	for _, n := range dateTypeNames {
+		if rest, ok := cutPrefix(format, n.name); ok {
+			return n.typ, rest, true
+		}
+	}
+	return 0, "", false
+}
+
+var dateTypeNames = [...]struct {
+	name string
+	typ  DateModeType
+}{
+	{"relative", DateRelative},
+	{"iso8601-strict", DateISO8601Strict},
+	{"iso-strict", DateISO8601Strict},
+	{"iso8601", DateISO8601},
+	{"iso", DateISO8601},
+	{"rfc2822", DateRFC2822},
+	{"rfc", DateRFC2822},
+	{"short", DateShort},
+	{"default", DateNormal},
+	{"human", DateHuman},
+	{"raw", DateRaw},
+	{"unix", DateUnix},
+	{"format", DateStrftime},
+}
+
+// String returns a --date value that parses back to m.
+func (m DateMode) String() string {
+	var name string
+	switch m.Type {
+	case DateNormal:
+		name = "default"
+	case DateHuman:
+		name = "human"
+	case DateRelative:
+		name = "relative"
+	case DateShort:
+		name = "short"
+	case DateISO8601:
+		name = "iso"
+	case DateISO8601Strict:
+		name = "iso-strict"
+	case DateRFC2822:
+		name = "rfc"
+	case DateStrftime:
+		name = "format"
+	case DateRaw:
+		name = "raw"
+	case DateUnix:
+		name = "unix"
+	default:
+		name = "unknown"
+	}
+	if m.Local {
+		name += "-local"
+	}
+	if m.Type == DateStrftime {
+		name += ":" + m.Format
+	}
+	return name
+}
+
+// AtoiTZ is atoi() of a commit's timezone text: the tz git's blame hands
+// to show_date ("-0700" -> -700, "+0530" -> 530, "(unknown)" -> 0).
+func AtoiTZ(tz []byte) int {
+	v, _ := cStrtol(tz, 0)
+	return int(int32(v))
+}
+
+// ShowDate renders timestamp in the timezone tz as git's show_date() does
+// for mode. tz is the integer atoi() makes of the commit's timezone text
+// ("-0700" -> -700). now is the current time for "relative" and "human"
+// (git's GIT_TEST_DATE_NOW or the clock); local is the local timezone for
+// the -local modes, "human" and glibc's %s/%z/%Z under flags (nil means
+// time.Local).
+//
+// Where git dies ("Timestamp before Unix epoch: 100 -700" for a time that
+// the timezone moves before 1970, and the "too large" cases) ShowDate
+// returns a *DateError wrapping ErrDateRange with git's message.
+func ShowDate(mode DateMode, timestamp uint64, tz int, now time.Time, local *time.Location) (string, error) {
+	var buf [64]byte
+	b, err := AppendDate(buf[:0], mode, timestamp, tz, now, local)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// AppendDate is ShowDate appending to dst; it does not allocate for the
+// fixed-width modes.
+func AppendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Time, local *time.Location) ([]byte, error) {
+	if local == nil {
+		local = time.Local
+	}
+	if mode.Type == DateUnix {
+		return appendUint(dst, timestamp), nil
+	}
+	nowSec := now.Unix()
+	var humanTm cTm
+	humanTz := -1
+	if mode.Type == DateHuman {
+		humanTz, humanTm = localTimeTzoffset(nowSec, local)
+	}
+	if mode.Local {
+		var err error
+		tz, err = localTzoffset(timestamp, local)
+		if err != nil {
+			return dst, err
+		}
+	}
+	switch mode.Type {
+	case DateRaw:
+		dst = appendUint(dst, timestamp)
+		dst = append(dst, ' ')
+		return appendTZ(dst, tz), nil
+	case DateRelative:
+		return appendRelative(dst, timestamp, nowSec), nil
+	}
+
+	var tm cTm
+	var ok bool
+	if mode.Local {
+		tm, ok = localtimeC(int64(timestamp), local)
+	} else {
+		t, err := gmTimeT(timestamp, tz)
+		if err != nil {
+			return dst, err
+		}
+		tm, ok = gmtimeC(t)
+	}
+	if !ok {
+		tm, _ = gmtimeC(0)
+		tz = 0
+	}
+
+	switch mode.Type {
+	case DateShort:
+		dst = appendZeroPad(dst, int64(tm.year+1900), 4)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mon+1), 2)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mday), 2)
+	case DateISO8601:
+		dst = appendZeroPad(dst, int64(tm.year+1900), 4)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mon+1), 2)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mday), 2)
+		dst = append(dst, ' ')
+		dst = appendClock(dst, &tm)
+		dst = append(dst, ' ')
+		dst = appendTZ(dst, tz)
+	case DateISO8601Strict:
+		sign := byte('+')
+		if tz < 0 {
+			sign = '-'
+			tz = -tz
+		}
+		dst = appendZeroPad(dst, int64(tm.year+1900), 4)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mon+1), 2)
+		dst = append(dst, '-')
+		dst = appendZeroPad(dst, int64(tm.mday), 2)
+		dst = append(dst, 'T')
+		dst = appendClock(dst, &tm)
+		dst = append(dst, sign)
+		dst = appendZeroPad(dst, int64(tz/100), 2)
+		dst = append(dst, ':')
+		dst = appendZeroPad(dst, int64(tz%100), 2)
+	case DateRFC2822:
+		dst = append(dst, weekdayAbbrev(tm.wday)...)
+		dst = append(dst, ", "...)
+		dst = appendInt(dst, int64(tm.mday))
+		dst = append(dst, ' ')
+		dst = append(dst, monthAbbrev(tm.mon)...)
+		dst = append(dst, ' ')
+		dst = appendInt(dst, int64(tm.year+1900))
+		dst = append(dst, ' ')
+		dst = appendClock(dst, &tm)
+		dst = append(dst, ' ')
+		dst = appendTZ(dst, tz)
+	case DateStrftime:
+		return appendGitStrftime(dst, mode.Format, &tm, tz, !mode.Local, local)
+	default: // DateNormal, DateHuman
+		dst = appendDateNormal(dst, timestamp, &tm, tz, &humanTm, humanTz, mode.Local, nowSec)
+	}
+	return dst, nil
+}
+
+// BlameDateWidth is builtin/blame.c's blame_date_width: the display width
+// every date of the default output format is padded to. For "relative" it
+// is the width of the C locale's "4 years, 11 months ago" (22); for
+// format:<strftime> the byte length of the format applied to timestamp 0
+// at +0000 (in the local zone for format-local). now is unused by git's
+// computation and accepted for symmetry with ShowDate.
+func BlameDateWidth(mode DateMode, now time.Time, local *time.Location) int {
+	switch mode.Type {
+	case DateRFC2822:
+		return len("Thu, 19 Oct 2006 16:00:04 -0700")
+	case DateISO8601Strict:
+		return len("2006-10-19T16:00:04-07:00")
+	case DateISO8601:
+		return len("2006-10-19 16:00:04 -0700")
+	case DateRaw:
+		return len("1161298804 -0700")
+	case DateUnix:
+		return len("1161298804")
+	case DateShort:
+		return len("2006-10-19")
+	case DateRelative:
+		return Utf8Width([]byte("4 years, 11 months ago"))
+	case DateHuman:
+		return len("Thu Oct 19 16:00")
+	case DateNormal:
+		return len("Thu Oct 19 16:00:04 2006 -0700")
+	case DateStrftime:
+		var buf [64]byte
+		b, _ := AppendDate(buf[:0], mode, 0, 0, now, local)
+		return cStrlen(b)
+	}
+	return 0
+}
+
+// AppendBlameDate is builtin/blame.c's format_time for a formatted date:
+// the date ShowDate renders, followed by spaces until its display width
+// (Utf8Width) reaches width (BlameDateWidth of the mode). Longer dates are
+// not truncated. The default output format then prints the result with
+// C's "%10s", i.e. left-padded with spaces to at least 10 bytes.
+func AppendBlameDate(dst []byte, mode DateMode, width int, timestamp uint64, tz int, now time.Time, local *time.Location) ([]byte, error) {
+	start := len(dst)
+	dst, err := AppendDate(dst, mode, timestamp, tz, now, local)
+	if err != nil {
+		return dst, err
+	}
+	for w := Utf8Width(dst[start:]); w < width; w++ {
+		dst = append(dst, ' ')
+	}
+	return dst, nil
+}
+
+// ---------------------------------------------------------------------
+// struct tm and the conversions git uses.
+
+// cTm mirrors C's struct tm (with glibc's tm_gmtoff and tm_zone). Fields
+// are C ints so that arithmetic on them wraps as git's does.
+type cTm struct {
+	sec, min, hour, mday, mon, year, wday, yday, isdst int32
+	gmtoff                                             int64
+	zone                                               string
+}
+
+var monthNames = [12]string{
+	"January", "February", "March", "April", "May", "June",
+	"July", "August", "September", "October", "November", "December",
+}
+
+// weekdayNames are date.c's (plural, for approxidate's "Mondays").
+var weekdayNames = [7]string{
+	"Sundays", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays",
+}
+
+func weekdayAbbrev(wday int32) string {
+	if wday < 0 || wday > 6 {
+		return "?"
+	}
+	return weekdayNames[wday][:3]
+}
+
+func monthAbbrev(mon int32) string {
+	if mon < 0 || mon > 11 {
+		return "?"
+	}
+	return monthNames[mon][:3]
+}
+
+// daysBeforeMonth[leap][m] is the day of the year month m starts on.
+var daysBeforeMonth = [2][13]int64{
+	{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365},
+	{0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366},
+}
+
+func isLeap(year int64) bool {
+	return year%4 == 0 && (year%100 != 0 || year%400 == 0)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// civilFromDays converts days since 1970-01-01 to a proleptic Gregorian
+// year, month (1-12) and day.
+func civilFromDays(z int64) (year, month, day int64) {
+	z += 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	year = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	day = doy - (153*mp+2)/5 + 1
+	if mp < 10 {
+		month = mp + 3
+	} else {
+		month = mp - 9
+	}
+	if month <= 2 {
+		year++
+	}
+	return
+}
+
+// maxConvertible bounds the times handed to the civil conversions: far
+// beyond any year that fits a C int (glibc fails there too), and far from
+// int64 overflow inside package time.
+const maxConvertible = 1 << 60
+
+// fillCivil sets the calendar fields of tm from a time already shifted
+// into the wanted zone. It fails, like glibc's __offtime, when the year
+// does not fit tm_year.
+func fillCivil(tm *cTm, t int64) bool {
+	if t > maxConvertible || t < -maxConvertible {
+		return false
+	}
+	days := floorDiv(t, 86400)
+	rem := t - days*86400
+	y, m, d := civilFromDays(days)
+	if y-1900 > 1<<31-1 || y-1900 < -1<<31 {
+		return false
+	}
+	tm.hour = int32(rem / 3600)
+	tm.min = int32(rem / 60 % 60)
+	tm.sec = int32(rem % 60)
+	tm.year = int32(y - 1900)
+	tm.mon = int32(m - 1)
+	tm.mday = int32(d)
+	leap := 0
+	if isLeap(y) {
+		leap = 1
+	}
+	tm.yday = int32(daysBeforeMonth[leap][m-1] + d - 1)
+	tm.wday = int32((days%7 + 11) % 7) // 1970-01-01 was a Thursday
+	return true
+}
+
+// gmtimeC is gmtime_r.
+func gmtimeC(t int64) (cTm, bool) {
+	tm := cTm{zone: "GMT"}
+	ok := fillCivil(&tm, t)
+	return tm, ok
+}
+
+// localtimeC is localtime_r in the zone loc.
+func localtimeC(t int64, loc *time.Location) (cTm, bool) {
+	if t > maxConvertible || t < -maxConvertible {
+		return cTm{}, false
+	}
+	lt := time.Unix(t, 0).In(loc)
+	name, off := lt.Zone()
+	tm := cTm{gmtoff: int64(off), zone: name}
+	if !fillCivil(&tm, t+int64(off)) {
+		return cTm{}, false
+	}
+	if lt.IsDST() {
+		tm.isdst = 1
+	}
+	return tm, true
+}
+
+// gitTmToTimeT is date.c's tm_to_time_t: a timegm that only knows the
+// years 1970-2099 and returns -1 outside them.
+func gitTmToTimeT(tm *cTm) int64 {
+	year := int64(tm.year) - 70
+	month := int64(tm.mon)
+	day := int64(tm.mday)
+	if year < 0 || year > 129 {
+		return -1
+	}
+	if month < 0 || month > 11 {
+		return -1
+	}
+	if month < 2 || (year+2)%4 != 0 {
+		day--
+	}
+	if tm.hour < 0 || tm.min < 0 || tm.sec < 0 {
+		return -1
+	}
+	return (year*365+(year+1)/4+daysBeforeMonth[0][month]+day)*86400 +
+		int64(tm.hour)*3600 + int64(tm.min)*60 + int64(tm.sec)
+}
+
+// dateOverflows is date.c's date_overflows for a 64-bit time_t.
+func dateOverflows(t uint64) bool {
+	return t >= 1<<63
+}
+
+// tzMinutes converts git's decimal tz (-700) to minutes east (-420).
+func tzMinutes(tz int) int64 {
+	m := int64(tz)
+	if m < 0 {
+		m = -m
+	}
+	m = m/100*60 + m%100
+	if tz < 0 {
+		m = -m
+	}
+	return m
+}
+
+// gmTimeT is date.c's gm_time_t: the time shifted by the timezone, with
+// git's three fatal checks.
+func gmTimeT(t uint64, tz int) (int64, error) {
+	minutes := tzMinutes(tz)
+	if minutes > 0 {
+		if t+uint64(minutes*60) < t {
+			return 0, rangeError("Timestamp+tz too large: ", t, " +", tz, true)
+		}
+	} else if t < uint64(-minutes*60) {
+		return 0, rangeError("Timestamp before Unix epoch: ", t, " ", tz, true)
+	}
+	t += uint64(minutes * 60)
+	if dateOverflows(t) {
+		return 0, rangeError("Timestamp too large for this system: ", t, "", 0, false)
+	}
+	return int64(t), nil
+}
+
+// rangeError builds git's die() message: prefix, the timestamp, and
+// optionally sep plus the tz with "%04d".
+func rangeError(prefix string, t uint64, sep string, tz int, withTZ bool) error {
+	b := append([]byte(prefix), appendUint(nil, t)...)
+	if withTZ {
+		b = append(b, sep...)
+		b = appendZeroPad(b, int64(tz), 4)
+	}
+	return &DateError{Msg: string(b), kind: ErrDateRange}
+}
+
+// localTimeTzoffset is date.c's local_time_tzoffset: the local broken-down
+// time of t and the local offset in git's decimal form (+0200 -> 200),
+// which git computes as 0 outside the years its tm_to_time_t knows.
+func localTimeTzoffset(t int64, loc *time.Location) (int, cTm) {
+	tm, _ := localtimeC(t, loc)
+	tLocal := gitTmToTimeT(&tm)
+	if tLocal == -1 {
+		return 0, tm
+	}
+	var offset int64
+	eastwest := int64(1)
+	if tLocal < t {
+		eastwest = -1
+		offset = t - tLocal
+	} else {
+		offset = tLocal - t
+	}
+	offset /= 60
+	offset = offset%60 + offset/60*100
+	return int(offset * eastwest), tm
+}
+
+// localTzoffset is date.c's local_tzoffset.
+func localTzoffset(t uint64, loc *time.Location) (int, error) {
+	if dateOverflows(t) {
+		return 0, rangeError("Timestamp too large for this system: ", t, "", 0, false)
+	}
+	off, _ := localTimeTzoffset(int64(t), loc)
+	return off, nil
+}
+
+// ---------------------------------------------------------------------
+// The fixed formats.
+
+func appendClock(dst []byte, tm *cTm) []byte {
+	dst = appendZeroPad(dst, int64(tm.hour), 2)
+	dst = append(dst, ':')
+	dst = appendZeroPad(dst, int64(tm.min), 2)
+	dst = append(dst, ':')
+	return appendZeroPad(dst, int64(tm.sec), 2)
+}
+
+// appendTZ is printf("%+05d", tz).
+func appendTZ(dst []byte, tz int) []byte {
+	v := int64(tz)
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	} else {
+		dst = append(dst, '+')
+	}
+	return appendZeroPad(dst, v, 4)
+}
+
+// appendZeroPad is printf("%0*d", width, v): zeros after the sign up to
+// width bytes in all.
+func appendZeroPad(dst []byte, v int64, width int) []byte {
+	var digits [24]byte
+	i := len(digits)
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = -u
+		width--
+	}
+	for {
+		i--
+		digits[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	for n := len(digits) - i; n < width; n++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, digits[i:]...)
+}
+
+func appendInt(dst []byte, v int64) []byte { return appendZeroPad(dst, v, 0) }
+
+func appendUint(dst []byte, u uint64) []byte {
+	var digits [20]byte
+	i := len(digits)
+	for {
+		i--
+		digits[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	return append(dst, digits[i:]...)
+}
+
+// appendRelative is date.c's show_date_relative in the C locale.
+func appendRelative(dst []byte, t uint64, now int64) []byte {
+	if uint64(now) < t {
+		return append(dst, "in the future"...)
+	}
+	diff := uint64(now) - t
+	plural := func(dst []byte, n uint64, one, many string) []byte {
+		dst = appendUint(dst, n)
+		if n == 1 {
+			return append(dst, one...)
+		}
+		return append(dst, many...)
+	}
+	if diff < 90 {
+		return plural(dst, diff, " second ago", " seconds ago")
+	}
+	diff = (diff + 30) / 60
+	if diff < 90 {
+		return plural(dst, diff, " minute ago", " minutes ago")
+	}
+	diff = (diff + 30) / 60
+	if diff < 36 {
+		return plural(dst, diff, " hour ago", " hours ago")
+	}
+	diff = (diff + 12) / 24
+	if diff < 14 {
+		return plural(dst, diff, " day ago", " days ago")
+	}
+	if diff < 70 {
+		return plural(dst, (diff+3)/7, " week ago", " weeks ago")
+	}
+	if diff < 365 {
+		return plural(dst, (diff+15)/30, " month ago", " months ago")
+	}
+	if diff < 1825 {
+		totalMonths := (diff*12*2 + 365) / (365 * 2)
+		years := totalMonths / 12
+		months := totalMonths % 12
+		if months != 0 {
+			dst = plural(dst, years, " year", " years")
+			dst = append(dst, ", "...)
+			return plural(dst, months, " month ago", " months ago")
+		}
+		return plural(dst, years, " year ago", " years ago")
+	}
+	return plural(dst, (diff+183)/365, " year ago", " years ago")
+}
+
+// appendDateNormal is date.c's show_date_normal, shared by "default"
+// (humanTm all zero, humanTz -1) and "human".
+func appendDateNormal(dst []byte, t uint64, tm *cTm, tz int, humanTm *cTm, humanTz int, local bool, now int64) []byte {
+	hideTZ := local || tz == humanTz
+	hideYear := tm.year == humanTm.year
+	var hideDate, hideWday, hideTime, hideSeconds bool
+	if hideYear && tm.mon == humanTm.mon {
+		switch {
+		case tm.mday > humanTm.mday:
+			// future date: think timezones
+		case tm.mday == humanTm.mday:
+			hideDate, hideWday = true, true
+		case tm.mday+5 > humanTm.mday:
+			hideDate = true
+		}
+	}
+	if hideWday {
+		return appendRelative(dst, t, now)
+	}
+	if humanTm.year != 0 {
+		hideSeconds = true
+		hideTZ = hideTZ || !hideDate
+		hideWday = !hideYear
+		hideTime = !hideYear
+	}
+	if !hideWday {
+		dst = append(dst, weekdayAbbrev(tm.wday)...)
+		dst = append(dst, ' ')
+	}
+	if !hideDate {
+		dst = append(dst, monthAbbrev(tm.mon)...)
+		dst = append(dst, ' ')
+		dst = appendInt(dst, int64(tm.mday))
+		dst = append(dst, ' ')
+	}
+	if !hideTime {
+		dst = appendZeroPad(dst, int64(tm.hour), 2)
+		dst = append(dst, ':')
+		dst = appendZeroPad(dst, int64(tm.min), 2)
+		if !hideSeconds {
+			dst = append(dst, ':')
+			dst = appendZeroPad(dst, int64(tm.sec), 2)
+		}
+	} else {
+		for len(dst) > 0 && isGitSpace(dst[len(dst)-1]) { // strbuf_rtrim
+			dst = dst[:len(dst)-1]
+		}
+	}
+	if !hideYear {
+		dst = append(dst, ' ')
+		dst = appendInt(dst, int64(tm.year+1900))
+	}
+	if !hideTZ {
+		dst = append(dst, ' ')
+		dst = appendTZ(dst, tz)
+	}
+	return dst
+}
+
+// ---------------------------------------------------------------------
+// format:<strftime>
+
+// maxStrftimeWidth caps glibc field widths. git has no cap: "%-%s" makes
+// the timestamp a width and git prints a gigabyte of spaces; goblame
+// returns an error instead.
+const maxStrftimeWidth = 1 << 16
+
+// errStrftimeWidth reports a field width over maxStrftimeWidth.
+var errStrftimeWidth = &DateError{Msg: "strftime field width too large", kind: ErrDateRange}
+
+// appendGitStrftime is strbuf_addftime: git substitutes %s, %z and (for
+// non-local dates, where the struct tm describes UTC) %Z itself, then
+// hands the rest to strftime.
+func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZName bool, loc *time.Location) ([]byte, error) {
+	format = cString(format)
+	if format == "" {
+		return dst, nil
+	}
+	var mungedBuf [128]byte
+	munged := mungedBuf[:0]
+	for i := 0; ; {
+		j := i
+		for j < len(format) && format[j] != '%' {
+			j++
+		}
+		munged = append(munged, format[i:j]...)
+		if j == len(format) {
+			break
+		}
+		i = j + 1
+		switch at(format, i) {
+		case '%':
+			munged = append(munged, "%%"...)
+			i++
+		case 's':
+			s := uint64(gitTmToTimeT(tm)) - uint64(int64(3600*(tz/100))) - uint64(int64(60*(tz%100)))
+			munged = appendUint(munged, s)
+			i++
+		case 'z':
+			munged = appendTZ(munged, tz)
+			i++
+		case 'Z':
+			if suppressTZName {
+				i++
+				break
+			}
+			munged = append(munged, '%')
+		default:
+			munged = append(munged, '%')
+		}
+	}
+	return appendStrftime(dst, munged, tm, loc)
+}
+
+// strftimeState is the per-conversion state of glibc's
+// __strftime_internal.
+type strftimeState struct {
+	pad     byte // '_', '-', '0' or 0
+	width   int
+	upcase  bool
+	lowcase bool
+}
+
+// addText is glibc's add()/cpy(): pad to the field width, then the bytes
+// of s with the case conversion in effect.
+func addText[S ~string | ~[]byte](st *strftimeState, dst []byte, s S) []byte {
+	for delta := st.width - len(s); delta > 0; delta-- {
+		if st.pad == '0' {
+			dst = append(dst, '0')
+		} else {
+			dst = append(dst, ' ')
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case st.lowcase:
+			c = asciiLower(c)
+		case st.upcase:
+			c = asciiUpper(c)
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// number is glibc's do_number / do_number_sign_and_padding for a value
+// whose decimal digits (and sign) are in digits.
+func (st *strftimeState) number(dst []byte, minDigits int, v int64, spacePad bool) []byte {
+	var buf [24]byte
+	i := len(buf)
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = -u
+	}
+	for {
+		i--
+		buf[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	if spacePad && st.pad != '0' && st.pad != '-' {
+		st.pad = '_'
+	}
+	want := minDigits // DO_NUMBER: digits = max(d, width)
+	if st.width > want {
+		want = st.width
+	}
+	return st.signAndPad(dst, want, buf[i:], neg)
+}
+
+// signAndPad is glibc's do_number_sign_and_padding: want is the number of
+// digits to pad to (glibc's "digits").
+func (st *strftimeState) signAndPad(dst []byte, want int, digits []byte, neg bool) []byte {
+	var buf [26]byte
+	s := buf[:0]
+	if neg {
+		s = append(s, '-')
+	}
+	s = append(s, digits...)
+	if st.pad != '-' {
+		if padding := want - len(s); padding > 0 {
+			if st.pad == '_' {
+				for k := 0; k < padding; k++ {
+					dst = append(dst, ' ')
+				}
+				if st.width > padding {
+					st.width -= padding
+				} else {
+					st.width = 0
+				}
+			} else {
+				if neg {
+					dst = append(dst, '-')
+					s = s[1:]
+				}
+				for k := 0; k < padding; k++ {
+					dst = append(dst, '0')
+				}
+				st.width = 0
+			}
+		}
+	}
+	return addText(st, dst, s)
+}
+
+// C locale's composite formats.
+const (
+	cLocaleDateTime = "%a %b %e %H:%M:%S %Y" // D_T_FMT, for %c
+	cLocaleDate     = "%m/%d/%y"             // D_FMT, for %x
+	cLocaleTime     = "%H:%M:%S"             // T_FMT, for %X
+	cLocaleTimeAMPM = "%I:%M:%S %p"          // T_FMT_AMPM, for %r
+)
+
+// appendStrftime is glibc 2.36's strftime in the C locale.
+func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Location) ([]byte, error) {
+	hour12 := tm.hour
+	if hour12 > 12 {
+		hour12 -= 12
+	} else if hour12 == 0 {
+		hour12 = 12
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			dst = append(dst, f[i])
+			continue
+		}
+		start := i
+		st := strftimeState{width: -1}
+		changeCase := false
+	flags:
+		for {
+			i++
+			switch at(f, i) {
+			case '_', '-', '0':
+				st.pad = f[i]
+			case '^':
+				st.upcase = true
+			case '#':
+				changeCase = true
+			default:
+				break flags
+			}
+		}
+		if isDigit(at(f, i)) {
+			st.width = 0
+			for isDigit(at(f, i)) {
+				d := int(f[i] - '0')
+				if st.width > (1<<31-1)/10 || (st.width == (1<<31-1)/10 && d > (1<<31-1)%10) {
+					st.width = 1<<31 - 1
+				} else {
+					st.width = st.width*10 + d
+				}
+				i++
+			}
+			if st.width > maxStrftimeWidth {
+				return dst, errStrftimeWidth
+			}
+		}
+		var modifier byte
+		if c := at(f, i); c == 'E' || c == 'O' {
+			modifier = c
+			i++
+		}
+		badFormat := false
+		var err error
+		switch at(f, i) {
+		case '%':
+			if modifier != 0 {
+				badFormat = true
+				break
+			}
+			dst = addText(&st, dst, f[i:i+1])
+		case 'a':
+			if modifier != 0 {
+				badFormat = true
+				break
+			}
+			if changeCase {
+				st.upcase, st.lowcase = true, false
+			}
+			dst = addText(&st, dst, weekdayAbbrev(tm.wday))
+		case 'A':
+			if modifier != 0 {
+				badFormat = true
+				break
+			}
+			if changeCase {
+				st.upcase, st.lowcase = true, false
+			}
+			name := "?"
+			if tm.wday >= 0 && tm.wday <= 6 {
+				name = weekdayNames[tm.wday][:len(weekdayNames[tm.wday])-1]
+			}
+			dst = addText(&st, dst, name)
+		case 'b', 'h':
+			if changeCase {
+				st.upcase, st.lowcase = true, false
+			}
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = addText(&st, dst, monthAbbrev(tm.mon))
+		case 'B':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			if changeCase {
+				st.upcase, st.lowcase = true, false
+			}
+			name := "?"
+			if tm.mon >= 0 && tm.mon <= 11 {
+				name = monthNames[tm.mon]
+			}
+			dst = addText(&st, dst, name)
+		case 'c':
+			if modifier == 'O' {
+				badFormat = true
+				break
+			}
+			dst, err = st.subformat(dst, cLocaleDateTime, tm, loc)
+		case 'C':
+			year := int32(tm.year + 1900)
+			v := year / 100
+			if year%100 < 0 {
+				v--
+			}
+			dst = st.number(dst, 1, int64(v), false)
+		case 'x':
+			if modifier == 'O' {
+				badFormat = true
+				break
+			}
+			dst, err = st.subformat(dst, cLocaleDate, tm, loc)
+		case 'D':
+			if modifier != 0 {
+				badFormat = true
+				break
+			}
+			dst, err = st.subformat(dst, "%m/%d/%y", tm, loc)
+		case 'd':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.mday), false)
+		case 'e':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.mday), true)
+		case 'F':
+			if modifier != 0 {
+				badFormat = true
+				break
+			}
+			dst, err = st.subformat(dst, "%Y-%m-%d", tm, loc)
+		case 'H':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.hour), false)
+		case 'I':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(hour12), false)
+		case 'k':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.hour), true)
+		case 'l':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(hour12), true)
+		case 'j':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 3, int64(1+tm.yday), false)
+		case 'M':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.min), false)
+		case 'm':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.mon+1), false)
+		case 'n':
+			dst = addText(&st, dst, "\n")
+		case 'P', 'p':
+			if f[i] == 'P' {
+				st.lowcase = true
+			}
+			if changeCase {
+				st.upcase, st.lowcase = false, true
+			}
+			ampm := "AM"
+			if tm.hour > 11 {
+				ampm = "PM"
+			}
+			dst = addText(&st, dst, ampm)
+		case 'R':
+			dst, err = st.subformat(dst, "%H:%M", tm, loc)
+		case 'r':
+			dst, err = st.subformat(dst, cLocaleTimeAMPM, tm, loc)
+		case 'S':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64(tm.sec), false)
+		case 's':
+			// glibc's own %s (git replaced a bare one): mktime of the
+			// broken-down time in the local zone.
+			ltm := *tm
+			t := mktimeC(&ltm, loc)
+			var buf [24]byte
+			digits := appendUint(buf[:0], uint64(t))
+			if t < 0 {
+				digits = appendUint(buf[:0], -uint64(t))
+			}
+			dst = st.signAndPad(dst, 1, digits, t < 0) // digits = 1, whatever the width
+		case 'X':
+			if modifier == 'O' {
+				badFormat = true
+				break
+			}
+			dst, err = st.subformat(dst, cLocaleTime, tm, loc)
+		case 'T':
+			dst, err = st.subformat(dst, "%H:%M:%S", tm, loc)
+		case 't':
+			dst = addText(&st, dst, "\t")
+		case 'u':
+			dst = st.number(dst, 1, int64((tm.wday-1+7)%7+1), false)
+		case 'U':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64((tm.yday-tm.wday+7)/7), false)
+		case 'V', 'g', 'G':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			year := int32(tm.year + 1900)
+			days := isoWeekDays(tm.yday, tm.wday)
+			if days < 0 {
+				year--
+				days = isoWeekDays(tm.yday+365+leapInt(year), tm.wday)
+			} else if d := isoWeekDays(tm.yday-(365+leapInt(year)), tm.wday); d >= 0 {
+				year++
+				days = d
+			}
+			switch f[i] {
+			case 'g':
+				dst = st.number(dst, 2, int64((year%100+100)%100), false)
+			case 'G':
+				dst = st.number(dst, 1, int64(year), false)
+			default:
+				dst = st.number(dst, 2, int64(days/7+1), false)
+			}
+		case 'W':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 2, int64((tm.yday-(tm.wday-1+7)%7+7)/7), false)
+		case 'w':
+			if modifier == 'E' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 1, int64(tm.wday), false)
+		case 'Y':
+			if modifier == 'O' {
+				badFormat = true
+				break
+			}
+			dst = st.number(dst, 1, int64(int32(tm.year+1900)), false)
+		case 'y':
+			dst = st.number(dst, 2, int64((tm.year%100+100)%100), false)
+		case 'Z':
+			if changeCase {
+				st.upcase, st.lowcase = false, true
+			}
+			dst = addText(&st, dst, tm.zone)
+		case 'z':
+			if tm.isdst < 0 {
+				break
+			}
+			diff := tm.gmtoff
+			if diff < 0 {
+				dst = addText(&st, dst, "-")
+				diff = -diff
+			} else {
+				dst = addText(&st, dst, "+")
+			}
+			diff /= 60
+			dst = st.number(dst, 4, int64(int32(diff/60*100+diff%60)), false)
+		case 0: // '%' at the end of the format
+			i--
+			badFormat = true
+		default:
+			badFormat = true
+		}
+		if err != nil {
+			return dst, err
+		}
+		if badFormat {
+			// Copy the conversion back to the nearest '%' — which is
+			// the conversion character itself in "%E%".
+			j := i
+			for j > start && f[j] != '%' {
+				j--
+			}
+			dst = addText(&st, dst, f[j:i+1])
+		}
+	}
+	return dst, nil
+}
+
+// subformat expands a composite conversion (%c, %D, %F, %r, %R, %T, %x,
+// %X) in place and pads and upper-cases the result as one field (glibc
+// only upper-cases a subformat).
+func (st *strftimeState) subformat(dst []byte, sub string, tm *cTm, loc *time.Location) ([]byte, error) {
+	mark := len(dst)
+	dst, err := appendStrftime(dst, sub, tm, loc)
+	if err != nil {
+		return dst, err
+	}
+	n := len(dst) - mark
+	if padding := st.width - n; padding > 0 {
+		for k := 0; k < padding; k++ {
+			dst = append(dst, 0)
+		}
+		copy(dst[mark+padding:], dst[mark:mark+n])
+		fill := byte(' ')
+		if st.pad == '0' {
+			fill = '0'
+		}
+		for k := mark; k < mark+padding; k++ {
+			dst[k] = fill
+		}
+		mark += padding
+	}
+	if st.upcase {
+		for k := mark; k < len(dst); k++ {
+			dst[k] = asciiUpper(dst[k])
+		}
+	}
+	return dst, nil
+}
+
+func leapInt(year int32) int32 {
+	if isLeap(int64(year)) {
+		return 1
+	}
+	return 0
+}
+
+// isoWeekDays is glibc's iso_week_days: days from the first day of the
+// first ISO week of the year to yday (weekday wday).
+func isoWeekDays(yday, wday int32) int32 {
+	const bigEnoughMultipleOf7 = (366/7 + 2) * 7
+	return yday - (yday-wday+4+bigEnoughMultipleOf7)%7 + 4 - 1
+}
+
+// ---------------------------------------------------------------------
+// C string helpers.
+
+// cString truncates s at its first NUL, as a C function would see it.
+func cString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func cStrlen(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// at returns s[i], or 0 (C's terminating NUL) past the end.
+func at[S ~string | ~[]byte](s S, i int) byte {
+	if i >= 0 && i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isGitSpace is git's isspace: space, \t, \n, \r (not \v or \f).
+func isGitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
+
+func asciiUpper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c - 'A' + 'a'
+	}
+	return c
+}
