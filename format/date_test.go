@@ -517,7 +517,7 @@ func TestShowDateKnown(t *testing.T) {
 		{"format:%5", 1112912053, -700, "   %5"},
 		{"format:%E", 1112912053, -700, "%E"},
 		{"format:%G %g %V %U %W %u %w %j %C %k %l %p %P %h", 1112912053, -700, "2005 05 14 14 14 4 4 097 20 15  3 PM pm Apr"},
-		{"iso", 67768036191676800, 0, "1970-01-01 00:00:00 +0000"}, // gmtime fails: the epoch
+		{"iso", 67768036191676800, 0, "1970-01-01 00:00:00 +0000"},        // gmtime fails: the epoch
 		{"iso", 67768036191676799, 0, "-2147481749-12-31 23:59:59 +0000"}, // C int overflow of tm_year+1900, as git prints it
 	} {
 		mode, err := ParseDateMode(c.mode)
