@@ -657,6 +657,8 @@ func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []str
 				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: Bloom filter settings use %d hashes; ignoring its Bloom filters", path, s.numHashes))
 			case uint64(last) > uint64(len(filters)):
 				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path Bloom data is truncated (%d of %d bytes); ignoring its Bloom filters", path, len(filters), last))
+			case !nonDecreasing(bidx):
+				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path index is out of order; ignoring its Bloom filters", path))
 			default:
 				l.bidx = bidx
 				l.bdat = filters
@@ -665,6 +667,22 @@ func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []str
 		}
 	}
 	return l, warnings, nil
+}
+
+// nonDecreasing reports whether the BE32 values of b never decrease.
+// Checking the whole Bloom index once at open (4 bytes per commit) is what
+// makes every filter's bounds trustworthy: a filter spanning its
+// neighbours' bytes would otherwise answer for the wrong paths.
+func nonDecreasing(b []byte) bool {
+	var prev uint32
+	for i := 0; i+4 <= len(b); i += 4 {
+		v := binary.BigEndian.Uint32(b[i:])
+		if v < prev {
+			return false
+		}
+		prev = v
+	}
+	return true
 }
 
 // loadChain reads info/commit-graphs/commit-graph-chain in dir and the
