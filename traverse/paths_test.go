@@ -25,19 +25,26 @@ type changedTruth map[oid.ID][][][]byte
 
 var (
 	truthMu    sync.Mutex
-	truthCache = map[oid.Format]changedTruth{}
+	truthCache = map[string]changedTruth{}
 )
 
-// diffTruth runs git diff-tree for every commit against each parent. The
-// history is the same in every variant, so the nograph fixture serves all.
+// diffTruth runs git diff-tree for every commit of the history fixture
+// against each parent. The history is the same in every variant, so the
+// nograph fixture serves all.
 func diffTruth(t testing.TB, format oid.Format) changedTruth {
+	t.Helper()
+	return diffTruthOf(t, historyFixture(t, "nograph", format), format)
+}
+
+// diffTruthOf runs git diff-tree for every commit of the repository at
+// dir against each parent.
+func diffTruthOf(t testing.TB, dir string, format oid.Format) changedTruth {
 	t.Helper()
 	truthMu.Lock()
 	defer truthMu.Unlock()
-	if tr := truthCache[format]; tr != nil {
+	if tr := truthCache[dir]; tr != nil {
 		return tr
 	}
-	dir := historyFixture(t, "nograph", format)
 	tr := changedTruth{}
 	for _, c := range gitCommits(t, dir, format) {
 		if len(c.parents) == 0 {
@@ -49,7 +56,7 @@ func diffTruth(t testing.TB, format oid.Format) changedTruth {
 			tr[c.id] = append(tr[c.id], names)
 		}
 	}
-	truthCache[format] = tr
+	truthCache[dir] = tr
 	return tr
 }
 
@@ -74,52 +81,11 @@ func TestPathChangedMatchesDiffTree(t *testing.T) {
 		for _, v := range graphVariants {
 			t.Run(format.String()+"/"+v.name, func(t *testing.T) {
 				dir := historyFixture(t, v.name, format)
-				truth := diffTruth(t, format)
-				rd := loadObjects(t, dir, format)
 				var g *Graph
 				if v.graph {
 					g = openGraph(t, dir, format)
 				}
-				cs := NewCommits(rd, g, format, CommitOptions{})
-				ts := NewTrees(rd, format)
-				keys := make([]BloomKey, len(pathsOfInterest))
-				for i, p := range pathsOfInterest {
-					keys[i] = NewBloomKey([]byte(p))
-				}
-				checked := 0
-				for id, perParent := range truth {
-					c, err := cs.Get(id)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, p := range c.Parents {
-						if err := cs.Parse(p); err != nil {
-							t.Fatal(err)
-						}
-					}
-					for pi, names := range perParent {
-						for ki := range keys {
-							path := pathsOfInterest[ki]
-							want := touches(names, path)
-							got, err := PathChanged(cs, ts, c, pi, &keys[ki])
-							if err != nil {
-								t.Fatal(err)
-							}
-							if got != want {
-								t.Errorf("commit %s parent %d path %q: changed=%v, git diff-tree says %v", id, pi, path, got, want)
-							}
-							if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChangedKey(c, &keys[ki]) {
-								t.Errorf("commit %s path %q: Bloom filter says unchanged but git diff-tree lists it", id, path)
-							}
-							if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChanged(c, [][]byte{[]byte(path)}) {
-								t.Errorf("commit %s path %q: MaybeChanged says unchanged but git diff-tree lists it", id, path)
-							}
-							checked++
-						}
-					}
-				}
-				st := cs.Stats()
-				t.Logf("%d comparisons; stats %+v; trees %+v", checked, st, ts.Stats())
+				st := checkPathChanged(t, dir, format, g, diffTruth(t, format), pathsOfInterest)
 				if v.bloom && st.BloomNo == 0 {
 					t.Error("Bloom filters never answered \"no\"")
 				}
@@ -129,6 +95,57 @@ func TestPathChangedMatchesDiffTree(t *testing.T) {
 			})
 		}
 	}
+}
+
+// checkPathChanged compares PathChanged (and MaybeChanged) with git's
+// diff-tree for every commit, parent and path, and returns the counters.
+func checkPathChanged(t *testing.T, dir string, format oid.Format, g *Graph, truth changedTruth, paths []string) CommitStats {
+	t.Helper()
+	rd := loadObjects(t, dir, format)
+	cs := NewCommits(rd, g, format, CommitOptions{})
+	ts := NewTrees(rd, format)
+	keys := make([]BloomKey, len(paths))
+	for i, p := range paths {
+		keys[i] = NewBloomKey([]byte(p))
+	}
+	checked := 0
+	for id, perParent := range truth {
+		c, err := cs.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range c.Parents {
+			if err := cs.Parse(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for pi, names := range perParent {
+			for ki := range keys {
+				path := paths[ki]
+				want := touches(names, path)
+				got, err := PathChanged(cs, ts, c, pi, &keys[ki])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("commit %s parent %d path %q: changed=%v, git diff-tree says %v", id, pi, path, got, want)
+				}
+				if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChangedKey(c, &keys[ki]) {
+					t.Errorf("commit %s path %q: Bloom filter says unchanged but git diff-tree lists it", id, path)
+				}
+				if pi == 0 && len(c.Parents) > 0 && want && !cs.MaybeChanged(c, [][]byte{[]byte(path)}) {
+					t.Errorf("commit %s path %q: MaybeChanged says unchanged but git diff-tree lists it", id, path)
+				}
+				checked++
+			}
+		}
+	}
+	if w := cs.Warnings(); len(w) > 0 {
+		t.Errorf("warnings: %q", w)
+	}
+	st := cs.Stats()
+	t.Logf("%d comparisons; stats %+v; trees %+v", checked, st, ts.Stats())
+	return st
 }
 
 // TestBloomV1SignedChar checks the version 1 quirk on the filters git
