@@ -1,0 +1,514 @@
+package repo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// Index entry flag bits, as git keeps them in memory (ce_flags): the
+// 16 on-disk bits without the name length, and the extended bits
+// shifted up by 16.
+const (
+	IndexAssumeValid  uint32 = 0x8000
+	IndexExtended     uint32 = 0x4000
+	IndexStageMask    uint32 = 0x3000
+	IndexIntentToAdd  uint32 = 1 << 29
+	IndexSkipWorktree uint32 = 1 << 30
+
+	// indexUpdateInBase is git's in-memory CE_UPDATE_IN_BASE, set on
+	// split-index entries that replace a shared-index entry (and shown
+	// by "git ls-files --debug").
+	indexUpdateInBase uint32 = 1 << 27
+
+	indexNameMask     = 0x0fff
+	indexExtendedMask = IndexIntentToAdd | IndexSkipWorktree
+)
+
+// IndexEntry is one entry of the index (a path at a stage).
+type IndexEntry struct {
+	Path string
+	Mode uint32
+	ID   oid.ID
+	// Stage is 0 for a merged path, 1-3 (base, ours, theirs) during a
+	// conflict.
+	Stage int
+	// Flags holds IndexAssumeValid, IndexExtended, the stage bits,
+	// IndexIntentToAdd and IndexSkipWorktree, as git's ce_flags (what
+	// "git ls-files --debug" prints; entries a split index replaced also
+	// carry git's in-memory bit 1<<27, CE_UPDATE_IN_BASE).
+	Flags uint32
+	// The cached stat data.
+	CTimeSec, CTimeNsec, MTimeSec, MTimeNsec uint32
+	Dev, Ino, UID, GID, Size                 uint32
+}
+
+// IsSparseDir reports a sparse-index directory entry: a directory
+// outside the sparse-checkout cone, stored as its tree ("dir/", mode
+// 040000, skip-worktree).
+func (e *IndexEntry) IsSparseDir() bool {
+	return e.Mode&0o170000 == 0o040000 && e.Flags&IndexSkipWorktree != 0 && strings.HasSuffix(e.Path, "/")
+}
+
+// SkipWorktree reports the skip-worktree bit (sparse checkout).
+func (e *IndexEntry) SkipWorktree() bool { return e.Flags&IndexSkipWorktree != 0 }
+
+// IntentToAdd reports an entry added with "git add -N".
+func (e *IndexEntry) IntentToAdd() bool { return e.Flags&IndexIntentToAdd != 0 }
+
+// Index is the staging area ($GIT_DIR/index or GIT_INDEX_FILE): entries
+// sorted by path, then stage.
+type Index struct {
+	// Version is the on-disk format version (2, 3 or 4).
+	Version int
+	// EntryList holds every entry in index order.
+	EntryList []IndexEntry
+	// Sparse reports a sparse index (the "sdir" extension) that still
+	// has directory entries.
+	Sparse bool
+	// Messages are lines git prints while reading the index ("ignoring
+	// XXXX extension" for an optional extension it does not know).
+	Messages []string
+	// Checksum is the file's trailing hash (all zeros when index.skipHash
+	// wrote none).
+	Checksum oid.ID
+}
+
+// Entries returns every stage of path (nil when the index does not
+// have it).
+func (ix *Index) Entries(path string) []IndexEntry {
+	if ix == nil {
+		return nil
+	}
+	i := ix.pos(path)
+	j := i
+	for j < len(ix.EntryList) && ix.EntryList[j].Path == path {
+		j++
+	}
+	return ix.EntryList[i:j]
+}
+
+// Entry returns path at stage.
+func (ix *Index) Entry(path string, stage int) (IndexEntry, bool) {
+	for _, e := range ix.Entries(path) {
+		if e.Stage == stage {
+			return e, true
+		}
+	}
+	return IndexEntry{}, false
+}
+
+// pos returns the first position whose path is >= path (git's
+// index_name_pos order: bytewise path, then stage).
+func (ix *Index) pos(path string) int {
+	return sort.Search(len(ix.EntryList), func(i int) bool { return ix.EntryList[i].Path >= path })
+}
+
+// IndexFile returns the index path: GIT_INDEX_FILE or $GIT_DIR/index.
+func (r *Repository) IndexFile() string {
+	if v, ok := r.env.lookup("GIT_INDEX_FILE"); ok {
+		return join(r.gitCwd, v)
+	}
+	return r.GitDir + "/index"
+}
+
+func (r *Repository) indexFileName() string {
+	if v, ok := r.env.lookup("GIT_INDEX_FILE"); ok {
+		return v
+	}
+	return r.gitDirName + "/index"
+}
+
+// ReadIndex reads the index the way blame (a command that needs the
+// full index) sees it: versions 2, 3 and 4, a split index merged with
+// its shared index, and sparse-index directory entries expanded into the
+// files of their trees (skip-worktree set). A missing index is an empty
+// index. Errors carry git's messages ("index file corrupt", "index uses
+// abcd extension, which we do not understand" before it, ...).
+func (r *Repository) ReadIndex() (*Index, error) {
+	ix, err := r.ReadIndexSparse()
+	if err != nil || !ix.Sparse {
+		return ix, err
+	}
+	rd := r.Objects.NewReader()
+	if err := ix.Expand(rd, r.Format); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// ReadIndexSparse is ReadIndex without expanding sparse directories.
+func (r *Repository) ReadIndexSparse() (*Index, error) {
+	path := r.IndexFile()
+	name := r.indexFileName()
+	ix, link, err := readIndexFile(path, name, r.Format, false)
+	if err != nil {
+		return nil, err
+	}
+	if link == nil || link.base.IsNull() {
+		return ix, nil
+	}
+	hexBase := link.base.String()
+	basePath := r.GitDir + "/sharedindex." + hexBase
+	baseName := r.gitDirName + "/sharedindex." + hexBase
+	base, _, err := readIndexFile(basePath, baseName, r.Format, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(base.EntryList) == 0 {
+		basePath = filepath.Dir(path) + "/sharedindex." + hexBase
+		baseName = filepath.Dir(name) + "/sharedindex." + hexBase
+		base, _, err = readIndexFile(basePath, baseName, r.Format, true)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if base.Checksum != link.base {
+		return nil, newError(ErrCorruptIndex, "broken index, expect %s in %s, got %s", hexBase, r.gitDirName+"/sharedindex."+hexBase, base.Checksum)
+	}
+	return mergeSplitIndex(ix, base, link)
+}
+
+// splitLink is the "link" extension of a split index.
+type splitLink struct {
+	base            oid.ID
+	delete, replace ewahBitmap
+	hasBitmaps      bool
+}
+
+// readIndexFile parses one index file. A missing file is an empty index
+// unless mustExist.
+func readIndexFile(path, name string, format oid.Format, mustExist bool) (*Index, *splitLink, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+			return &Index{Version: 2}, nil, nil
+		}
+		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: name + ": index file open failed: " + errnoText(err), Err: err}
+	}
+	hashLen := format.Size()
+	if len(data) < 12+hashLen {
+		return nil, nil, newError(ErrCorruptIndex, "%s: index file smaller than expected", name)
+	}
+	corrupt := func(before ...string) error {
+		return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt", Before: before}
+	}
+	if sig := binary.BigEndian.Uint32(data); sig != 0x44495243 {
+		// git prints the signature as read into a native integer.
+		return nil, nil, corrupt(fmt.Sprintf("error: bad signature 0x%08x", binary.LittleEndian.Uint32(data)))
+	}
+	version := binary.BigEndian.Uint32(data[4:])
+	if version < 2 || version > 4 {
+		return nil, nil, corrupt(fmt.Sprintf("error: bad index version %d", version))
+	}
+	count := binary.BigEndian.Uint32(data[8:])
+	ix := &Index{Version: int(version)}
+	ix.Checksum = oid.FromBytes(format, data[len(data)-hashLen:])
+	body := data[:len(data)-hashLen]
+	// Every entry takes at least its fixed part; a count the file cannot
+	// hold is corrupt.
+	fixed := 40 + hashLen + 2
+	if uint64(count) > uint64(len(body)-12)/uint64(fixed-1)+1 {
+		return nil, nil, corrupt()
+	}
+	ix.EntryList = make([]IndexEntry, 0, count)
+	off := 12
+	var prev string
+	for i := uint32(0); i < count; i++ {
+		e, size, err := parseIndexEntry(body, off, int(version), format, prev, i > 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		ix.EntryList = append(ix.EntryList, e)
+		prev = e.Path
+		off += size
+		if e.IsSparseDir() {
+			ix.Sparse = true
+		}
+	}
+	var link *splitLink
+	sawSdir := false
+	for off+8 <= len(body) {
+		sig := body[off : off+4]
+		size := binary.BigEndian.Uint32(body[off+4:])
+		start := off + 8
+		if uint64(start)+uint64(size) > uint64(len(body)) {
+			return nil, nil, corrupt()
+		}
+		ext := body[start : start+int(size)]
+		switch string(sig) {
+		case "TREE", "REUC", "UNTR", "FSMN", "EOIE", "IEOT":
+		case "link":
+			if len(ext) < hashLen {
+				return nil, nil, corrupt("error: corrupt link extension (too short)")
+			}
+			link = &splitLink{base: oid.FromBytes(format, ext)}
+			rest := ext[hashLen:]
+			if len(rest) > 0 {
+				del, n, ok := readEWAH(rest)
+				if !ok {
+					return nil, nil, corrupt("error: corrupt delete bitmap in link extension")
+				}
+				rest = rest[n:]
+				rep, n, ok := readEWAH(rest)
+				if !ok {
+					return nil, nil, corrupt("error: corrupt replace bitmap in link extension")
+				}
+				if n != len(rest) {
+					return nil, nil, corrupt("error: garbage at the end of link extension")
+				}
+				link.delete, link.replace, link.hasBitmaps = del, rep, true
+			}
+		case "sdir":
+			sawSdir = true
+		default:
+			if sig[0] < 'A' || sig[0] > 'Z' {
+				return nil, nil, corrupt(fmt.Sprintf("error: index uses %s extension, which we do not understand", cString(string(sig))))
+			}
+			ix.Messages = append(ix.Messages, "ignoring "+cString(string(sig))+" extension")
+		}
+		off = start + int(size)
+	}
+	_ = sawSdir // the marker only; the directory entries say it all
+	return ix, link, nil
+}
+
+// parseIndexEntry decodes the entry at body[off:].
+func parseIndexEntry(body []byte, off, version int, format oid.Format, prev string, hasPrev bool) (IndexEntry, int, error) {
+	hashLen := format.Size()
+	corrupt := func() error { return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"} }
+	if off+40+hashLen+2 > len(body) {
+		return IndexEntry{}, 0, corrupt()
+	}
+	b := body[off:]
+	be := binary.BigEndian
+	e := IndexEntry{
+		CTimeSec: be.Uint32(b[0:]), CTimeNsec: be.Uint32(b[4:]),
+		MTimeSec: be.Uint32(b[8:]), MTimeNsec: be.Uint32(b[12:]),
+		Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
+		UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
+	}
+	e.ID = oid.FromBytes(format, b[40:])
+	flags := uint32(be.Uint16(b[40+hashLen:]))
+	nameLen := int(flags & indexNameMask)
+	p := 40 + hashLen + 2
+	if flags&IndexExtended != 0 {
+		if p+2 > len(b) {
+			return IndexEntry{}, 0, corrupt()
+		}
+		ext := uint32(be.Uint16(b[p:])) << 16
+		if ext&^indexExtendedMask != 0 {
+			return IndexEntry{}, 0, newError(ErrCorruptIndex, "unknown index entry format 0x%08x", ext)
+		}
+		flags |= ext
+		p += 2
+	}
+	e.Flags = flags &^ indexNameMask
+	e.Stage = int(flags&IndexStageMask) >> 12
+	if version == 4 {
+		strip, n := decodeIndexVarint(b[p:])
+		if n == 0 {
+			return IndexEntry{}, 0, corrupt()
+		}
+		p += n
+		keep := 0
+		if hasPrev {
+			if uint64(len(prev)) < strip {
+				return IndexEntry{}, 0, newError(ErrCorruptIndex, "malformed name field in the index, near path '%s'", prev)
+			}
+			keep = len(prev) - int(strip)
+		}
+		nul := bytes.IndexByte(b[p:], 0)
+		if nul < 0 {
+			return IndexEntry{}, 0, corrupt()
+		}
+		e.Path = prev[:keep] + string(b[p:p+nul])
+		return e, p + nul + 1, nil
+	}
+	if nameLen == indexNameMask {
+		nul := bytes.IndexByte(b[p:], 0)
+		if nul < 0 {
+			return IndexEntry{}, 0, corrupt()
+		}
+		nameLen = nul
+	}
+	if p+nameLen > len(b) {
+		return IndexEntry{}, 0, corrupt()
+	}
+	e.Path = string(b[p : p+nameLen])
+	size := (p + nameLen + 8) &^ 7
+	if size > len(b) {
+		return IndexEntry{}, 0, corrupt()
+	}
+	return e, size, nil
+}
+
+// decodeIndexVarint reads git's offset varint (varint.c): 7 bits per
+// byte, most significant first, with one added per continuation.
+func decodeIndexVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	val := uint64(c & 127)
+	i := 1
+	for c&128 != 0 {
+		if i >= len(b) || val+1 > 1<<57 {
+			return 0, 0
+		}
+		c = b[i]
+		i++
+		val = ((val + 1) << 7) | uint64(c&127)
+	}
+	return val, i
+}
+
+// mergeSplitIndex applies a split index to its shared base: replaced
+// base entries take the new data (keeping their names), deleted ones go,
+// and the named entries of the split index are added in order.
+func mergeSplitIndex(ix, base *Index, link *splitLink) (*Index, error) {
+	entries := append([]IndexEntry(nil), base.EntryList...)
+	saved := ix.EntryList
+	replaced := 0
+	deleted := make([]bool, len(entries))
+	var err error
+	fail := func(format string, args ...any) bool {
+		err = newError(ErrCorruptIndex, format, args...)
+		return false
+	}
+	if link.hasBitmaps {
+		link.replace.each(func(pos uint64) bool {
+			if pos >= uint64(len(entries)) {
+				return fail("position for replacement %d exceeds base index size %d", pos, len(entries))
+			}
+			if replaced >= len(saved) {
+				return fail("too many replacements (%d vs %d)", replaced, len(saved))
+			}
+			src := saved[replaced]
+			if src.Path != "" {
+				return fail("corrupt link extension, entry %d should have zero length name", pos)
+			}
+			src.Path = entries[pos].Path
+			src.Flags |= indexUpdateInBase
+			entries[pos] = src
+			replaced++
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		link.delete.each(func(pos uint64) bool {
+			if pos >= uint64(len(entries)) {
+				return fail("position for existing entry %d exceeds base index size %d", pos, len(entries))
+			}
+			deleted[pos] = true
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	merged := entries[:0]
+	for i, e := range entries {
+		if !deleted[i] {
+			merged = append(merged, e)
+		}
+	}
+	out := &Index{Version: ix.Version, EntryList: merged, Messages: append(base.Messages, ix.Messages...), Checksum: ix.Checksum}
+	for i := replaced; i < len(saved); i++ {
+		e := saved[i]
+		if e.Path == "" {
+			return nil, newError(ErrCorruptIndex, "corrupt link extension, entry %d should have name", i)
+		}
+		out.insert(e)
+	}
+	for i := range out.EntryList {
+		if out.EntryList[i].IsSparseDir() {
+			out.Sparse = true
+		}
+	}
+	return out, nil
+}
+
+// insert adds e in order, replacing an entry with the same path and
+// stage.
+func (ix *Index) insert(e IndexEntry) {
+	i := sort.Search(len(ix.EntryList), func(i int) bool {
+		x := &ix.EntryList[i]
+		if x.Path != e.Path {
+			return x.Path > e.Path
+		}
+		return x.Stage >= e.Stage
+	})
+	if i < len(ix.EntryList) && ix.EntryList[i].Path == e.Path && ix.EntryList[i].Stage == e.Stage {
+		ix.EntryList[i] = e
+		return
+	}
+	ix.EntryList = append(ix.EntryList, IndexEntry{})
+	copy(ix.EntryList[i+1:], ix.EntryList[i:])
+	ix.EntryList[i] = e
+}
+
+// Expand replaces every sparse directory entry by the files of its tree,
+// as git's ensure_full_index does (each with skip-worktree set).
+func (ix *Index) Expand(rd *odb.Reader, format oid.Format) error {
+	if !ix.Sparse {
+		return nil
+	}
+	var out []IndexEntry
+	var buf []byte
+	var walk func(tree oid.ID, prefix string) error
+	walk = func(tree oid.ID, prefix string) error {
+		typ, data, err := rd.Read(tree, buf)
+		if err != nil {
+			return err
+		}
+		if typ != object.Tree {
+			return newError(ErrCorruptIndex, "index entry is a directory, but not sparse (%s)", prefix)
+		}
+		body := append([]byte(nil), data...)
+		buf = data
+		it := object.NewTreeIter(format, body)
+		var te object.TreeEntry
+		for it.Next(&te) {
+			name := prefix + string(te.Name)
+			if object.IsTree(te.Mode) {
+				if err := walk(te.ID, name+"/"); err != nil {
+					return err
+				}
+				continue
+			}
+			out = append(out, IndexEntry{Path: name, Mode: te.Mode, ID: te.ID,
+				Flags: IndexSkipWorktree | IndexExtended})
+		}
+		return it.Err()
+	}
+	for _, e := range ix.EntryList {
+		if !e.IsSparseDir() {
+			out = append(out, e)
+			continue
+		}
+		if err := walk(e.ID, e.Path); err != nil {
+			return err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Stage < out[j].Stage
+	})
+	ix.EntryList = out
+	ix.Sparse = false
+	return nil
+}

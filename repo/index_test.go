@@ -1,0 +1,254 @@
+package repo
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+const indexScript = `
+mk () {
+	git init -q "$1"
+	cd "$1"
+	mkdir -p dir/sub other
+	echo a >a.txt
+	echo exec >run.sh && chmod +x run.sh
+	ln -s a.txt link
+	echo b >dir/b.txt
+	echo c >dir/sub/c.txt
+	echo o >other/o.txt
+	commit_all base
+}
+mk v2 && cd ..
+mk v3 && echo new >new.txt && git add -N new.txt && git update-index --skip-worktree dir/b.txt && cd ..
+mk v4 && git update-index --index-version 4 && echo x >dir/x && git add dir/x && cd ..
+mk split && git update-index --split-index && echo changed >a.txt && git rm -q other/o.txt && echo z >z.txt && git add a.txt z.txt && cd ..
+mk sparse && git sparse-checkout init --cone --sparse-index && git sparse-checkout set dir && cd ..
+mk conflict
+git checkout -q -b side && echo side >a.txt && commit_all side
+git checkout -q main && echo main >a.txt && commit_all main
+git merge -q side >/dev/null 2>&1 || true
+cd ..
+mk long
+blob=$(git hash-object -w a.txt)
+long=$(printf 'd%.0s' $(seq 1 200))
+p="$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/file"
+git update-index --add --cacheinfo "100644,$blob,$p"
+git update-index --add --cacheinfo "100644,$blob,short"
+cd ..
+mk long4
+blob=$(git hash-object -w a.txt)
+long=$(printf 'e%.0s' $(seq 1 300))
+p="$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/f"
+git update-index --add --cacheinfo "100644,$blob,$p"
+git update-index --index-version 4
+cd ..
+git init -q empty
+`
+
+// describeIndex renders entries as "git ls-files -s --debug" does.
+func describeIndex(ix *Index) string {
+	var b strings.Builder
+	for _, e := range ix.EntryList {
+		fmt.Fprintf(&b, "%06o %s %d\t%s\n", e.Mode, e.ID, e.Stage, e.Path)
+		fmt.Fprintf(&b, "  ctime: %d:%d\n  mtime: %d:%d\n", e.CTimeSec, e.CTimeNsec, e.MTimeSec, e.MTimeNsec)
+		fmt.Fprintf(&b, "  dev: %d\tino: %d\n  uid: %d\tgid: %d\n", e.Dev, e.Ino, e.UID, e.GID)
+		fmt.Fprintf(&b, "  size: %d\tflags: %x\n", e.Size, e.Flags)
+	}
+	return b.String()
+}
+
+func indexResult(ix *Index, err error) string {
+	if err != nil {
+		return "exit 128\n--- stdout\n--- stderr\n" + renderFatal(err)
+	}
+	msgs := ""
+	for _, m := range ix.Messages {
+		msgs += m + "\n"
+	}
+	return "exit 0\n--- stdout\n" + describeIndex(ix) + "--- stderr\n" + msgs
+}
+
+func TestReadIndexMatchesGit(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "index", f, indexScript)
+		for _, name := range []string{"v2", "v3", "v4", "split", "sparse", "conflict", "long", "long4", "empty"} {
+			dir := filepath.Join(root, name)
+			r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// git ls-files expands a sparse index unless --sparse.
+			want := gitResult(t, dir, f, nil, "ls-files", "-s", "--debug")
+			ix, err := r.ReadIndex()
+			if got := indexResult(ix, err); got != want {
+				t.Errorf("%s %s:\n got: %s\nwant: %s", f, name, got, want)
+			}
+			want = gitResult(t, dir, f, nil, "ls-files", "-s", "--debug", "--sparse")
+			ix, err = r.ReadIndexSparse()
+			if got := indexResult(ix, err); got != want {
+				t.Errorf("%s %s --sparse:\n got: %s\nwant: %s", f, name, got, want)
+			}
+			if err == nil && ix.Version == 0 {
+				t.Errorf("%s %s: no version", f, name)
+			}
+		}
+	}
+}
+
+func TestIndexEntriesLookup(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "index", f, indexScript)
+		r, err := Discover(EnvFromList(filepath.Join(root, "conflict"), testgit.Env(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, err := r.ReadIndex()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stages := ix.Entries("a.txt")
+		if len(stages) != 3 || stages[0].Stage != 1 || stages[2].Stage != 3 {
+			t.Errorf("%s: a.txt stages %+v", f, stages)
+		}
+		for _, e := range stages {
+			want := strings.TrimSpace(testgit.Git(t, filepath.Join(root, "conflict"), f, "rev-parse", fmt.Sprintf(":%d:a.txt", e.Stage)))
+			if e.ID.String() != want {
+				t.Errorf("%s stage %d: %s, git %s", f, e.Stage, e.ID, want)
+			}
+		}
+		if got := ix.Entries("dir/b.txt"); len(got) != 1 || got[0].Stage != 0 {
+			t.Errorf("%s: dir/b.txt %+v", f, got)
+		}
+		if got := ix.Entries("dir"); len(got) != 0 {
+			t.Errorf("%s: dir has entries %+v", f, got)
+		}
+		if got := ix.Entries("nonexistent"); got != nil && len(got) != 0 {
+			t.Errorf("%s: nonexistent has entries", f)
+		}
+	}
+}
+
+// TestReadIndexDamaged edits copies of an index (zero trailer, unknown
+// extensions, bad signature and version, truncation) and compares with
+// what git makes of them.
+func TestReadIndexDamaged(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "index", f, indexScript)
+		dir := filepath.Join(root, "v3")
+		orig, err := os.ReadFile(filepath.Join(dir, ".git/index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashLen := f.Size()
+		body := orig[:len(orig)-hashLen]
+		withExt := func(sig string, payload []byte) []byte {
+			out := append([]byte{}, body...)
+			out = append(out, sig...)
+			out = binary.BigEndian.AppendUint32(out, uint32(len(payload)))
+			out = append(out, payload...)
+			return append(out, make([]byte, hashLen)...)
+		}
+		cases := map[string][]byte{
+			"zero-trailer":      append(append([]byte{}, body...), make([]byte, hashLen)...),
+			"optional-ext":      withExt("ABCD", []byte("xyz")),
+			"required-ext":      withExt("abcd", nil),
+			"bad-signature":     append([]byte("DIRX"), orig[4:]...),
+			"bad-version":       append(append(append([]byte{}, orig[:4]...), 0, 0, 0, 9), orig[8:]...),
+			"too-small":         orig[:10],
+		}
+		for name, data := range cases {
+			tmp := t.TempDir()
+			idx := filepath.Join(tmp, "index")
+			if err := os.WriteFile(idx, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"GIT_INDEX_FILE=" + idx}
+			want := gitResult(t, dir, f, env, "ls-files", "-s", "--debug")
+			r, err := Discover(EnvFromList(dir, testgit.Env(f, env...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, err := r.ReadIndex()
+			if got := indexResult(ix, err); got != want {
+				t.Errorf("%s %s:\n got: %s\nwant: %s", f, name, got, want)
+			}
+		}
+	}
+}
+
+// TestReadIndexTruncated: git 2.39.5 reads past the end of an index
+// whose entries are cut short (it trusts the count); goblame reports the
+// file as corrupt instead.
+func TestReadIndexTruncated(t *testing.T) {
+	testgit.RequireGit(t)
+	root := testgit.Fixture(t, "index", oid.SHA1, indexScript)
+	orig, err := os.ReadFile(filepath.Join(root, "v3/.git/index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 12; n < len(orig)-20; n += 7 {
+		data := append(append([]byte{}, orig[:n]...), make([]byte, 20)...)
+		tmp := filepath.Join(t.TempDir(), "index")
+		writeFile(t, tmp, string(data))
+		ix, _, err := readIndexFile(tmp, "index", oid.SHA1, true)
+		if err == nil {
+			// Only a cut exactly after the last entry could parse, and
+			// then it must hold fewer bytes than the full index.
+			if len(ix.EntryList) == 0 && n > 12 {
+				t.Errorf("cut at %d: parsed with no entries", n)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrCorruptIndex) {
+			t.Errorf("cut at %d: %v is not ErrCorruptIndex", n, err)
+		}
+	}
+}
+
+// renderFatal is what git prints for an error this package returns.
+func renderFatal(err error) string {
+	var s strings.Builder
+	if ge, ok := err.(*Error); ok {
+		for _, l := range ge.Before {
+			s.WriteString(l + "\n")
+		}
+	}
+	s.WriteString("fatal: " + dieText(err.Error()) + "\n")
+	return s.String()
+}
+
+func TestEWAHDecode(t *testing.T) {
+	// One RLW: run bit 0, run length 1 (64 zero bits), 1 literal word
+	// with bits 0 and 3 set -> positions 64 and 67.
+	rlw := uint64(1)<<1 | uint64(1)<<33
+	var data []byte
+	data = binary.BigEndian.AppendUint32(data, 128)
+	data = binary.BigEndian.AppendUint32(data, 2)
+	data = binary.BigEndian.AppendUint64(data, rlw)
+	data = binary.BigEndian.AppendUint64(data, 0b1001)
+	data = binary.BigEndian.AppendUint32(data, 0)
+	bm, n, ok := readEWAH(data)
+	if !ok || n != len(data) {
+		t.Fatalf("readEWAH = %v, %d", ok, n)
+	}
+	var got []uint64
+	bm.each(func(p uint64) bool { got = append(got, p); return true })
+	if fmt.Sprint(got) != "[64 67]" {
+		t.Errorf("bits %v", got)
+	}
+	if _, _, ok := readEWAH(data[:10]); ok {
+		t.Error("truncated bitmap accepted")
+	}
+	_ = oid.SHA1
+}
