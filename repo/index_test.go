@@ -160,12 +160,12 @@ func TestReadIndexDamaged(t *testing.T) {
 			return append(out, make([]byte, hashLen)...)
 		}
 		cases := map[string][]byte{
-			"zero-trailer":      append(append([]byte{}, body...), make([]byte, hashLen)...),
-			"optional-ext":      withExt("ABCD", []byte("xyz")),
-			"required-ext":      withExt("abcd", nil),
-			"bad-signature":     append([]byte("DIRX"), orig[4:]...),
-			"bad-version":       append(append(append([]byte{}, orig[:4]...), 0, 0, 0, 9), orig[8:]...),
-			"too-small":         orig[:10],
+			"zero-trailer":  append(append([]byte{}, body...), make([]byte, hashLen)...),
+			"optional-ext":  withExt("ABCD", []byte("xyz")),
+			"required-ext":  withExt("abcd", nil),
+			"bad-signature": append([]byte("DIRX"), orig[4:]...),
+			"bad-version":   append(append(append([]byte{}, orig[:4]...), 0, 0, 0, 9), orig[8:]...),
+			"too-small":     orig[:10],
 		}
 		for name, data := range cases {
 			tmp := t.TempDir()
