@@ -13,8 +13,9 @@
 // Much of this runs on the C library's local time: localtime_r, and
 // mktime with its tm_isdst hint (a time computed in summer and moved into
 // winter keeps summer's offset — glibc's mktime looks for a nearby time
-// with the requested isdst and uses its UTC offset). mktimeC below follows
-// glibc 2.36's algorithm so that goblame lands on the same second as git
+// with the requested isdst and uses its UTC offset, else assumes a
+// one-hour difference). mktimeC below follows glibc 2.36's algorithm (as
+// Debian 12 ships it, with the release branch's fix) so that goblame lands on the same second as git
 // in every zone; C int arithmetic (the numbers in "N days ago" are ints)
 // wraps as it does in git.
 package format
@@ -760,7 +761,9 @@ func addOverflows(a, b int64) bool {
 	return (s > a) != (b > 0)
 }
 
-// mktimeGuess is glibc 2.36's __mktime_internal with localtime in loc:
+// mktimeGuess is __mktime_internal as in glibc's release/2.36 branch
+// (Debian 12's libc: 2.36 plus the "ca-1986 Indiana DST" fix, which falls
+// back to a one-hour DST difference), with localtime in loc:
 // it normalizes *tp and returns the time, or -1 leaving *tp alone. guess
 // is glibc's static offset guess, carried between calls.
 func mktimeGuess(tp *cTm, loc *time.Location, guess *int64) int64 {
@@ -831,9 +834,10 @@ func mktimeGuess(tp *cTm, loc *time.Location, guess *int64) int64 {
 
 	if !found && isdstDiffer(isdst, tm.isdst) {
 		// The wrong DST flag: use the UTC offset of the nearest time
-		// that has the requested one.
+		// that has the requested one, or else assume a one-hour DST.
+		dstDifference := b2i(isdst == 0) - b2i(tm.isdst == 0)
 		const stride = 601200
-		const durationMax = 536454000
+		const durationMax = 457243209
 		const deltaBound = durationMax/2 + stride
 	probe:
 		for delta := int64(stride); delta < deltaBound; delta += stride {
@@ -858,7 +862,12 @@ func mktimeGuess(tp *cTm, loc *time.Location, guess *int64) int64 {
 			}
 		}
 		if !found {
-			return -1
+			t += 60 * 60 * dstDifference
+			lt, ok := localtimeC(t, loc)
+			if !ok {
+				return -1
+			}
+			tm = lt
 		}
 	}
 
