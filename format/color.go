@@ -117,7 +117,7 @@ func AppendColor(dst []byte, s string) ([]byte, error) {
 			hasReset = true
 			continue
 		}
-		if c, ok := parseColorWord(value, start, p-start, word); ok {
+		if c, ok := parseColorWord(value, start, word); ok {
 			switch {
 			case fg.kind == colorUnspecified:
 				fg = c
@@ -196,9 +196,10 @@ func (c termColor) appendSGR(dst []byte, offset int64) []byte {
 
 var ansiColorNames = [...]string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"}
 
-// parseColorWord is color.c's parse_color for the word at value[start:],
-// of length n.
-func parseColorWord(value string, start, n int, word string) (termColor, bool) {
+// parseColorWord is color.c's parse_color for word, which starts at
+// value[start].
+func parseColorWord(value string, start int, word string) (termColor, bool) {
+	n := len(word)
 	if asciiEqualFold(word, "normal") {
 		return termColor{kind: colorNormal}, true
 	}
