@@ -1,0 +1,295 @@
+package repo
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// ParseRevisionArgs interprets revision arguments as git's revision
+// machinery does for blame (setup_revisions after blame has put "--"
+// before the path, so no argument may be a file name):
+//
+//	A           A
+//	^A          A, negative
+//	A..B        A negative, then B ("" on either side is HEAD)
+//	A...B       the merge bases of A and B negative, then A and B
+//	A^@         every parent of A (named "A")
+//	A^!         every parent of A negative, then A
+//	A^-[n]      parent n (default 1) of A negative, then A
+//	--not       flips the sign of every later argument
+//
+// It returns the pending objects in git's order. Other arguments
+// starting with '-' are options the caller must handle first; they are
+// reported as bad revisions. Errors carry git's messages: "bad revision
+// 'x'" (with the lines git printed before it, e.g. for an ambiguous
+// short name), "bad object x", "Invalid revision range A..B", "Invalid
+// symmetric difference expression A...B".
+func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revision, error) {
+	var out []Revision
+	negate := false
+	for _, arg := range args {
+		if arg == "--not" {
+			negate = !negate
+			continue
+		}
+		res := &resolver{r: r, rd: rd}
+		revs, handled, err := res.revisionArg(arg, negate)
+		if err != nil {
+			return nil, res.fatal(err)
+		}
+		if !handled {
+			return nil, res.badRevision(arg)
+		}
+		out = append(out, revs...)
+	}
+	return out, nil
+}
+
+// revisionArg is handle_revision_arg_1 for one argument.
+func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, error) {
+	if revs, ok, err := res.dotdot(arg, negate); err != nil || ok {
+		return revs, ok, err
+	}
+	var out []Revision
+	if mark := strings.Index(arg, "^@"); mark >= 0 && mark+2 == len(arg) {
+		revs, ok, err := res.parentsOnly(arg[:mark], negate, 0)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			return revs, true, nil
+		}
+	}
+	if mark := strings.Index(arg, "^!"); mark >= 0 && mark+2 == len(arg) {
+		revs, ok, err := res.parentsOnly(arg[:mark], !negate, 0)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out = append(out, revs...)
+			arg = arg[:mark]
+		}
+	}
+	if mark := strings.Index(arg, "^-"); mark >= 0 {
+		exclude := 1
+		if rest := arg[mark+2:]; rest != "" {
+			n, err := strconv.Atoi(rest)
+			if err != nil || n < 1 || strings.TrimLeft(rest, "+-0123456789") != "" {
+				return nil, false, nil
+			}
+			exclude = n
+		}
+		revs, ok, err := res.parentsOnly(arg[:mark], !negate, exclude)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out = append(out, revs...)
+			arg = arg[:mark]
+		}
+	}
+	neg := negate
+	name := arg
+	if strings.HasPrefix(name, "^") {
+		neg = !neg
+		name = name[1:]
+	}
+	id, found, err := res.getOIDWithContext(name, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	if !found {
+		return nil, false, nil
+	}
+	typ, ok := res.objectType(id)
+	if !ok {
+		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
+	}
+	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg}), true, nil
+}
+
+// parentsOnly is add_parents_only: the parents of the commit arg names
+// (through tags), with the sign flipped by a leading '^'; exclude > 0
+// selects one parent. ok is false when arg does not name a commit (or
+// it has fewer parents than exclude).
+func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revision, bool, error) {
+	if strings.HasPrefix(arg, "^") {
+		negate = !negate
+		arg = arg[1:]
+	}
+	id, found, err := res.getOIDWithContext(arg, lookCommittish)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	if _, ok := res.objectType(id); !ok {
+		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", arg)}
+	}
+	c, typ, ok := res.derefTag(id)
+	if !ok || typ != object.Commit {
+		return nil, false, nil
+	}
+	parents, ok, err := res.commitParents(c)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if exclude > len(parents) {
+		return nil, false, nil
+	}
+	var out []Revision
+	for i, p := range parents {
+		if exclude > 0 && i+1 != exclude {
+			continue
+		}
+		out = append(out, Revision{Name: arg, ID: p, Type: object.Commit, Negative: negate})
+	}
+	return out, true, nil
+}
+
+// dotdot handles "A..B" and "A...B". ok is false when arg is no range
+// or a side does not resolve (the argument is then tried as a name).
+func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
+	i := strings.Index(arg, "..")
+	if i < 0 {
+		return nil, false, nil
+	}
+	aName, bName := arg[:i], arg[i+2:]
+	symmetric := strings.HasPrefix(bName, ".")
+	if symmetric {
+		bName = bName[1:]
+	}
+	if aName == "" {
+		aName = "HEAD"
+	}
+	if bName == "" {
+		bName = "HEAD"
+	}
+	a, okA, err := res.getOIDWithContext(aName, lookCommittish)
+	if err != nil {
+		return nil, false, err
+	}
+	if !okA {
+		return nil, false, nil
+	}
+	b, okB, err := res.getOIDWithContext(bName, lookCommittish)
+	if err != nil {
+		return nil, false, err
+	}
+	if !okB {
+		return nil, false, nil
+	}
+	missing := func() error {
+		if symmetric {
+			return fatalError{newError(ErrBadRevision, "Invalid symmetric difference expression %s", arg)}
+		}
+		return fatalError{newError(ErrBadRevision, "Invalid revision range %s", arg)}
+	}
+	aType, okA := res.objectType(a)
+	bType, okB := res.objectType(b)
+	if !okA || !okB {
+		return nil, false, missing()
+	}
+	if !symmetric {
+		return []Revision{
+			{Name: aName, ID: a, Type: aType, Negative: !negate},
+			{Name: bName, ID: b, Type: bType, Negative: negate},
+		}, true, nil
+	}
+	ac, okA := res.commitReference(a)
+	bc, okB := res.commitReference(b)
+	if !okA || !okB {
+		return nil, false, missing()
+	}
+	bases, err := res.mergeBases(ac, bc)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []Revision
+	for _, m := range bases {
+		out = append(out, Revision{Name: m.String(), ID: m, Type: object.Commit, Negative: !negate})
+	}
+	return append(out,
+		Revision{Name: aName, ID: a, Type: aType, Negative: negate},
+		Revision{Name: bName, ID: b, Type: bType, Negative: negate}), true, nil
+}
+
+// mergeBases returns the best common ancestors of a and b: the common
+// ancestors no other common ancestor reaches, newest commit first.
+func (res *resolver) mergeBases(a, b oid.ID) ([]oid.ID, error) {
+	ancA, err := res.ancestors(a)
+	if err != nil {
+		return nil, err
+	}
+	ancB, err := res.ancestors(b)
+	if err != nil {
+		return nil, err
+	}
+	var common []oid.ID
+	for id := range ancA {
+		if ancB[id] {
+			common = append(common, id)
+		}
+	}
+	redundant := map[oid.ID]bool{}
+	for _, c := range common {
+		if redundant[c] {
+			continue
+		}
+		anc, err := res.ancestors(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range common {
+			if d != c && anc[d] {
+				redundant[d] = true
+			}
+		}
+	}
+	var bases []oid.ID
+	for _, c := range common {
+		if !redundant[c] {
+			bases = append(bases, c)
+		}
+	}
+	dates := map[oid.ID]uint64{}
+	for _, c := range bases {
+		if _, data, ok := res.read(c); ok {
+			var info object.CommitInfo
+			if object.ParseCommit(res.r.Format, data, &info) == nil {
+				dates[c] = info.CommitTime
+			}
+		}
+	}
+	sort.Slice(bases, func(i, j int) bool {
+		if dates[bases[i]] != dates[bases[j]] {
+			return dates[bases[i]] > dates[bases[j]]
+		}
+		return bases[i].Compare(bases[j]) < 0
+	})
+	return bases, nil
+}
+
+// ancestors returns id and every commit reachable from it.
+func (res *resolver) ancestors(id oid.ID) (map[oid.ID]bool, error) {
+	seen := map[oid.ID]bool{id: true}
+	stack := []oid.ID{id}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		parents, _, err := res.commitParents(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parents {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return seen, nil
+}

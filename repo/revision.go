@@ -1,0 +1,1018 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// Revision is one object a revision argument names, in the order git's
+// revision machinery adds it to its pending list. Name is what git
+// records for it (used in blame's "Non commit <name>?" and "More than
+// one commit to dig from <a> and <b>?"): the argument without a leading
+// '^', the side of a range ("A" of "A..B", "HEAD" for an empty side), or
+// the commit named for each parent of "A^@". ID is the object as named:
+// a tag stays a tag (callers peel).
+type Revision struct {
+	Name     string
+	ID       oid.ID
+	Type     object.Type
+	Negative bool
+}
+
+// Lookup flags of git's get_oid family: the disambiguation hint for
+// short names and quiet mode.
+const (
+	lookCommit = 1 << iota
+	lookCommittish
+	lookTree
+	lookTreeish
+	lookBlob
+	lookQuiet
+
+	lookDisambiguators = lookCommit | lookCommittish | lookTree | lookTreeish | lookBlob
+)
+
+// minimumAbbrev is the shortest hex prefix git resolves (MINIMUM_ABBREV).
+const minimumAbbrev = 4
+
+// resolver is the state of one revision lookup: the messages git would
+// print ("error:" and "hint:" lines of an ambiguous short name, peel
+// errors) and lazily read repository data.
+type resolver struct {
+	r       *Repository
+	rd      *odb.Reader
+	before  []string
+	index   *Index
+	parents map[oid.ID][]oid.ID
+	loaded  bool
+	buf     []byte
+}
+
+// fatalError is an error that stops resolution the way git's die() does
+// (rather than making the argument "bad").
+type fatalError struct{ err error }
+
+func (f fatalError) Error() string { return f.err.Error() }
+
+// ResolveRevision resolves one revision expression to an object name
+// as git's get_oid does for blame's revision arguments: a full or
+// abbreviated hex name (at least 4 digits; an ambiguous one fails with
+// git's "error: short object ID x is ambiguous" and candidate hints), a
+// ref name with git's DWIM rules (x, refs/x, refs/tags/x, refs/heads/x,
+// refs/remotes/x, refs/remotes/x/HEAD), HEAD and "@", "describe" output
+// (name-g<hex>), rev~n, rev^n, rev^{commit|tree|blob|tag|object|},
+// rev:path (a tree entry) and :path / :n:path (an index entry; "./" and
+// "../" are relative to the prefix).
+//
+// A spec that names nothing fails with an *Error of kind ErrBadRevision
+// (or ErrAmbiguous) whose text is git blame's "bad revision 'spec'" and
+// whose Before lines are what git printed before it. Warnings (an
+// ambiguous ref name, a dangling symbolic ref) go to the warning handler.
+// Reflog (@{n}, @{date}), @{upstream}, @{-n}, ^{/regex} and :/regex
+// forms are not supported and fail as bad revisions.
+func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
+	res := &resolver{r: r, rd: rd}
+	id, ok, err := res.getOIDWithContext(spec, 0)
+	if err != nil {
+		return oid.ID{}, res.fatal(err)
+	}
+	if !ok {
+		return oid.ID{}, res.badRevision(spec)
+	}
+	return id, nil
+}
+
+func (res *resolver) badRevision(arg string) error {
+	kind := ErrBadRevision
+	for _, l := range res.before {
+		if strings.HasPrefix(l, "error: short object ID ") {
+			kind = ErrAmbiguous
+		}
+	}
+	return &Error{Kind: kind, Msg: "bad revision '" + arg + "'", Before: res.before}
+}
+
+// IsRevision is blame's test for telling a revision from a path among
+// its arguments (is_a_rev): the word resolves and the object exists. It
+// prints nothing; git prints an ambiguity error here too, which
+// ResolveRevision's error carries.
+func (r *Repository) IsRevision(rd *odb.Reader, arg string) bool {
+	res := &resolver{r: r, rd: rd}
+	id, ok, err := res.getOIDWithContext(arg, 0)
+	if err != nil || !ok {
+		return false
+	}
+	_, _, err = rd.ReadHeader(id)
+	return err == nil
+}
+
+// Peel follows id to an object of type want: through tags (tag of a
+// tag), and from a commit to its tree. object.Invalid as want peels tags
+// only. It fails when the chain ends at another type.
+func Peel(rd *odb.Reader, id oid.ID, want object.Type) (oid.ID, error) {
+	var buf []byte
+	for depth := 0; depth < 1000; depth++ {
+		typ, data, err := rd.Read(id, buf)
+		if err != nil {
+			return oid.ID{}, err
+		}
+		buf = data
+		if typ == want || (want == object.Invalid && typ != object.Tag) {
+			return id, nil
+		}
+		switch typ {
+		case object.Tag:
+			t, err := object.ParseTag(id.Format(), data)
+			if err != nil {
+				return oid.ID{}, err
+			}
+			id = t.Object
+		case object.Commit:
+			var c object.CommitInfo
+			if err := object.ParseCommit(id.Format(), data, &c); err != nil {
+				return oid.ID{}, err
+			}
+			id = c.Tree
+		default:
+			return oid.ID{}, fmt.Errorf("object %s is a %s, not a %s", id, typ, want)
+		}
+	}
+	return oid.ID{}, fmt.Errorf("object %s: tag chain too long", id)
+}
+
+// objectType returns the type of id, ok false when it does not exist.
+func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
+	typ, _, err := res.rd.ReadHeader(id)
+	if err != nil {
+		return object.Invalid, false
+	}
+	return typ, true
+}
+
+func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
+	typ, data, err := res.rd.Read(id, res.buf)
+	if err != nil {
+		return object.Invalid, nil, false
+	}
+	res.buf = data
+	return typ, data, true
+}
+
+// derefTag follows tags until a non-tag; ok false when an object is
+// missing or unreadable.
+func (res *resolver) derefTag(id oid.ID) (oid.ID, object.Type, bool) {
+	for depth := 0; depth < 1000; depth++ {
+		typ, data, ok := res.read(id)
+		if !ok {
+			return oid.ID{}, object.Invalid, false
+		}
+		if typ != object.Tag {
+			return id, typ, true
+		}
+		t, err := object.ParseTag(res.r.Format, data)
+		if err != nil {
+			return oid.ID{}, object.Invalid, false
+		}
+		id = t.Object
+	}
+	return oid.ID{}, object.Invalid, false
+}
+
+// commitReference is lookup_commit_reference: id peeled through tags
+// must be a commit; git reports another type as an error line.
+func (res *resolver) commitReference(id oid.ID) (oid.ID, bool) {
+	c, typ, ok := res.derefTag(id)
+	if ok && typ != object.Commit {
+		res.before = append(res.before, fmt.Sprintf("error: object %s is a %s, not a commit", c, typ))
+		return oid.ID{}, false
+	}
+	return c, ok
+}
+
+// commitParents returns the parents of a commit as git sees them: the
+// object's parent lines unless info/grafts or the shallow file say
+// otherwise.
+func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
+	if !res.loaded {
+		res.loaded = true
+		p, _, err := res.r.EffectiveParents()
+		if err != nil {
+			return nil, false, fatalError{err}
+		}
+		res.parents = p
+	}
+	typ, data, ok := res.read(id)
+	if !ok || typ != object.Commit {
+		return nil, false, nil
+	}
+	var c object.CommitInfo
+	if err := object.ParseCommit(res.r.Format, data, &c); err != nil {
+		return nil, false, nil
+	}
+	if g, ok := res.parents[id]; ok {
+		return g, true, nil
+	}
+	return append([]oid.ID(nil), c.Parents...), true, nil
+}
+
+// getOIDWithContext is get_oid_with_context: get_oid_1, then the
+// ":path" (index) and "rev:path" (tree) forms.
+func (res *resolver) getOIDWithContext(name string, flags int) (oid.ID, bool, error) {
+	id, ok, err := res.getOID1(name, flags)
+	if err != nil || ok {
+		return id, ok, err
+	}
+	if strings.HasPrefix(name, ":") {
+		return res.indexPath(name)
+	}
+	depth := 0
+	colon := -1
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '{' {
+			depth++
+		} else if depth > 0 && c == '}' {
+			depth--
+		} else if depth == 0 && c == ':' {
+			colon = i
+			break
+		}
+	}
+	if colon < 0 {
+		return oid.ID{}, false, nil
+	}
+	sub := flags&^lookDisambiguators | lookTreeish
+	tree, ok, err := res.getOID1(name[:colon], sub)
+	if err != nil || !ok {
+		return oid.ID{}, false, err
+	}
+	filename := name[colon+1:]
+	if rel, isRel, err := res.relativePath(filename); err != nil {
+		return oid.ID{}, false, err
+	} else if isRel {
+		filename = rel
+	}
+	id, _, found := res.treeEntry(tree, filename)
+	return id, found, nil
+}
+
+// relativePath resolves "./x" and "../x" against the prefix (git's
+// resolve_relative_path); isRel is false for other paths.
+func (res *resolver) relativePath(p string) (string, bool, error) {
+	if !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+		return "", false, nil
+	}
+	if res.r.WorkTree == "" || !res.r.insideWorkTree() {
+		return "", false, fatalError{newError(ErrBadRevision, "relative path syntax can't be used outside working tree")}
+	}
+	out, ok := prefixPath(res.r.Prefix, p)
+	if !ok {
+		return "", false, fatalError{newError(ErrBadRevision, "'%s' is outside repository at '%s'", p, res.r.WorkTree)}
+	}
+	return out, true, nil
+}
+
+// insideWorkTree reports whether git's working directory is in the
+// work tree (it is whenever Discover found a prefix or the top).
+func (r *Repository) insideWorkTree() bool {
+	return r.WorkTree != "" && r.gitCwd == r.WorkTree
+}
+
+// prefixPath joins a cwd-relative path to prefix and normalises "." and
+// ".." components; ok is false when the result leaves the work tree.
+func prefixPath(prefix, p string) (string, bool) {
+	full := prefix + p
+	var parts []string
+	for _, c := range strings.Split(full, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if len(parts) == 0 {
+				return "", false
+			}
+			parts = parts[:len(parts)-1]
+		default:
+			parts = append(parts, c)
+		}
+	}
+	out := strings.Join(parts, "/")
+	if strings.HasSuffix(full, "/") && out != "" {
+		out += "/"
+	}
+	return out, true
+}
+
+// indexPath resolves ":path" and ":<stage>:path".
+func (res *resolver) indexPath(name string) (oid.ID, bool, error) {
+	if len(name) > 2 && name[1] == '/' {
+		// ":/regex" searches commit messages; not supported.
+		return oid.ID{}, false, nil
+	}
+	stage := 0
+	cp := name[1:]
+	if len(name) >= 3 && name[2] == ':' && name[1] >= '0' && name[1] <= '3' {
+		stage = int(name[1] - '0')
+		cp = name[3:]
+	}
+	if rel, isRel, err := res.relativePath(cp); err != nil {
+		return oid.ID{}, false, err
+	} else if isRel {
+		cp = rel
+	}
+	if res.index == nil {
+		ix, err := res.r.ReadIndex()
+		if err != nil {
+			return oid.ID{}, false, fatalError{err}
+		}
+		res.index = ix
+	}
+	e, ok := res.index.Entry(cp, stage)
+	if !ok || e.IsSparseDir() {
+		return oid.ID{}, false, nil
+	}
+	return e.ID, true, nil
+}
+
+// treeEntry is get_tree_entry: tree (peeled from a commit or tag) and a
+// slash-separated path; "" names the tree itself.
+func (res *resolver) treeEntry(id oid.ID, path string) (oid.ID, uint32, bool) {
+	tree, ok := res.peelToTree(id)
+	if !ok {
+		return oid.ID{}, 0, false
+	}
+	if path == "" {
+		return tree, object.ModeTree, true
+	}
+	for {
+		typ, data, ok := res.read(tree)
+		if !ok || typ != object.Tree || len(data) == 0 {
+			return oid.ID{}, 0, false
+		}
+		it := object.NewTreeIter(res.r.Format, data)
+		var e object.TreeEntry
+		next := oid.ID{}
+		descend := ""
+		found := false
+		for it.Next(&e) {
+			n := len(e.Name)
+			if n > len(path) {
+				continue
+			}
+			c := bytes.Compare([]byte(path[:n]), e.Name)
+			if c > 0 {
+				continue
+			}
+			if c < 0 {
+				break
+			}
+			if n == len(path) {
+				return e.ID, e.Mode, true
+			}
+			if path[n] != '/' {
+				continue
+			}
+			if !object.IsTree(e.Mode) {
+				break
+			}
+			if n+1 == len(path) {
+				return e.ID, e.Mode, true
+			}
+			next, descend, found = e.ID, path[n+1:], true
+			break
+		}
+		if !found {
+			return oid.ID{}, 0, false
+		}
+		tree, path = next, descend
+	}
+}
+
+// peelToTree is read_object_with_reference(..., OBJ_TREE).
+func (res *resolver) peelToTree(id oid.ID) (oid.ID, bool) {
+	for depth := 0; depth < 1000; depth++ {
+		typ, data, ok := res.read(id)
+		if !ok {
+			return oid.ID{}, false
+		}
+		switch typ {
+		case object.Tree:
+			return id, true
+		case object.Commit:
+			var c object.CommitInfo
+			if object.ParseCommit(res.r.Format, data, &c) != nil {
+				return oid.ID{}, false
+			}
+			id = c.Tree
+		case object.Tag:
+			t, err := object.ParseTag(res.r.Format, data)
+			if err != nil {
+				return oid.ID{}, false
+			}
+			id = t.Object
+		default:
+			return oid.ID{}, false
+		}
+	}
+	return oid.ID{}, false
+}
+
+// getOID1 is get_oid_1: "~n" and "^n" suffixes, "^{type}", then a basic
+// name (hex or ref), describe output, and a short hex name.
+func (res *resolver) getOID1(name string, flags int) (oid.ID, bool, error) {
+	// Trailing digits after '~' or '^'.
+	i := len(name) - 1
+	for i >= 0 && name[i] >= '0' && name[i] <= '9' {
+		i--
+	}
+	if i >= 0 && (name[i] == '~' || name[i] == '^') {
+		digits := name[i+1:]
+		num := uint64(0)
+		for _, c := range []byte(digits) {
+			num = num*10 + uint64(c-'0')
+			if num > 1<<31-1 {
+				return oid.ID{}, false, nil
+			}
+		}
+		if digits == "" {
+			num = 1
+		}
+		base := name[:i]
+		if name[i] == '^' {
+			return res.parent(base, int(num))
+		}
+		return res.nthAncestor(base, int(num))
+	}
+	if id, ok, handled, err := res.peelOnion(name, flags); err != nil || handled {
+		return id, ok, err
+	}
+	if id, ok, err := res.basic(name, flags); err != nil || ok {
+		return id, ok, err
+	}
+	if id, ok := res.describeName(name); ok {
+		return id, true, nil
+	}
+	id, st := res.shortOID(name, flags)
+	return id, st == shortFound, nil
+}
+
+func (res *resolver) parent(name string, idx int) (oid.ID, bool, error) {
+	id, ok, err := res.getOID1(name, lookCommittish)
+	if err != nil || !ok {
+		return oid.ID{}, false, err
+	}
+	c, ok := res.commitReference(id)
+	if !ok {
+		return oid.ID{}, false, nil
+	}
+	if idx == 0 {
+		return c, true, nil
+	}
+	parents, ok, err := res.commitParents(c)
+	if err != nil || !ok || idx > len(parents) {
+		return oid.ID{}, false, err
+	}
+	return parents[idx-1], true, nil
+}
+
+func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
+	id, ok, err := res.getOID1(name, lookCommittish)
+	if err != nil || !ok {
+		return oid.ID{}, false, err
+	}
+	c, ok := res.commitReference(id)
+	if !ok {
+		return oid.ID{}, false, nil
+	}
+	for ; n > 0; n-- {
+		parents, ok, err := res.commitParents(c)
+		if err != nil || !ok || len(parents) == 0 {
+			return oid.ID{}, false, err
+		}
+		c = parents[0]
+	}
+	return c, true, nil
+}
+
+// peelOnion handles "name^{type}". handled is false when name does not
+// have that form.
+func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled bool, err error) {
+	if len(name) < 4 || name[len(name)-1] != '}' {
+		return oid.ID{}, false, false, nil
+	}
+	sp := -1
+	for i := len(name) - 1; i > 0; i-- {
+		if name[i] == '{' && name[i-1] == '^' {
+			sp = i
+			break
+		}
+	}
+	if sp <= 0 {
+		return oid.ID{}, false, false, nil
+	}
+	rest := name[sp+1:]
+	var want object.Type
+	any, onlyTags := false, false
+	switch {
+	case strings.HasPrefix(rest, "commit}"):
+		want = object.Commit
+	case strings.HasPrefix(rest, "tag}"):
+		want = object.Tag
+	case strings.HasPrefix(rest, "tree}"):
+		want = object.Tree
+	case strings.HasPrefix(rest, "blob}"):
+		want = object.Blob
+	case strings.HasPrefix(rest, "object}"):
+		any = true
+	case rest[0] == '}':
+		onlyTags = true
+	case rest[0] == '/':
+		// ^{/regex} searches commit messages; not supported.
+		return oid.ID{}, false, true, nil
+	default:
+		return oid.ID{}, false, false, nil
+	}
+	sub := flags &^ lookDisambiguators
+	if want == object.Commit {
+		sub |= lookCommittish
+	} else if want == object.Tree {
+		sub |= lookTreeish
+	}
+	outer, found, err := res.getOID1(name[:sp-1], sub)
+	if err != nil || !found {
+		return oid.ID{}, false, true, err
+	}
+	typ, ok := res.objectType(outer)
+	if !ok {
+		return oid.ID{}, false, true, nil
+	}
+	if onlyTags {
+		id, _, ok := res.derefTag(outer)
+		return id, ok, true, nil
+	}
+	if any {
+		return outer, true, true, nil
+	}
+	// repo_peel_to_type: tags to their target, commits to their tree.
+	id = outer
+	for depth := 0; depth < 1000; depth++ {
+		if typ == want {
+			return id, true, true, nil
+		}
+		typ2, data, ok := res.read(id)
+		if !ok {
+			return oid.ID{}, false, true, nil
+		}
+		switch typ2 {
+		case object.Tag:
+			t, err := object.ParseTag(res.r.Format, data)
+			if err != nil {
+				return oid.ID{}, false, true, nil
+			}
+			id = t.Object
+		case object.Commit:
+			var c object.CommitInfo
+			if object.ParseCommit(res.r.Format, data, &c) != nil {
+				return oid.ID{}, false, true, nil
+			}
+			id = c.Tree
+		default:
+			res.before = append(res.before, fmt.Sprintf("error: %s: expected %s type, but the object dereferences to %s type", name, want, typ2))
+			return oid.ID{}, false, true, nil
+		}
+		if typ, ok = res.objectType(id); !ok {
+			return oid.ID{}, false, true, nil
+		}
+	}
+	return oid.ID{}, false, true, nil
+}
+
+// ambiguousPath is git's ambiguous_path: names that start with '/',
+// contain "//", or have a component made only of dots.
+func ambiguousPath(p string) bool {
+	slash := true
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case 0:
+			return slash
+		case '/':
+			if slash {
+				return true
+			}
+			slash = true
+		case '.':
+		default:
+			slash = false
+		}
+	}
+	return slash
+}
+
+// refRules are git's DWIM rules for a short ref name.
+var refRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"}
+
+// basic is get_oid_basic: a full hex name, or a ref by the DWIM rules.
+func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
+	hexLen := res.r.Format.HexSize()
+	if len(name) == hexLen {
+		if id, err := oid.ParseHex(res.r.Format, name); err == nil {
+			if res.warnAmbiguousRefs() {
+				if n, _, _ := res.dwimRef(name, false); n > 0 {
+					res.r.warn("warning: refname '" + name + "' is ambiguous.")
+					if b, ok, _ := res.r.Config.Bool("advice.objectnamewarning"); !ok || b {
+						for _, l := range strings.Split(objectNameAdvice, "\n") {
+							res.r.warn(l)
+						}
+					}
+				}
+			}
+			return id, true, nil
+		}
+	}
+	// Reflog and @{...} marks are not supported.
+	if strings.HasSuffix(name, "}") && strings.Contains(name, "@{") {
+		return oid.ID{}, false, nil
+	}
+	if name != "" && ambiguousPath(name) {
+		return oid.ID{}, false, nil
+	}
+	if name == "@" {
+		name = "HEAD"
+	}
+	n, id, err := res.dwimRef(name, true)
+	if err != nil {
+		return oid.ID{}, false, err
+	}
+	if n == 0 {
+		return oid.ID{}, false, nil
+	}
+	if res.warnAmbiguousRefs() && flags&lookQuiet == 0 {
+		ambiguous := n > 1
+		if !ambiguous {
+			quiet := &resolver{r: res.r, rd: res.rd}
+			_, st := quiet.shortOID(name, lookQuiet)
+			ambiguous = st == shortFound
+		}
+		if ambiguous {
+			res.r.warn("warning: refname '" + name + "' is ambiguous.")
+		}
+	}
+	return id, true, nil
+}
+
+const objectNameAdvice = `Git normally never creates a ref that ends with 40 hex characters
+because it will be ignored when you just specify 40-hex. These refs
+may be created by mistake. For example,
+
+  git switch -c $br $(git rev-parse ...)
+
+where "$br" is somehow empty and a 40-hex ref is created. Please
+examine these refs and maybe delete them. Turn this message off by
+running "git config advice.objectNameWarning false"`
+
+func (res *resolver) warnAmbiguousRefs() bool {
+	b, ok, err := res.r.Config.Bool("core.warnambiguousrefs")
+	return !ok || err != nil || b
+}
+
+// dwimRef is expand_ref: try each rule, count the refs found (all of
+// them when ambiguity warnings are on), warn about dangling symbolic
+// refs and broken refs.
+func (res *resolver) dwimRef(name string, warn bool) (int, oid.ID, error) {
+	s := res.r.refStore()
+	found := 0
+	var first oid.ID
+	all := res.warnAmbiguousRefs()
+	for _, rule := range refRules {
+		full := strings.Replace(rule, "%s", name, 1)
+		r, err := s.resolve(full, true)
+		if err != nil {
+			return 0, oid.ID{}, fatalError{err}
+		}
+		switch {
+		case r.found:
+			if found == 0 {
+				first = r.id
+			}
+			found++
+			if !all {
+				return found, first, nil
+			}
+		case r.symref && full != "HEAD":
+			if warn {
+				res.r.warn("warning: ignoring dangling symref " + full)
+			}
+		case r.broken && strings.Contains(full, "/"):
+			if warn {
+				res.r.warn("warning: ignoring broken ref " + full)
+			}
+		}
+	}
+	return found, first, nil
+}
+
+// describeName handles "git describe" output: "...-g<hex>" names a
+// commit by its abbreviation.
+func (res *resolver) describeName(name string) (oid.ID, bool) {
+	for i := len(name) - 1; i >= 2; i-- {
+		c := name[i]
+		if isHexDigit(c) {
+			continue
+		}
+		if c == 'g' && name[i-1] == '-' {
+			q := &resolver{r: res.r, rd: res.rd}
+			id, st := q.shortOID(name[i+1:], lookQuiet|lookCommit)
+			return id, st == shortFound
+		}
+	}
+	return oid.ID{}, false
+}
+
+type shortStatus int
+
+const (
+	shortNotHex shortStatus = iota
+	shortMissing
+	shortAmbiguous
+	shortFound
+)
+
+// disambiguationHint returns the filter a short name must pass when
+// several objects share it: from the lookup flags, else core.disambiguate.
+func (res *resolver) disambiguationHint(flags int) func(oid.ID) bool {
+	kind := ""
+	switch {
+	case flags&lookCommit != 0:
+		kind = "commit"
+	case flags&lookCommittish != 0:
+		kind = "committish"
+	case flags&lookTree != 0:
+		kind = "tree"
+	case flags&lookTreeish != 0:
+		kind = "treeish"
+	case flags&lookBlob != 0:
+		kind = "blob"
+	default:
+		if v, ok := res.r.Config.Get("core.disambiguate"); ok {
+			kind = strings.ToLower(v)
+		}
+	}
+	is := func(types ...object.Type) func(oid.ID) bool {
+		return func(id oid.ID) bool {
+			t, ok := res.objectType(id)
+			if !ok {
+				return false
+			}
+			if t == object.Tag && len(types) > 1 {
+				_, t2, ok := res.derefTag(id)
+				t = t2
+				if !ok {
+					return false
+				}
+			}
+			for _, w := range types {
+				if t == w {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	switch kind {
+	case "commit":
+		return is(object.Commit)
+	case "committish":
+		return is(object.Commit, object.Commit)
+	case "tree":
+		return is(object.Tree)
+	case "treeish":
+		return is(object.Tree, object.Commit)
+	case "blob":
+		return is(object.Blob)
+	}
+	return nil
+}
+
+// shortOID is get_short_oid: name is 4 to hex-size hex digits naming
+// exactly one object (or exactly one passing the disambiguation hint).
+// Unless quiet, an ambiguous name adds git's error and candidate list to
+// res.before.
+func (res *resolver) shortOID(name string, flags int) (oid.ID, shortStatus) {
+	if len(name) < minimumAbbrev || len(name) > res.r.Format.HexSize() {
+		return oid.ID{}, shortNotHex
+	}
+	for i := 0; i < len(name); i++ {
+		if !isHexDigit(name[i]) {
+			return oid.ID{}, shortNotHex
+		}
+	}
+	cands, err := res.r.Objects.ResolvePrefix(name, 0)
+	if err != nil || len(cands) == 0 {
+		return oid.ID{}, shortMissing
+	}
+	if len(cands) == 1 {
+		return cands[0], shortFound
+	}
+	fn := res.disambiguationHint(flags)
+	if fn != nil {
+		var ok []oid.ID
+		for _, c := range cands {
+			if fn(c) {
+				ok = append(ok, c)
+			}
+		}
+		if len(ok) == 1 {
+			return ok[0], shortFound
+		}
+		if len(ok) == 0 {
+			// git then lists every candidate.
+			fn = nil
+		}
+	}
+	if flags&lookQuiet == 0 {
+		res.ambiguityReport(strings.ToLower(name), cands, fn)
+	}
+	return oid.ID{}, shortAmbiguous
+}
+
+// ambiguityReport appends git's "short object ID is ambiguous" error and
+// the candidate hint (tags, then commits, then trees and blobs, each by
+// name) to res.before.
+func (res *resolver) ambiguityReport(prefix string, cands []oid.ID, fn func(oid.ID) bool) {
+	res.before = append(res.before, "error: short object ID "+prefix+" is ambiguous")
+	type cand struct {
+		id  oid.ID
+		typ object.Type
+	}
+	list := make([]cand, 0, len(cands))
+	for _, c := range cands {
+		t, _ := res.objectType(c)
+		list = append(list, cand{c, t})
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.typ == b.typ {
+			return a.id.Compare(b.id) < 0
+		}
+		return a.typ%4 < b.typ%4
+	})
+	abbrev, _ := res.r.DefaultAbbrev()
+	lines := []string{"hint: The candidates are:"}
+	for _, c := range list {
+		if fn != nil && !fn(c.id) {
+			continue
+		}
+		n := res.r.Objects.UniqueAbbrevLen(c.id, abbrev)
+		hex := c.id.String()[:n]
+		var desc string
+		switch c.typ {
+		case object.Commit:
+			desc = hex + " commit " + res.commitSummary(c.id)
+		case object.Tag:
+			desc = hex + " " + res.tagSummary(c.id)
+		case object.Tree:
+			desc = hex + " tree"
+		case object.Blob:
+			desc = hex + " blob"
+		default:
+			desc = hex + " [bad object]"
+		}
+		lines = append(lines, "hint:   "+desc)
+	}
+	res.before = append(res.before, lines...)
+}
+
+// commitSummary is "<author date, short> - <subject>" as git's ambiguity
+// hint shows a commit.
+func (res *resolver) commitSummary(id oid.ID) string {
+	typ, data, ok := res.read(id)
+	if !ok || typ != object.Commit {
+		return " - "
+	}
+	var c object.CommitInfo
+	if object.ParseCommit(res.r.Format, data, &c) != nil {
+		return " - "
+	}
+	date := ""
+	if ident, ok := object.ParseIdent(c.Author); ok && ident.Date != nil {
+		date = shortDate(object.ParseTimestamp(ident.Date), string(ident.TZ))
+	} else {
+		date = shortDate(0, "+0000")
+	}
+	return date + " - " + subjectLine(c.Message)
+}
+
+// tagSummary is "tag <tagger date, short, UTC> - <tag name>".
+func (res *resolver) tagSummary(id oid.ID) string {
+	typ, data, ok := res.read(id)
+	if !ok || typ != object.Tag {
+		return "[bad tag, could not parse it]"
+	}
+	t, err := object.ParseTag(res.r.Format, data)
+	if err != nil || t.Name == nil {
+		return "[bad tag, could not parse it]"
+	}
+	var ts uint64
+	if t.Tagger != nil {
+		if ident, ok := object.ParseIdent(t.Tagger); ok && ident.Date != nil {
+			ts = object.ParseTimestamp(ident.Date)
+		}
+	}
+	return "tag " + shortDate(ts, "+0000") + " - " + string(t.Name)
+}
+
+// shortDate formats a timestamp as YYYY-MM-DD in the given "+hhmm" zone.
+func shortDate(ts uint64, tz string) string {
+	off := 0
+	if len(tz) == 5 && (tz[0] == '+' || tz[0] == '-') {
+		if n, err := strconv.Atoi(tz[1:]); err == nil {
+			off = (n/100)*3600 + (n%100)*60
+			if tz[0] == '-' {
+				off = -off
+			}
+		}
+	}
+	if ts > 1<<62 {
+		ts = 0
+	}
+	t := time.Unix(int64(ts), 0).UTC().Add(time.Duration(off) * time.Second)
+	return t.Format("2006-01-02")
+}
+
+// subjectLine is pretty's %s: the first paragraph of the message (after
+// leading blank lines), lines stripped of trailing whitespace and joined
+// with spaces.
+func subjectLine(msg []byte) string {
+	lines := strings.Split(string(msg), "\n")
+	i := 0
+	for i < len(lines) && strings.TrimRight(lines[i], " \t\n\r") == "" {
+		i++
+	}
+	var parts []string
+	for ; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t\n\r")
+		if l == "" {
+			break
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// DefaultAbbrev returns the abbreviation length core.abbrev asks for:
+// -1 for "auto" or unset (git then scales it with the object count),
+// the full hex length for a false value, else 4..hex size. Errors carry
+// git's texts.
+func (r *Repository) DefaultAbbrev() (int, error) {
+	e, ok := r.Config.Entry("core.abbrev")
+	if !ok {
+		return -1, nil
+	}
+	where := func() string {
+		if e.Origin == "" {
+			return "unable to parse 'core.abbrev' from command-line config"
+		}
+		return fmt.Sprintf("bad config variable 'core.abbrev' in file '%s' at line %d", e.Origin, e.Line)
+	}
+	if !e.HasValue {
+		return 0, &Error{Kind: ErrBadConfig, Msg: where(), Before: []string{"error: missing value for 'core.abbrev'"}}
+	}
+	if strings.EqualFold(e.Value, "auto") {
+		return -1, nil
+	}
+	if b, valid := BoolText(e.Value, true); valid && !b {
+		return r.Format.HexSize(), nil
+	}
+	n, err := parseConfigInt(e.Value, 1<<31-1)
+	if err != nil {
+		return 0, newError(ErrBadConfig, "bad numeric config value '%s' for '%s': %s", e.Value, e.Key, err.Error())
+	}
+	if n < minimumAbbrev || n > int64(r.Format.HexSize()) {
+		return 0, &Error{Kind: ErrBadConfig, Msg: where(), Before: []string{fmt.Sprintf("error: abbrev length out of range: %d", n)}}
+	}
+	return int(n), nil
+}
+
+// fatal unwraps a fatalError and puts the lines printed so far before
+// its message.
+func (res *resolver) fatal(err error) error {
+	var f fatalError
+	if errors.As(err, &f) {
+		err = f.err
+	}
+	var ge *Error
+	if errors.As(err, &ge) && len(res.before) > 0 {
+		cp := *ge
+		cp.Before = append(append([]string(nil), res.before...), ge.Before...)
+		return &cp
+	}
+	return err
+}
