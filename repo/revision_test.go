@@ -71,14 +71,14 @@ func revFixtureValues(t *testing.T, dir string, f oid.Format) map[string]string 
 	git := func(args ...string) string { return strings.TrimSpace(testgit.Git(t, dir, f, args...)) }
 	full := git("rev-parse", "main~4")
 	vals := map[string]string{
-		"{full}":    full,
-		"{FULL}":    strings.ToUpper(full),
-		"{missing}": strings.Repeat("1", f.HexSize()),
-		"{abbrev7}": full[:7],
-		"{ABBREV7}": strings.ToUpper(full[:7]),
+		"{full}":     full,
+		"{FULL}":     strings.ToUpper(full),
+		"{missing}":  strings.Repeat("1", f.HexSize()),
+		"{abbrev7}":  full[:7],
+		"{ABBREV7}":  strings.ToUpper(full[:7]),
 		"{describe}": "v1-3-g" + git("rev-parse", "main~6")[:8],
-		"{hexref}":  git("rev-parse", "main~7"),
-		"{abc}":     full[:3],
+		"{hexref}":   git("rev-parse", "main~7"),
+		"{abc}":      full[:3],
 	}
 	all := testgit.Git(t, dir, f, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
 	types := map[string][]string{}
