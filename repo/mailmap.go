@@ -1,0 +1,301 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+)
+
+// Mailmap maps author and committer identities to canonical ones, as
+// described by .mailmap files (gitmailmap(5)). Lookups are by e-mail and
+// then name, both case-insensitive (ASCII).
+type Mailmap struct {
+	byEmail map[string]*mailmapEntry
+	// Messages are the lines git prints while loading ("error: unable to
+	// open mailmap at .mailmap: ...", "error: mailmap is not a blob: x").
+	Messages []string
+}
+
+// mailmapEntry holds the replacements for one e-mail: the simple ones
+// (from lines without an old name) and per-old-name ones.
+type mailmapEntry struct {
+	name, email *string
+	byName      map[string]*mailmapInfo
+}
+
+type mailmapInfo struct {
+	name, email *string
+}
+
+// foldASCII lowercases ASCII letters only, as strcasecmp compares.
+func foldASCII(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[i] = lowerASCII(c)
+	}
+	return string(out)
+}
+
+// ParseMailmap parses mailmap text as git reads a blob: lines split at
+// newlines, '#' lines ignored; "Proper <proper> [Old] <old>" forms.
+func ParseMailmap(data []byte) *Mailmap {
+	m := &Mailmap{byEmail: map[string]*mailmapEntry{}}
+	m.addText(data, false)
+	return m
+}
+
+// addText reads mailmap lines. Files are read as git's fgets with a
+// 1024-byte buffer reads them: a longer line is split into pieces of
+// 1023 bytes, each parsed as a line.
+func (m *Mailmap) addText(data []byte, fileChunks bool) {
+	for len(data) > 0 {
+		end := bytes.IndexByte(data, '\n')
+		var line []byte
+		if fileChunks {
+			n := end + 1
+			if end < 0 {
+				n = len(data)
+			}
+			if n > 1023 {
+				n = 1023
+			}
+			line, data = data[:n], data[n:]
+		} else {
+			if end < 0 {
+				line, data = data, nil
+			} else {
+				line, data = data[:end], data[end+1:]
+			}
+		}
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
+		}
+		m.addLine(line)
+	}
+}
+
+// parseNameEmail finds "name <email>" at the start of b: the name is
+// the text before '<' without surrounding whitespace (nil if empty), the
+// e-mail what is between '<' and the next '>'. rest is what follows '>'
+// (nil at the end).
+func parseNameEmail(b []byte, allowEmpty bool) (name, email, rest []byte, ok bool) {
+	left := bytes.IndexByte(b, '<')
+	if left < 0 {
+		return nil, nil, nil, false
+	}
+	right := bytes.IndexByte(b[left+1:], '>')
+	if right < 0 {
+		return nil, nil, nil, false
+	}
+	right += left + 1
+	if !allowEmpty && right == left+1 {
+		return nil, nil, nil, false
+	}
+	ns := 0
+	for ns < left && isConfigSpace(b[ns]) {
+		ns++
+	}
+	ne := left - 1
+	for ne > ns && isConfigSpace(b[ne]) {
+		ne--
+	}
+	if ns <= ne {
+		name = b[ns : ne+1]
+	}
+	email = b[left+1 : right]
+	if right+1 < len(b) {
+		rest = b[right+1:]
+	}
+	return name, email, rest, true
+}
+
+func (m *Mailmap) addLine(line []byte) {
+	if len(line) > 0 && line[0] == '#' {
+		return
+	}
+	name1, email1, rest, ok := parseNameEmail(line, false)
+	if !ok {
+		return
+	}
+	var name2, email2 []byte
+	hasEmail2 := false
+	if rest != nil {
+		name2, email2, _, hasEmail2 = parseNameEmail(rest, true)
+	}
+	newName, newEmail := name1, email1
+	oldName, oldEmail := name2, email2
+	if !hasEmail2 {
+		oldEmail, newEmail = newEmail, nil
+		oldName = nil
+	}
+	key := foldASCII(oldEmail)
+	e := m.byEmail[key]
+	if e == nil {
+		e = &mailmapEntry{}
+		m.byEmail[key] = e
+	}
+	str := func(b []byte) *string {
+		if b == nil {
+			return nil
+		}
+		s := string(b)
+		return &s
+	}
+	if oldName == nil {
+		if newName != nil {
+			e.name = str(newName)
+		}
+		if newEmail != nil {
+			e.email = str(newEmail)
+		}
+		return
+	}
+	if e.byName == nil {
+		e.byName = map[string]*mailmapInfo{}
+	}
+	e.byName[foldASCII(oldName)] = &mailmapInfo{name: str(newName), email: str(newEmail)}
+}
+
+// Map returns the canonical name and e-mail for an identity (git's
+// map_user): the entry for the e-mail, or its entry for the name when
+// there is one; unchanged parts are returned as given.
+func (m *Mailmap) Map(name, email []byte) (newName, newEmail []byte) {
+	if m == nil || len(m.byEmail) == 0 {
+		return name, email
+	}
+	e := m.byEmail[foldASCII(email)]
+	if e == nil {
+		return name, email
+	}
+	repName, repEmail := e.name, e.email
+	if len(e.byName) > 0 {
+		if info := e.byName[foldASCII(name)]; info != nil {
+			repName, repEmail = info.name, info.email
+		}
+	}
+	newName, newEmail = name, email
+	if repEmail != nil {
+		newEmail = []byte(*repEmail)
+	}
+	if repName != nil {
+		newName = []byte(*repName)
+	}
+	return newName, newEmail
+}
+
+// Empty reports a mailmap without entries.
+func (m *Mailmap) Empty() bool { return m == nil || len(m.byEmail) == 0 }
+
+// LoadMailmap reads the mailmap sources git reads for blame, later ones
+// overriding earlier ones: .mailmap at the top of the work tree (not
+// followed if it is a symbolic link; not in a bare repository), the blob
+// named by mailmap.blob (default HEAD:.mailmap in a bare repository),
+// and the file named by mailmap.file. Problems git only reports are in
+// the result's Messages.
+func (r *Repository) LoadMailmap(rd *odb.Reader) (*Mailmap, error) {
+	m := &Mailmap{byEmail: map[string]*mailmapEntry{}}
+	if !r.Bare {
+		m.readFile(join(r.gitCwd, ".mailmap"), ".mailmap", true)
+	}
+	blob, hasBlob := r.Config.Get("mailmap.blob")
+	if r.IsValueless("mailmap.blob") {
+		return nil, &Error{Kind: ErrBadConfig, Msg: r.badConfigVariable("mailmap.blob"), Before: []string{"error: missing value for 'mailmap.blob'"}}
+	}
+	if !hasBlob && r.Bare {
+		blob, hasBlob = "HEAD:.mailmap", true
+	}
+	if hasBlob {
+		res := &resolver{r: r, rd: rd}
+		id, ok, err := res.getOIDWithContext(blob, 0)
+		if err != nil {
+			return nil, res.fatal(err)
+		}
+		m.Messages = append(m.Messages, res.before...)
+		if ok {
+			typ, data, err := rd.Read(id, nil)
+			switch {
+			case err != nil:
+				m.Messages = append(m.Messages, "error: unable to read mailmap object at "+blob)
+			case typ != object.Blob:
+				m.Messages = append(m.Messages, "error: mailmap is not a blob: "+blob)
+			default:
+				m.addText(data, false)
+			}
+		}
+	}
+	file, ok, err := r.Config.Path("mailmap.file", r.env)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		m.readFile(join(r.gitCwd, file), file, false)
+	}
+	return m, nil
+}
+
+// IsValueless reports a configuration key set without a value.
+func (r *Repository) IsValueless(key string) bool { return r.Config.IsValueless(key) }
+
+// badConfigVariable is git_die_config's text for key.
+func (r *Repository) badConfigVariable(key string) string {
+	e, _ := r.Config.Entry(key)
+	if e.Origin == "" {
+		return "unable to parse '" + key + "' from command-line config"
+	}
+	return "bad config variable '" + key + "' in file '" + e.Origin + "' at line " + itoa(e.Line)
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// readFile reads a mailmap file; a missing file is silently skipped.
+func (m *Mailmap) readFile(path, name string, noFollow bool) {
+	flags := syscall.O_RDONLY
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		m.Messages = append(m.Messages, "error: unable to open mailmap at "+name+": "+errnoText(err))
+		return
+	}
+	defer f.Close()
+	data, err := readAll(f)
+	if err != nil {
+		return
+	}
+	m.addText(data, true)
+}
+
+func readAll(f *os.File) ([]byte, error) {
+	var buf bytes.Buffer
+	_, err := buf.ReadFrom(f)
+	return buf.Bytes(), err
+}

@@ -1,0 +1,157 @@
+package repo
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+const mailmapScript = `
+git init -q r
+cd r
+cat >.mailmap <<'MMEOF'
+# comment line
+Proper Name <proper@example.com>
+<fixed@example.com> <broken@Example.COM>
+Both Changed <both@example.com> <old@example.com>
+Name Only For Match <match@example.com> Specific Old <shared@example.com>
+Other Person <other@example.com> other old <shared@example.com>
+Simple For Shared <shared@example.com>
+   Spaced   Name   <spaced@example.com>   trailing junk
+Empty Target <empty@example.com> <>
+Nobody <> <noemail@example.com>
+ <onlyemail@example.com> <nameless@example.com>
+Case Test <case@example.com> CaSe NaMe <CASE@EXAMPLE.COM>
+No Close <unterminated@example.com
+Twice <twice@example.com>
+Twice Again <twice@example.com>
+First <dup@example.com> Dup <dup@example.com>
+Second <dup2@example.com> Dup <dup@example.com>
+MMEOF
+for who in "A <proper@example.com>" "B <broken@example.com>" "C <old@example.com>" "Specific Old <shared@example.com>" \
+	"Unknown <shared@example.com>" "case name <case@example.com>"; do
+	name=${who% <*}; email=${who#*<}; email=${email%>}
+	test_tick
+	echo "$who" >>file
+	git add file
+	GIT_AUTHOR_NAME="$name" GIT_AUTHOR_EMAIL="$email" GIT_COMMITTER_NAME="$name" GIT_COMMITTER_EMAIL="$email" git commit -q -m "$who"
+done
+printf 'Blob Person <blob@example.com> <fromblob@example.com>\nProper Name Overridden <proper@example.com>\n' >mm
+git add mm && commit_all mm
+printf 'File Person <file@example.com> <fromfile@example.com>\nBlob Person Overridden <blob@example.com> <fromblob@example.com>\n' >../mmfile
+git clone -q --bare . ../bare.git
+git -C ../bare.git config mailmap.file ../mmfile
+cd ..
+mkdir link && cd link && git init -q && ln -s ../r/.mailmap .mailmap && commit_all x && cd ..
+`
+
+var mailmapIdentities = []string{
+	"A <proper@example.com>", "a <PROPER@example.com>", "B <broken@example.com>", "B <BROKEN@example.com>",
+	"C <old@example.com>", "Specific Old <shared@example.com>", "specific old <shared@example.com>",
+	"Other Old <shared@example.com>", "Unknown <shared@example.com>", "X <spaced@example.com>",
+	"X <empty@example.com>", "X <>", "X <noemail@example.com>", "X <nameless@example.com>",
+	"case name <case@example.com>", "CASE NAME <Case@Example.Com>", "X <unterminated@example.com>",
+	"X <twice@example.com>", "Dup <dup@example.com>", "Other <dup@example.com>", "X <blob@example.com>",
+	"X <fromblob@example.com>", "X <fromfile@example.com>", "Nobody <nobody@example.com>",
+}
+
+// checkMailmap renders what "git check-mailmap" prints for identities.
+func checkMailmap(m *Mailmap, ids []string) string {
+	var b strings.Builder
+	for _, id := range ids {
+		lt := strings.IndexByte(id, '<')
+		name := strings.TrimRight(id[:lt], " ")
+		email := strings.TrimSuffix(id[lt+1:], ">")
+		n, e := m.Map([]byte(name), []byte(email))
+		if len(n) > 0 {
+			fmt.Fprintf(&b, "%s <%s>\n", n, e)
+		} else {
+			fmt.Fprintf(&b, "<%s>\n", e)
+		}
+	}
+	return b.String()
+}
+
+func TestMailmapMatchesGit(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "mailmap", f, mailmapScript)
+		cases := []struct {
+			dir string
+			env []string
+		}{
+			{"r", nil},
+			{"r", []string{"GIT_CONFIG_PARAMETERS='mailmap.blob'='HEAD:mm'"}},
+			{"r", []string{"GIT_CONFIG_PARAMETERS='mailmap.blob'='HEAD:mm' 'mailmap.file'='../mmfile'"}},
+			{"r", []string{"GIT_CONFIG_PARAMETERS='mailmap.blob'='HEAD'"}},
+			{"r", []string{"GIT_CONFIG_PARAMETERS='mailmap.blob'='nosuch:x'"}},
+			{"bare.git", nil},
+			{"bare.git", []string{"GIT_CONFIG_PARAMETERS='mailmap.blob'='HEAD:mm'"}},
+			{"link", nil},
+		}
+		for _, c := range cases {
+			dir := filepath.Join(root, c.dir)
+			res, err := testgit.Run(dir, f, nil, c.env, "git", append([]string{"check-mailmap"}, mailmapIdentities...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Discover(EnvFromList(dir, testgit.Env(f, c.env...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := r.LoadMailmap(r.Objects.NewReader())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := checkMailmap(m, mailmapIdentities) + "--- stderr\n" + strings.Join(append(m.Messages, ""), "\n")
+			want := string(res.Stdout) + "--- stderr\n" + string(res.Stderr)
+			if got != want {
+				t.Errorf("%s %s %v:\n got: %s\nwant: %s", f, c.dir, c.env, got, want)
+			}
+			// The mapping git log applies to every commit.
+			logRes, err := testgit.Run(dir, f, nil, c.env, "git", "log", "--all", "--format=%an <%ae>|%cn <%ce>|%aN <%aE>|%cN <%cE>")
+			if err != nil || logRes.ExitCode != 0 {
+				t.Fatalf("git log: %v %s", err, logRes)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(logRes.Stdout)), "\n") {
+				parts := strings.Split(line, "|")
+				for k := 0; k < 2; k++ {
+					id := parts[k]
+					lt := strings.IndexByte(id, '<')
+					n, e := m.Map([]byte(strings.TrimSuffix(id[:lt], " ")), []byte(strings.TrimSuffix(id[lt+1:], ">")))
+					if got := fmt.Sprintf("%s <%s>", n, e); got != parts[k+2] {
+						t.Errorf("%s %s: %q maps to %q, git log %q", f, c.dir, id, got, parts[k+2])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMailmapLongLines(t *testing.T) {
+	// Files are read 1023 bytes at a time (git's fgets buffer), so the
+	// tail of a long line is parsed as a line of its own; blobs are not
+	// split.
+	long := strings.Repeat("x", 1100)
+	text := "Real <real@example.com> " + long + " <old@example.com>\n"
+	blob := ParseMailmap([]byte(text))
+	if n, e := blob.Map([]byte("Someone"), []byte("old@example.com")); string(n) != "Someone" || string(e) != "old@example.com" {
+		t.Errorf("blob, other name: %s <%s>", n, e)
+	}
+	if n, e := blob.Map([]byte(long), []byte("OLD@example.com")); string(n) != "Real" || string(e) != "real@example.com" {
+		t.Errorf("blob, matching name: %s <%s>", n, e)
+	}
+	file := &Mailmap{byEmail: map[string]*mailmapEntry{}}
+	file.addText([]byte(text), true)
+	tail := long[1023-len("Real <real@example.com> "):]
+	if n, e := file.Map([]byte("Someone"), []byte("old@example.com")); !bytes.Equal(n, []byte(tail)) || string(e) != "old@example.com" {
+		t.Errorf("file: %q <%s>", n, e)
+	}
+	if n, e := file.Map([]byte("Someone"), []byte("real@example.com")); string(n) != "Real" || string(e) != "real@example.com" {
+		t.Errorf("file, first piece: %s <%s>", n, e)
+	}
+}
