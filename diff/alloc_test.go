@@ -109,3 +109,32 @@ func TestForeignFiles(t *testing.T) {
 		t.Errorf("after Reset: got %v", err)
 	}
 }
+
+func TestCommonPrefixSuffix(t *testing.T) {
+	g := newPairGen(3)
+	for i := 0; i < 3000; i++ {
+		n := g.n(700)
+		a := make([]byte, n)
+		for j := range a {
+			a[j] = byte('a' + g.n(2))
+		}
+		b := append([]byte(nil), a...)
+		if len(b) > 0 && g.n(4) > 0 {
+			b[g.n(len(b))] = 'z'
+		}
+		b = b[:len(b)-g.n(min(len(b), 3)+1)]
+		wantP, wantS := 0, 0
+		for wantP < min(len(a), len(b)) && a[wantP] == b[wantP] {
+			wantP++
+		}
+		for wantS < min(len(a), len(b)) && a[len(a)-1-wantS] == b[len(b)-1-wantS] {
+			wantS++
+		}
+		if p := commonPrefix(a, b); p != wantP {
+			t.Fatalf("commonPrefix(%q, %q) = %d, want %d", a, b, p, wantP)
+		}
+		if s := commonSuffix(a, b); s != wantS {
+			t.Fatalf("commonSuffix(%q, %q) = %d, want %d", a, b, s, wantS)
+		}
+	}
+}

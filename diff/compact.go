@@ -1,5 +1,7 @@
 package diff
 
+import "bytes"
+
 // side is one file during compaction and script building: its ids (for
 // equality), its line bytes (for indentation) and its change marks. ch
 // has a zero sentinel at each end: ch[0] stands for line -1 and ch[n+1]
@@ -135,9 +137,42 @@ func compact(x, o *side, indentHeuristic bool) {
 				}
 			}
 		}
+		if g.end == g.start && gOther.end == gOther.start {
+			x.skipUnchanged(&g, o, &gOther)
+		}
 		if !x.next(&g) {
 			break
 		}
 		o.next(&gOther)
+	}
+}
+
+// skipUnchanged moves two corresponding empty groups forward together
+// over the unchanged lines that follow them, stopping at the last empty
+// group before a changed line in either file: the groups that stepping
+// one by one would visit in between are all empty in both files, so
+// nothing happens at them.
+func (x *side) skipUnchanged(g *group, o *side, gOther *group) {
+	s, so := g.end, gOther.end
+	if s >= x.n || so >= o.n {
+		return
+	}
+	// The first changed line after s in x (x.n if none), likewise in o.
+	px := bytes.IndexByte(x.ch[s+2:x.n+1], 1)
+	if px < 0 {
+		px = x.n
+	} else {
+		px += s + 1
+	}
+	po := bytes.IndexByte(o.ch[so+2:o.n+1], 1)
+	if po < 0 {
+		po = o.n
+	} else {
+		po += so + 1
+	}
+	m := min(px-1-s, po-1-so)
+	if m > 0 {
+		g.start, g.end = s+m, s+m
+		gOther.start, gOther.end = so+m, so+m
 	}
 }

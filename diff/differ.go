@@ -1,6 +1,10 @@
 package diff
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // Differ computes diffs whose hunks are those of git 2.39.5's xdiff. It
 // owns the tables that intern lines for the Files it prepares, and work
@@ -134,21 +138,72 @@ func prepareNear(f *File, t *lineTable, data []byte, near *File) {
 	if j < near.Lines() {
 		tailStart = near.start(j) + delta
 	}
-	// The middle is split and hashed.
-	mid := f.data[:tailStart]
-	f.data = mid
-	f.splitInto(t, head)
-	f.data = data
+	// The middle is walked in lockstep with near's middle lines: a line
+	// equal in bytes to the next line of near takes its id (and the
+	// shifted end); any other line is split off and interned, and its id
+	// is looked for among near's next lines to find the place again.
+	// Either way each id is exact; the lockstep only saves hashing.
+	pos, nj := head, k
+	nearMidEnd := near.start(j)
+	for pos < tailStart {
+		if nj < j {
+			s := near.start(nj)
+			m := commonPrefix(data[pos:tailStart], nd[s:nearMidEnd])
+			// near's lines wholly inside the common run are data's too.
+			q := nj
+			for q < j && int(near.ends[q]) <= s+m {
+				q++
+			}
+			if q > nj && nd[near.ends[q-1]-1] != '\n' && pos+int(near.ends[q-1])-s != len(data) {
+				q-- // a final line without newline, but data goes on
+			}
+			if q > nj {
+				shift := int32(pos - s)
+				for r := nj; r < q; r++ {
+					f.ends = append(f.ends, near.ends[r]+shift)
+				}
+				f.ids = append(f.ids, near.ids[nj:q]...)
+				pos += int(near.ends[q-1]) - s
+				nj = q
+				continue
+			}
+		}
+		end := tailStart
+		if i := bytes.IndexByte(data[pos:tailStart], '\n'); i >= 0 {
+			end = pos + i + 1
+		}
+		id := t.intern(data[pos:end])
+		f.ends = append(f.ends, int32(end))
+		f.ids = append(f.ids, id)
+		pos = end
+		for look := nj; look < j && look < nj+lockstepLookahead; look++ {
+			if near.ids[look] == id {
+				nj = look + 1
+				break
+			}
+		}
+	}
 	for i := j; i < near.Lines(); i++ {
 		f.ends = append(f.ends, near.ends[i]+int32(delta))
 	}
 	f.ids = append(f.ids, near.ids[j:]...)
 }
 
+// lockstepLookahead is how far PrepareNear looks ahead in near for a line
+// that did not match where it expected.
+const lockstepLookahead = 16
+
+// commonPrefix is the length of the longest common prefix of a and b.
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	i := 0
-	for i+8 <= n && bytes.Equal(a[i:i+8], b[i:i+8]) {
+	for i+256 <= n && bytes.Equal(a[i:i+256], b[i:i+256]) {
+		i += 256
+	}
+	for i+8 <= n {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
 		i += 8
 	}
 	for i < n && a[i] == b[i] {
@@ -157,13 +212,21 @@ func commonPrefix(a, b []byte) int {
 	return i
 }
 
+// commonSuffix is the length of the longest common suffix of a and b.
 func commonSuffix(a, b []byte) int {
 	n := min(len(a), len(b))
+	la, lb := len(a), len(b)
 	i := 0
-	for i+8 <= n && bytes.Equal(a[len(a)-i-8:len(a)-i], b[len(b)-i-8:len(b)-i]) {
+	for i+256 <= n && bytes.Equal(a[la-i-256:la-i], b[lb-i-256:lb-i]) {
+		i += 256
+	}
+	for i+8 <= n {
+		if x := binary.BigEndian.Uint64(a[la-i-8:]) ^ binary.BigEndian.Uint64(b[lb-i-8:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
 		i += 8
 	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+	for i < n && a[la-1-i] == b[lb-1-i] {
 		i++
 	}
 	return i

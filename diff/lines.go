@@ -20,9 +20,12 @@ type lineTable struct {
 	seed     maphash.Seed
 	gen      uint64 // changes on reset, invalidating Files
 
-	slots  []uint32 // open addressing: id+1, or 0 for an empty slot
+	// slots is an open-addressing table: the high 32 bits of a line's
+	// hash above its id+1 (0 for an empty slot), so that most misses are
+	// decided without touching the line.
+	slots  []uint64
 	mask   uint64
-	hashes []uint64 // per id
+	hashes []uint64 // per id, for growing the table
 	offs   []int    // per id, start in arena; offs[len] is the arena end
 	arena  []byte   // line contents (normalised under -w), back to back
 	norm   []byte   // scratch for -w normalisation
@@ -40,7 +43,7 @@ func newLineTable(ignoreWS bool) *lineTable {
 func (t *lineTable) reset(release bool) {
 	t.gen++
 	if t.slots == nil || (release && len(t.slots) > 1<<16) {
-		t.slots = make([]uint32, 1024)
+		t.slots = make([]uint64, 1024)
 		if release {
 			t.hashes, t.offs, t.arena = nil, nil, nil
 		}
@@ -63,11 +66,12 @@ func (t *lineTable) intern(line []byte) uint32 {
 		key = t.normalise(line)
 	}
 	h := maphash.Bytes(t.seed, key)
+	tag := h &^ 0xffffffff
 	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		s := t.slots[i]
 		if s == 0 {
 			id := uint32(len(t.hashes))
-			t.slots[i] = id + 1
+			t.slots[i] = tag | uint64(id+1)
 			t.hashes = append(t.hashes, h)
 			t.arena = append(t.arena, key...)
 			t.offs = append(t.offs, len(t.arena))
@@ -76,8 +80,11 @@ func (t *lineTable) intern(line []byte) uint32 {
 			}
 			return id
 		}
-		id := s - 1
-		if t.hashes[id] == h && bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], key) {
+		if s&^0xffffffff != tag {
+			continue
+		}
+		id := uint32(s) - 1
+		if bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], key) {
 			return id
 		}
 	}
@@ -85,14 +92,14 @@ func (t *lineTable) intern(line []byte) uint32 {
 
 func (t *lineTable) grow() {
 	n := len(t.slots) * 2
-	t.slots = make([]uint32, n)
+	t.slots = make([]uint64, n)
 	t.mask = uint64(n - 1)
 	for id, h := range t.hashes {
 		i := h & t.mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & t.mask
 		}
-		t.slots[i] = uint32(id) + 1
+		t.slots[i] = h&^0xffffffff | uint64(id+1)
 	}
 }
 

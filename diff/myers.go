@@ -12,6 +12,7 @@ const (
 	simscanWindow  = 100  // how far clean_mmatch looks (XDL_SIMSCAN_WINDOW)
 	keepDiscardRun = 4    // XDL_KPDIS_RUN
 	lineMax        = math.MaxInt
+	kvMax          = math.MaxInt32 // the backward vector's sentinel
 )
 
 // bogosqrt is xdiff's rough square root: 1 doubled once for every time n
@@ -31,8 +32,8 @@ type myersState struct {
 	dis        []byte  // discard classification of the working lines
 	ha1, ha2   []uint32
 	ri1, ri2   []int32 // reduced index -> line
-	kv         []int
-	ch1, ch2   []byte // change marks of the current call (aliases)
+	kv         []int32 // forward and backward furthest x per diagonal
+	ch1, ch2   []byte  // change marks of the current call (aliases)
 	mxcost     int
 	n2         int // len(ha2), the diagonal offset
 }
@@ -92,7 +93,7 @@ func (m *myersState) classic(a, b []uint32, ch1, ch2 []byte, nids int, minimal b
 	r1, r2 := len(m.ha1), len(m.ha2)
 	ndiags := r1 + r2 + 3
 	if cap(m.kv) < 2*ndiags {
-		m.kv = make([]int, 2*ndiags+ndiags/2)
+		m.kv = make([]int32, 2*ndiags+ndiags/2)
 	}
 	m.kv = m.kv[:2*ndiags]
 	m.mxcost = max(bogosqrt(ndiags), maxCostMin)
@@ -105,30 +106,46 @@ func (m *myersState) classic(a, b []uint32, ch1, ch2 []byte, nids int, minimal b
 // classify sets dis[i] to 0 when line i has no match in the other file, 2
 // when it has at least mlim ("multimatch"), 1 otherwise.
 func classify(dis []byte, lines []uint32, other []int32, mlim int) {
+	dis = dis[:len(lines)]
 	for i, id := range lines {
-		switch nm := int(other[id]); {
-		case nm == 0:
-			dis[i] = 0
-		case nm >= mlim:
-			dis[i] = 2
-		default:
-			dis[i] = 1
-		}
+		nm := int(other[id])
+		dis[i] = b2u8(nm != 0) + b2u8(nm >= mlim) // mlim >= 1
 	}
+}
+
+func b2u8(b bool) uint8 {
+	var v uint8
+	if b {
+		v = 1
+	}
+	return v
 }
 
 // reduce builds the reduced sequence of kept lines (and their real line
 // numbers) and marks discarded lines changed.
 func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dstart int) ([]uint32, []int32) {
-	for i, d := range dis {
-		if d == 1 || (d == 2 && !discardMultimatch(dis, i)) {
-			ha = append(ha, lines[dstart+i])
-			ri = append(ri, int32(dstart+i))
-		} else {
-			ch[dstart+i] = 1
-		}
+	n := len(dis)
+	if cap(ha) < n {
+		ha = make([]uint32, n, n+n/4)
+		ri = make([]int32, n, n+n/4)
 	}
-	return ha, ri
+	ha, ri = ha[:n], ri[:n]
+	lines = lines[dstart : dstart+n]
+	ch = ch[dstart : dstart+n]
+	k := 0
+	for i, d := range dis {
+		keep := d == 1
+		if d == 2 {
+			keep = !discardMultimatch(dis, i)
+		}
+		// Write unconditionally, advance only for kept lines.
+		ha[k] = lines[i]
+		ri[k] = int32(dstart + i)
+		kept := int(b2u8(keep))
+		k += kept
+		ch[i] = byte(1 - kept)
+	}
+	return ha[:k], ri[:k]
 }
 
 // discardMultimatch is xdl_clean_mmatch: a line with many matches is
@@ -224,8 +241,13 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 	fmin, fmax := fmid, fmid
 	bmin, bmax := bmid, bmid
 
-	kvf[fmid+sh] = off1
-	kvb[bmid+sh] = lim1
+	kvf[fmid+sh] = int32(off1)
+	kvb[bmid+sh] = int32(lim1)
+
+	// Snakes never leave the box: forward ones stop at lim, backward ones
+	// at off. These views let the compiler drop the bounds checks.
+	a1, a2 := ha1[:lim1], ha2[:lim2]
+	b1, b2 := ha1[off1:lim1], ha2[off2:lim2]
 
 	for ec := 1; ; ec++ {
 		gotSnake := false
@@ -245,57 +267,56 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 			fmax--
 		}
 		for d := fmax; d >= fmin; d -= 2 {
-			var i1 int
-			if kvf[d-1+sh] >= kvf[d+1+sh] {
-				i1 = kvf[d-1+sh] + 1
-			} else {
-				i1 = kvf[d+1+sh]
-			}
+			w := kvf[d-1+sh : d+2+sh : d+2+sh] // diagonals d-1, d, d+1
+			// Ties prefer d-1 (consuming a line of A): if F[d-1] >= F[d+1]
+			// then F[d-1]+1 > F[d+1], else F[d-1]+1 <= F[d+1]; so max
+			// picks as xdiff does, without a branch.
+			i1 := max(int(w[0])+1, int(w[2]))
 			prev := i1
 			i2 := i1 - d
-			for i1 < lim1 && i2 < lim2 && ha1[i1] == ha2[i2] {
+			for uint(i1) < uint(len(a1)) && uint(i2) < uint(len(a2)) && a1[i1] == a2[i2] {
 				i1++
 				i2++
 			}
 			if i1-prev > snakeCnt {
 				gotSnake = true
 			}
-			kvf[d+sh] = i1
-			if odd && bmin <= d && d <= bmax && kvb[d+sh] <= i1 {
+			w[1] = int32(i1)
+			if odd && bmin <= d && d <= bmax && int(kvb[d+sh]) <= i1 {
 				return i1, i2, true, true
 			}
 		}
 
 		if bmin > dmin {
 			bmin--
-			kvb[bmin-1+sh] = lineMax
+			kvb[bmin-1+sh] = kvMax
 		} else {
 			bmin++
 		}
 		if bmax < dmax {
 			bmax++
-			kvb[bmax+1+sh] = lineMax
+			kvb[bmax+1+sh] = kvMax
 		} else {
 			bmax--
 		}
 		for d := bmax; d >= bmin; d -= 2 {
-			var i1 int
-			if kvb[d-1+sh] < kvb[d+1+sh] {
-				i1 = kvb[d-1+sh]
-			} else {
-				i1 = kvb[d+1+sh] - 1
-			}
+			w := kvb[d-1+sh : d+2+sh : d+2+sh]
+			// B[d-1] if B[d-1] < B[d+1], else B[d+1]-1: that is the min.
+			i1 := min(int(w[0]), int(w[2])-1)
 			prev := i1
 			i2 := i1 - d
-			for i1 > off1 && i2 > off2 && ha1[i1-1] == ha2[i2-1] {
-				i1--
-				i2--
+			// j1, j2 index b1, b2: the pair before (i1, i2).
+			j1, j2 := i1-off1-1, i2-off2-1
+			for uint(j1) < uint(len(b1)) && uint(j2) < uint(len(b2)) && b1[j1] == b2[j2] {
+				j1--
+				j2--
 			}
+			i1, i2 = j1+off1+1, j2+off2+1
 			if prev-i1 > snakeCnt {
 				gotSnake = true
 			}
-			kvb[d+sh] = i1
-			if !odd && fmin <= d && d <= fmax && i1 <= kvf[d+sh] {
+			w[1] = int32(i1)
+			if !odd && fmin <= d && d <= fmax && i1 <= int(kvf[d+sh]) {
 				return i1, i2, true, true
 			}
 		}
@@ -315,7 +336,7 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 				if dd < 0 {
 					dd = -dd
 				}
-				i1 := kvf[d+sh]
+				i1 := int(kvf[d+sh])
 				i2 := i1 - d
 				v := (i1 - off1) + (i2 - off2) - dd
 				if v > kHeur*ec && v > best &&
@@ -337,7 +358,7 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 				if dd < 0 {
 					dd = -dd
 				}
-				i1 := kvb[d+sh]
+				i1 := int(kvb[d+sh])
 				i2 := i1 - d
 				v := (lim1 - i1) + (lim2 - i2) - dd
 				if v > kHeur*ec && v > best &&
@@ -361,7 +382,7 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 		if ec >= m.mxcost {
 			fbest, fbest1 := -1, -1
 			for d := fmax; d >= fmin; d -= 2 {
-				i1 := min(kvf[d+sh], lim1)
+				i1 := min(int(kvf[d+sh]), lim1)
 				i2 := i1 - d
 				if lim2 < i2 {
 					i1, i2 = lim2+d, lim2
@@ -372,7 +393,7 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 			}
 			bbest, bbest1 := lineMax, lineMax
 			for d := bmax; d >= bmin; d -= 2 {
-				i1 := max(off1, kvb[d+sh])
+				i1 := max(off1, int(kvb[d+sh]))
 				i2 := i1 - d
 				if i2 < off2 {
 					i1, i2 = off2+d, off2
