@@ -295,3 +295,24 @@ func TestApproxidateRandomAgainstGit(t *testing.T) {
 	}
 	t.Logf("compared %d random approxidate results with git rev-parse", compared)
 }
+
+// FuzzApproxidate: any text gives an answer (the same one twice), with
+// an error only of the ErrApproxidate kind.
+func FuzzApproxidate(f *testing.F) {
+	for _, in := range approxidateInputs {
+		f.Add(in, int64(1700000000))
+	}
+	zones := []*time.Location{time.UTC, loadZone(f, "Europe/Berlin"), loadZone(f, "America/Los_Angeles")}
+	f.Fuzz(func(t *testing.T, s string, now int64) {
+		now = now % (1 << 40)
+		loc := zones[uint64(now)%uint64(len(zones))]
+		a, errA := Approxidate(s, time.Unix(now, 0), loc)
+		b, errB := Approxidate(s, time.Unix(now, 0), loc)
+		if a != b || (errA == nil) != (errB == nil) {
+			t.Fatalf("Approxidate(%q) not deterministic: %d %v / %d %v", s, a, errA, b, errB)
+		}
+		if errA != nil && !errors.Is(errA, ErrApproxidate) {
+			t.Fatalf("Approxidate(%q): %v", s, errA)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package format
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,4 +247,35 @@ func TestHeatColorsDefault(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Msg != "expecting a color: bogus" || ce.Cause == nil || ce.Cause.Error() != "invalid color value: bogus" || !errors.Is(err, ErrColor) {
 		t.Errorf("bad colour: %v", err)
 	}
+}
+
+// FuzzParseColor: any value parses to an SGR sequence no longer than
+// git's COLOR_MAXLEN or fails with ErrColor; highlightRecent lists never
+// panic.
+func FuzzParseColor(f *testing.F) {
+	for _, spec := range colorSpecs {
+		f.Add(spec)
+	}
+	for _, spec := range highlightSpecs {
+		f.Add(spec)
+	}
+	now := time.Unix(heatNow, 0)
+	f.Fuzz(func(t *testing.T, spec string) {
+		c, err := ParseColor(spec)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrColor) {
+				t.Fatalf("ParseColor(%q): %v", spec, err)
+			}
+		case c != "" && (!strings.HasPrefix(c, "\x1b[") || !strings.HasSuffix(c, "m") || len(c) >= colorMaxLen):
+			t.Fatalf("ParseColor(%q) = %q", spec, c)
+		}
+		h, err := ParseHighlightRecent(spec, now, time.UTC)
+		if err == nil {
+			h.ColorFor(0)
+			h.ColorFor(math.MaxUint64)
+		} else if !errors.Is(err, ErrColor) {
+			t.Fatalf("ParseHighlightRecent(%q): %v", spec, err)
+		}
+	})
 }

@@ -612,9 +612,18 @@ func appendTZ(dst []byte, tz int) []byte {
 	return appendZeroPad(dst, v, 4)
 }
 
+const twoDigits = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
 // appendZeroPad is printf("%0*d", width, v): zeros after the sign up to
 // width bytes in all.
 func appendZeroPad(dst []byte, v int64, width int) []byte {
+	switch {
+	case width == 2 && v >= 0 && v < 100:
+		return append(dst, twoDigits[2*v], twoDigits[2*v+1])
+	case width == 4 && v >= 0 && v < 10000:
+		hi, lo := v/100, v%100
+		return append(dst, twoDigits[2*hi], twoDigits[2*hi+1], twoDigits[2*lo], twoDigits[2*lo+1])
+	}
 	var digits [24]byte
 	i := len(digits)
 	neg := v < 0

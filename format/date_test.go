@@ -660,3 +660,35 @@ func BenchmarkAppendDateStrftime(b *testing.B) {
 		ts += 61
 	}
 }
+
+// FuzzShowDate: any mode text, timestamp and timezone either renders or
+// fails with ErrDateRange, identically through both entry points.
+func FuzzShowDate(f *testing.F) {
+	for _, m := range testDateModes() {
+		f.Add(m, uint64(1112912053), int32(-700), int64(1700000000))
+	}
+	f.Add("format:%-%s", uint64(0), int32(0), int64(0))
+	f.Add("iso", uint64(math.MaxUint64), int32(math.MaxInt32), int64(math.MinInt64))
+	berlin := loadZone(f, "Europe/Berlin")
+	f.Fuzz(func(t *testing.T, modeText string, ts uint64, tz int32, now int64) {
+		mode, err := ParseDateMode(modeText)
+		if err != nil {
+			if !errors.Is(err, ErrDateFormat) {
+				t.Fatalf("ParseDateMode(%q): %v", modeText, err)
+			}
+			return
+		}
+		now = now % (1 << 40)
+		got, err := ShowDate(mode, ts, int(tz), time.Unix(now, 0), berlin)
+		if err != nil {
+			if !errors.Is(err, ErrDateRange) {
+				t.Fatalf("ShowDate(%q, %d, %d): %v", modeText, ts, tz, err)
+			}
+			return
+		}
+		b, err := AppendDate([]byte("x"), mode, ts, int(tz), time.Unix(now, 0), berlin)
+		if err != nil || string(b) != "x"+got {
+			t.Fatalf("AppendDate disagrees: %q, %v vs %q", b, err, got)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,4 +149,40 @@ func TestQuotePathAllocations(t *testing.T) {
 	if a := testing.AllocsPerRun(100, func() { buf = QuotePath(buf[:0], path, true) }); a != 0 {
 		t.Errorf("QuotePath allocates %.1f times", a)
 	}
+}
+
+// FuzzQuotePath checks that with core.quotePath the quoted form is ASCII
+// and reads back (as a Go string literal, whose escapes are C's) to the
+// path, and that without it ASCII paths quote the same and paths that
+// need no quoting stay as they are.
+func FuzzQuotePath(f *testing.F) {
+	for _, name := range quoteNames {
+		f.Add([]byte(name))
+	}
+	f.Fuzz(func(t *testing.T, path []byte) {
+		q := QuotePath(nil, path, true)
+		if !NeedsQuoting(path, true) {
+			if !bytes.Equal(q, path) {
+				t.Fatalf("%q needs no quoting but became %q", path, q)
+			}
+			return
+		}
+		for _, c := range q {
+			if c < 0x20 || c >= 0x7f {
+				t.Fatalf("QuotePath(%q) = %q has byte %#x", path, q, c)
+			}
+		}
+		back, err := strconv.Unquote(string(q))
+		if err != nil || back != string(path) {
+			t.Fatalf("QuotePath(%q) = %q reads back as %q, %v", path, q, back, err)
+		}
+		q2 := QuotePath(nil, path, false)
+		ascii := true
+		for _, c := range path {
+			ascii = ascii && c < 0x80
+		}
+		if ascii && !bytes.Equal(q, q2) || !NeedsQuoting(path, false) && !bytes.Equal(q2, path) {
+			t.Fatalf("QuotePath(%q, false) = %q, with quotePath %q", path, q2, q)
+		}
+	})
 }

@@ -23,6 +23,8 @@
 // Utf8Width reads its argument as a C string: it stops at the first NUL.
 package format
 
+import "encoding/binary"
+
 // widthInterval is an inclusive range of code points.
 type widthInterval struct{ first, last uint32 }
 
@@ -34,6 +36,11 @@ func Utf8Width(s []byte) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < 0x80 {
+			if n := printableASCIIRun(s[i:]); n > 0 {
+				width += n
+				i += n
+				continue
+			}
 			if c == 0 {
 				return width
 			}
@@ -51,6 +58,30 @@ func Utf8Width(s []byte) int {
 		i += size
 	}
 	return width
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// printableASCIIRun returns how many leading bytes of s are printable
+// ASCII (0x20..0x7e, width 1 each), counted eight at a time; it stops
+// early at a block with anything else.
+func printableASCIIRun(s []byte) int {
+	n := 0
+	for len(s)-n >= 8 {
+		x := binary.LittleEndian.Uint64(s[n:])
+		if x&highBits != 0 || // a byte >= 0x80
+			(x-0x20*lowBits)&^x&highBits != 0 { // a byte < 0x20 (NUL included)
+			break
+		}
+		if y := x ^ 0x7f*lowBits; (y-lowBits)&^y&highBits != 0 { // a DEL
+			break
+		}
+		n += 8
+	}
+	return n
 }
 
 // Utf8WidthString is Utf8Width for a string.

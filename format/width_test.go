@@ -384,3 +384,61 @@ func TestUtf8WidthAllocations(t *testing.T) {
 		t.Errorf("Utf8Width allocates %.1f times", a)
 	}
 }
+
+// naiveUtf8Width is utf8_strwidth written the plain way, byte by byte,
+// as the reference for the fast paths.
+func naiveUtf8Width(s []byte) int {
+	n := 0
+	for n < len(s) && s[n] != 0 {
+		n++
+	}
+	s = s[:n]
+	width := 0
+	for i := 0; i < len(s); {
+		if s[i] < 0x80 {
+			width += naiveWidth(uint32(s[i]))
+			i++
+			continue
+		}
+		r, size := decodeGitUTF8(s[i:])
+		if size == 0 {
+			return len(s)
+		}
+		width += naiveWidth(r)
+		i += size
+	}
+	return width
+}
+
+// TestUtf8WidthASCIIBlocks puts each special byte at each position of
+// strings long enough for the eight-byte fast path.
+func TestUtf8WidthASCIIBlocks(t *testing.T) {
+	specials := []byte{0x00, 0x01, 0x09, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc3, 0xe6, 0xff}
+	for length := 1; length <= 26; length++ {
+		for p := 0; p < length; p++ {
+			for _, b := range specials {
+				s := []byte(strings.Repeat("a", length))
+				s[p] = b
+				if got, want := Utf8Width(s), naiveUtf8Width(s); got != want {
+					t.Fatalf("Utf8Width(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzUtf8Width(f *testing.F) {
+	for _, name := range blameAuthors {
+		f.Add([]byte(name))
+	}
+	f.Add([]byte("A U Thor <author@example.com>\x00tail"))
+	f.Fuzz(func(t *testing.T, s []byte) {
+		want := naiveUtf8Width(s)
+		if got := Utf8Width(s); got != want {
+			t.Errorf("Utf8Width(%q) = %d, want %d", s, got, want)
+		}
+		if got := Utf8WidthString(string(s)); got != want {
+			t.Errorf("Utf8WidthString(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
