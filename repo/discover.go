@@ -69,6 +69,9 @@ type Repository struct {
 	refsOnce sync.Once
 	refs     *refStore
 	replaced map[oid.ID]oid.ID
+
+	attrOnce  sync.Once
+	attrCheck *attrChecker
 }
 
 // ObjectDir returns the primary object directory (GIT_OBJECT_DIRECTORY

@@ -1,0 +1,669 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// Limits git 2.39.5 puts on attribute files.
+const (
+	attrMaxLineLength = 2048
+	attrMaxFileSize   = 100 << 20
+)
+
+// attrKind is what a line does to an attribute.
+type attrKind uint8
+
+const (
+	attrUnknown     attrKind = iota // not decided yet
+	attrSet                         // "name"
+	attrUnset                       // "-name"
+	attrUnspecified                 // "!name"
+	attrValue                       // "name=value"
+)
+
+type attrSetting struct {
+	name  string
+	kind  attrKind
+	value string
+}
+
+// attrPattern is a parsed path pattern (dir.c's parse_path_pattern).
+type attrPattern struct {
+	text          string
+	noWildcardLen int
+	mustBeDir     bool
+	noDir         bool
+	endsWith      bool
+}
+
+type attrLine struct {
+	macro    string // macro name for "[attr]name ..." lines
+	pattern  attrPattern
+	settings []attrSetting
+}
+
+// attrFile is one source of attributes. origin is the directory its
+// patterns are relative to ("" for the top), hasOrigin false for the
+// files that are not in the tree.
+type attrFile struct {
+	origin    string
+	hasOrigin bool
+	lines     []attrLine
+}
+
+// attrChecker holds the attribute files of a repository, read once.
+type attrChecker struct {
+	mu      sync.Mutex
+	base    []*attrFile // builtin, system, global, top-level .gitattributes
+	info    *attrFile   // $GIT_DIR/info/attributes
+	dirs    map[string]*attrFile
+	index   *Index
+	indexOK bool
+}
+
+func (r *Repository) attrs() *attrChecker {
+	r.attrOnce.Do(func() {
+		c := &attrChecker{dirs: map[string]*attrFile{}}
+		c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
+		if nosys, _ := r.env.envBool("GIT_ATTR_NOSYSTEM", false); !nosys {
+			c.base = append(c.base, orEmpty(r.readAttrFile(gitInstallPrefix+"/etc/gitattributes", gitInstallPrefix+"/etc/gitattributes", true, false)))
+		}
+		global := ""
+		if p, ok, err := r.Config.Path("core.attributesfile", r.env); err == nil && ok {
+			global = p
+		} else if x := r.env.get("XDG_CONFIG_HOME"); x != "" {
+			global = x + "/git/attributes"
+		} else if home, ok := r.env.lookup("HOME"); ok {
+			global = home + "/.config/git/attributes"
+		}
+		if global != "" {
+			c.base = append(c.base, orEmpty(r.readAttrFile(join(r.gitCwd, global), global, true, false)))
+		}
+		top := r.readTreeAttr(c, ".gitattributes", true)
+		top.origin, top.hasOrigin = "", true
+		c.base = append(c.base, top)
+		c.info = orEmpty(r.readAttrFile(r.CommonDir+"/info/attributes", r.commonDirName+"/info/attributes", true, false))
+		r.attrCheck = c
+	})
+	return r.attrCheck
+}
+
+func orEmpty(f *attrFile) *attrFile {
+	if f == nil {
+		return &attrFile{}
+	}
+	return f
+}
+
+// readTreeAttr reads a .gitattributes file of the work tree (not
+// following symbolic links), or its index copy when the file is not
+// there, as git does when checking files in.
+func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool) *attrFile {
+	if r.Bare || r.WorkTree == "" {
+		return &attrFile{}
+	}
+	if f := r.readAttrFile(r.WorkTree+"/"+path, path, macroOK, true); f != nil {
+		return f
+	}
+	if !c.indexOK {
+		c.indexOK = true
+		ix, err := r.ReadIndexSparse()
+		if err == nil {
+			c.index = ix
+		}
+	}
+	if c.index == nil {
+		return &attrFile{}
+	}
+	id, ok := indexBlobForAttr(c.index, path)
+	if !ok {
+		return &attrFile{}
+	}
+	rd := r.Objects.NewReader()
+	typ, data, err := rd.Read(id, nil)
+	if err != nil || typ != object.Blob {
+		return &attrFile{}
+	}
+	if len(data) >= attrMaxFileSize {
+		r.warn("warning: ignoring overly large gitattributes blob '" + path + "'")
+		return &attrFile{}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		data = data[:i]
+	}
+	return parseAttrText(data, path, macroOK, r, false)
+}
+
+// indexBlobForAttr finds path in the index at stage 0, or at stage 2
+// (ours) during a merge.
+func indexBlobForAttr(ix *Index, path string) (oid.ID, bool) {
+	entries := ix.Entries(path)
+	for _, e := range entries {
+		if e.Stage == 0 {
+			return e.ID, true
+		}
+	}
+	for _, e := range entries {
+		if e.Stage == 2 {
+			return e.ID, true
+		}
+	}
+	return oid.ID{}, false
+}
+
+// readAttrFile reads an attribute file; nil when it cannot be opened
+// (git warns unless it is simply missing).
+func (r *Repository) readAttrFile(path, name string, macroOK, noFollow bool) *attrFile {
+	flags := syscall.O_RDONLY
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			r.warn("warning: unable to access '" + name + "': " + errnoText(err))
+		}
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if st.Size() >= attrMaxFileSize {
+		r.warn("warning: ignoring overly large gitattributes file '" + name + "'")
+		return nil
+	}
+	data, err := readAll(f)
+	if err != nil {
+		return &attrFile{}
+	}
+	return parseAttrText(data, name, macroOK, r, true)
+}
+
+// parseAttrText parses attribute lines. File lines drop a trailing CR
+// and a leading UTF-8 BOM, as strbuf_getline does for files.
+func parseAttrText(data []byte, src string, macroOK bool, r *Repository, isFile bool) *attrFile {
+	af := &attrFile{}
+	lineno := 0
+	for len(data) > 0 {
+		nl := bytes.IndexByte(data, '\n')
+		var line []byte
+		if nl < 0 {
+			line, data = data, nil
+		} else {
+			line, data = data[:nl], data[nl+1:]
+		}
+		if isFile {
+			line = bytes.TrimSuffix(line, []byte("\r"))
+			if lineno == 0 {
+				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			}
+		}
+		lineno++
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
+		}
+		if l, ok := parseAttrLine(string(line), src, lineno, macroOK, r); ok {
+			af.lines = append(af.lines, l)
+		}
+	}
+	return af
+}
+
+const attrBlank = " \t\r\n"
+
+func isAttrBlank(c byte) bool { return strings.IndexByte(attrBlank, c) >= 0 }
+
+func skipBlank(s string) string {
+	i := 0
+	for i < len(s) && isAttrBlank(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+func blankIndex(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isAttrBlank(s[i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// attrNameValid: [-A-Za-z0-9_.]+, not starting with '-'.
+func attrNameValid(name string) bool {
+	if name == "" || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '-' || c == '.' || c == '_' || isDigit(c) || isAlpha(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func parseAttrLine(line, src string, lineno int, macroOK bool, r *Repository) (attrLine, bool) {
+	cp := skipBlank(line)
+	if cp == "" || cp[0] == '#' {
+		return attrLine{}, false
+	}
+	if len(line) >= attrMaxLineLength {
+		r.warn(fmt.Sprintf("warning: ignoring overly long attributes line %d", lineno))
+		return attrLine{}, false
+	}
+	var name, states string
+	printed := cp // what git prints as the name: the rest of the line
+	if unq, rest, ok := unquoteC(cp); ok {
+		name, states, printed = unq, rest, unq
+	} else {
+		n := blankIndex(cp)
+		name, states = cp[:n], cp[n:]
+	}
+	var l attrLine
+	if len(name) > len("[attr]") && strings.HasPrefix(name, "[attr]") {
+		if !macroOK {
+			r.warn(fmt.Sprintf("%s not allowed: %s:%d", printed, src, lineno))
+			return attrLine{}, false
+		}
+		m := skipBlank(name[len("[attr]"):])
+		m = m[:blankIndex(m)]
+		if !attrNameValid(m) {
+			r.warn(fmt.Sprintf("%s is not a valid attribute name: %s:%d", m, src, lineno))
+			return attrLine{}, false
+		}
+		l.macro = m
+	}
+	states = skipBlank(states)
+	// First pass: validate every state, as git does before keeping the line.
+	for cp := states; cp != ""; {
+		end := blankIndex(cp)
+		tok := cp[:end]
+		n := tok
+		if eq := strings.IndexByte(tok, '='); eq >= 0 {
+			n = tok[:eq]
+		}
+		if n != "" && (n[0] == '-' || n[0] == '!') {
+			n = n[1:]
+		}
+		if !attrNameValid(n) {
+			r.warn(fmt.Sprintf("%s is not a valid attribute name: %s:%d", n, src, lineno))
+			return attrLine{}, false
+		}
+		cp = skipBlank(cp[end:])
+	}
+	if l.macro == "" {
+		p := parsePathPattern(name)
+		if strings.HasPrefix(name, "!") {
+			r.warn("warning: Negative patterns are ignored in git attributes")
+			r.warn("Use '\\!' for literal leading exclamation.")
+			return attrLine{}, false
+		}
+		l.pattern = p
+	}
+	for cp := states; cp != ""; {
+		end := blankIndex(cp)
+		tok := cp[:end]
+		var s attrSetting
+		switch {
+		case tok[0] == '-':
+			s = attrSetting{name: stripValue(tok[1:]), kind: attrUnset}
+		case tok[0] == '!':
+			s = attrSetting{name: stripValue(tok[1:]), kind: attrUnspecified}
+		default:
+			if eq := strings.IndexByte(tok, '='); eq >= 0 {
+				s = attrSetting{name: tok[:eq], kind: attrValue, value: tok[eq+1:]}
+			} else {
+				s = attrSetting{name: tok, kind: attrSet}
+			}
+		}
+		l.settings = append(l.settings, s)
+		cp = skipBlank(cp[end:])
+	}
+	return l, true
+}
+
+// stripValue drops "=value" from "-name=value" (git takes the name up to
+// '=' there too).
+func stripValue(s string) string {
+	if i := strings.IndexByte(s, '='); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// unquoteC reads a C-quoted string at the start of s ("a\tb" with \a \b
+// \f \n \r \t \v \\ \" and three-digit octal escapes).
+func unquoteC(s string) (out, rest string, ok bool) {
+	if s == "" || s[0] != '"' {
+		return "", "", false
+	}
+	var b strings.Builder
+	i := 1
+	for {
+		if i >= len(s) {
+			return "", "", false
+		}
+		c := s[i]
+		i++
+		switch c {
+		case '"':
+			return b.String(), s[i:], true
+		case '\\':
+		default:
+			b.WriteByte(c)
+			continue
+		}
+		if i >= len(s) {
+			return "", "", false
+		}
+		c = s[i]
+		i++
+		switch c {
+		case 'a':
+			c = '\a'
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'v':
+			c = '\v'
+		case '\\', '"':
+		case '0', '1', '2', '3':
+			if i+1 >= len(s) || s[i] < '0' || s[i] > '7' || s[i+1] < '0' || s[i+1] > '7' {
+				return "", "", false
+			}
+			c = (c-'0')<<6 | (s[i]-'0')<<3 | (s[i+1] - '0')
+			i += 2
+		default:
+			return "", "", false
+		}
+		b.WriteByte(c)
+	}
+}
+
+// parsePathPattern is dir.c's parse_path_pattern for attribute lines.
+func parsePathPattern(p string) attrPattern {
+	p = strings.TrimPrefix(p, "!")
+	var pat attrPattern
+	if strings.HasSuffix(p, "/") {
+		p = p[:len(p)-1]
+		pat.mustBeDir = true
+	}
+	pat.noDir = !strings.Contains(p, "/")
+	pat.noWildcardLen = simpleLength(p)
+	pat.endsWith = strings.HasPrefix(p, "*") && simpleLength(p[1:]) == len(p)-1
+	pat.text = p
+	return pat
+}
+
+// simpleLength is the length of the prefix without glob characters.
+func simpleLength(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isGlobSpecial(s[i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// matches is path_matches: base is the directory of the file the
+// pattern came from.
+func (p *attrPattern) matches(path string, basenameOffset int, base string) bool {
+	isDir := strings.HasSuffix(path, "/")
+	if p.mustBeDir && !isDir {
+		return false
+	}
+	end := len(path)
+	if isDir {
+		end--
+	}
+	if p.noDir {
+		name := path[basenameOffset:end]
+		switch {
+		case p.noWildcardLen == len(p.text):
+			return name == p.text
+		case p.endsWith:
+			return len(p.text)-1 <= len(name) && name[len(name)-(len(p.text)-1):] == p.text[1:]
+		}
+		return wildmatch(p.text, name, 0)
+	}
+	return matchPathname(path[:end], base, p.text, p.noWildcardLen)
+}
+
+// matchPathname is dir.c's match_pathname: pattern relative to base,
+// matched with WM_PATHNAME after its literal prefix.
+func matchPathname(path, base, pattern string, prefix int) bool {
+	if strings.HasPrefix(pattern, "/") {
+		pattern = pattern[1:]
+		prefix--
+	}
+	if len(path) < len(base)+1 || (base != "" && path[len(base)] != '/') || path[:len(base)] != base {
+		return false
+	}
+	name := path
+	if base != "" {
+		name = path[len(base)+1:]
+	}
+	if prefix > 0 {
+		if prefix > len(name) || pattern[:prefix] != name[:prefix] {
+			return false
+		}
+		pattern, name = pattern[prefix:], name[prefix:]
+		if pattern == "" && name == "" {
+			return true
+		}
+	}
+	return wildmatch(pattern, name, wmPathname)
+}
+
+// stack returns the attribute files that apply to path, lowest
+// precedence first: builtin, system, global, top, each directory's
+// .gitattributes down to path's directory, info/attributes.
+func (r *Repository) attrStack(path string) []*attrFile {
+	c := r.attrs()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	stack := append([]*attrFile(nil), c.base...)
+	dirlen := 0
+	if i := lastSlash(path); i >= 0 {
+		dirlen = i
+	}
+	dir := path[:dirlen]
+	for i := 0; i < len(dir); {
+		j := strings.IndexByte(dir[i:], '/')
+		if j < 0 {
+			j = len(dir)
+		} else {
+			j += i
+		}
+		sub := dir[:j]
+		f, ok := c.dirs[sub]
+		if !ok {
+			f = r.readTreeAttr(c, sub+"/.gitattributes", false)
+			f.origin, f.hasOrigin = sub, true
+			c.dirs[sub] = f
+		}
+		stack = append(stack, f)
+		i = j + 1
+	}
+	if c.info != nil {
+		stack = append(stack, c.info)
+	}
+	return stack
+}
+
+// lastSlash is the last '/' not at the very end of path.
+func lastSlash(path string) int {
+	last := -1
+	for i := 0; i+1 < len(path); i++ {
+		if path[i] == '/' {
+			last = i
+		}
+	}
+	return last
+}
+
+// Attr is one attribute of a path.
+type Attr struct {
+	Name string
+	// Value is "set", "unset", "unspecified" or the assigned value.
+	Value string
+}
+
+// collect computes the attributes of path: the topmost (last) matching
+// line decides each attribute, and a macro set on a path sets its
+// attributes in turn. It returns the decided values and the order in
+// which git's attribute dictionary would list names.
+func (r *Repository) collectAttrs(path string) (map[string]attrSetting, []string) {
+	stack := r.attrStack(path)
+	var order []string
+	seen := map[string]bool{}
+	note := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			order = append(order, n)
+		}
+	}
+	// git registers names as it parses files: the bootstrap files, then
+	// info/attributes, then the directory files.
+	c := r.attrs()
+	regOrder := append([]*attrFile(nil), c.base...)
+	if c.info != nil {
+		regOrder = append(regOrder, c.info)
+	}
+	for _, f := range stack[len(c.base):] {
+		if f != c.info {
+			regOrder = append(regOrder, f)
+		}
+	}
+	for _, f := range regOrder {
+		for _, l := range f.lines {
+			if l.macro != "" {
+				note(l.macro)
+			}
+			for _, s := range l.settings {
+				note(s.name)
+			}
+		}
+	}
+	macros := map[string]*attrLine{}
+	for i := len(stack) - 1; i >= 0; i-- {
+		f := stack[i]
+		for j := len(f.lines) - 1; j >= 0; j-- {
+			l := &f.lines[j]
+			if l.macro != "" && macros[l.macro] == nil {
+				macros[l.macro] = l
+			}
+		}
+	}
+	decided := map[string]attrSetting{}
+	basenameOffset := lastSlash(path) + 1
+	var fillOne func(l *attrLine)
+	fillOne = func(l *attrLine) {
+		for k := len(l.settings) - 1; k >= 0; k-- {
+			s := l.settings[k]
+			if _, done := decided[s.name]; done {
+				continue
+			}
+			decided[s.name] = s
+			if m := macros[s.name]; m != nil && s.kind == attrSet {
+				fillOne(m)
+			}
+		}
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		f := stack[i]
+		base := ""
+		if f.hasOrigin {
+			base = f.origin
+		}
+		for j := len(f.lines) - 1; j >= 0; j-- {
+			l := &f.lines[j]
+			if l.macro != "" {
+				continue
+			}
+			if l.pattern.matches(path, basenameOffset, base) {
+				fillOne(l)
+			}
+		}
+	}
+	return decided, order
+}
+
+func (s attrSetting) String() string {
+	switch s.kind {
+	case attrSet:
+		return "set"
+	case attrUnset:
+		return "unset"
+	case attrValue:
+		return s.value
+	}
+	return "unspecified"
+}
+
+// Attributes returns the gitattributes of path (relative to the top of
+// the work tree) as "git check-attr" reports them: "set", "unset",
+// "unspecified" or the value. With names, every name is in the result;
+// without, every attribute that is not unspecified (check-attr -a).
+// Sources, lowest precedence first: the builtin "binary" macro
+// (-diff -merge -text), $(prefix)/etc/gitattributes (unless
+// GIT_ATTR_NOSYSTEM), core.attributesFile (default
+// $XDG_CONFIG_HOME/git/attributes), .gitattributes files from the top
+// of the work tree down to path's directory (from the index when not
+// checked out; not followed if symbolic links), $GIT_DIR/info/attributes.
+func (r *Repository) Attributes(path string, names ...string) map[string]string {
+	decided, _ := r.collectAttrs(path)
+	out := map[string]string{}
+	if len(names) > 0 {
+		for _, n := range names {
+			s, ok := decided[n]
+			if !ok {
+				s.kind = attrUnspecified
+			}
+			out[n] = s.String()
+		}
+		return out
+	}
+	for n, s := range decided {
+		if s.kind != attrUnspecified {
+			out[n] = s.String()
+		}
+	}
+	return out
+}
+
+// AllAttributes returns what "git check-attr -a" prints for path, in
+// its order.
+func (r *Repository) AllAttributes(path string) []Attr {
+	decided, order := r.collectAttrs(path)
+	var out []Attr
+	for _, n := range order {
+		s, ok := decided[n]
+		if !ok || s.kind == attrUnspecified {
+			continue
+		}
+		out = append(out, Attr{Name: n, Value: s.String()})
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package repo
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+const attrScript = `
+git init -q r
+cd r
+mkdir -p a/b/c docs sub/deep linked idx
+cat >.gitattributes <<'ATTR'
+# top level
+[attr]mymacro text eol=crlf -diff
+[attr]other mymacro ident
+*.c text diff=cpp
+*.bin binary
+*.txt text=auto whitespace=trailing
+docs/ export-ignore
+docs/** linguist-documentation
+/rooted.c -text
+a/**/deep.c mymacro
+"quoted name.c" quoted
+*.m other
+!negated.c x
+*.sh eol=lf !diff
+bad line with! invalid=
+*.inv good bad@name
+[attr] spaced
+*.Upper UPPER
+ATTR
+cat >a/.gitattributes <<'ATTR'
+*.c -text diff
+[attr]local not-allowed
+b/*.c from-a
+*.h !text
+ATTR
+cat >a/b/.gitattributes <<'ATTR'
+*.c eol=lf
+c/ dironly
+ATTR
+printf '*.c linked\n' >target-attrs
+ln -s ../target-attrs linked/.gitattributes
+printf '*.x from-index\n' >idx/.gitattributes
+git add idx/.gitattributes
+rm idx/.gitattributes
+printf '*.c info-wins\n*.txt -whitespace\n' >.git/info/attributes
+printf '*.g from-global\n[attr]gmac g1 g2\n*.gm gmac\n' >../global-attrs
+git config core.attributesFile ../global-attrs
+`
+
+var attrPaths = []string{
+	"x.c", "x.bin", "x.txt", "docs/readme", "docs/sub/page.md", "rooted.c", "sub/rooted.c", "a/x.c",
+	"a/b/x.c", "a/b/c/x.c", "a/b/c/", "a/q/deep.c", "a/deep.c", "quoted name.c", "m.m", "negated.c",
+	"run.sh", "x.inv", "x.upper", "x.Upper", "a/x.h", "linked/l.c", "idx/f.x", "f.g", "f.gm", "docs/",
+	"a/b/c", "deep/a/b/x.c", "spaced", "[attr]",
+}
+
+func TestAttributesMatchGit(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "attributes", f, attrScript)
+		for _, sub := range []string{"r", "r/a"} {
+			dir := filepath.Join(root, sub)
+			r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			r.WarningHandler = func(l string) { warnings = append(warnings, l) }
+			for _, p := range attrPaths {
+				// check-attr takes paths relative to the cwd; ours are
+				// relative to the top.
+				arg := p
+				if sub == "r/a" {
+					arg = "../" + p
+				}
+				warnings = warnings[:0]
+				res, err := testgit.Run(dir, f, nil, nil, "git", "check-attr", "-a", "--", arg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b strings.Builder
+				for _, a := range r.AllAttributes(p) {
+					fmt.Fprintf(&b, "%s: %s: %s\n", quoteCheckAttrPath(arg), a.Name, a.Value)
+				}
+				if got := b.String(); got != string(res.Stdout) {
+					t.Errorf("%s %s %q:\n got: %s\nwant: %s", f, sub, p, got, res.Stdout)
+				}
+				_ = warnings
+			}
+			// Named attributes, unspecified ones included.
+			names := []string{"text", "diff", "eol", "ident", "mymacro", "nosuch", "binary", "merge", "linked"}
+			for _, p := range []string{"x.c", "a/b/x.c", "x.bin", "m.m", "run.sh", "linked/l.c"} {
+				arg := p
+				if sub == "r/a" {
+					arg = "../" + p
+				}
+				res, err := testgit.Run(dir, f, nil, nil, "git", append(append([]string{"check-attr"}, names...), "--", arg)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := r.Attributes(p, names...)
+				var b strings.Builder
+				for _, n := range names {
+					fmt.Fprintf(&b, "%s: %s: %s\n", arg, n, got[n])
+				}
+				if b.String() != string(res.Stdout) {
+					t.Errorf("%s %s named %q:\n got: %s\nwant: %s", f, sub, p, b.String(), res.Stdout)
+				}
+			}
+		}
+	}
+}
+
+// TestAttributeWarningsMatchGit compares the messages git prints while
+// reading the attribute files with the repository's warnings.
+func TestAttributeWarningsMatchGit(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "attributes", f, attrScript)
+		dir := filepath.Join(root, "r")
+		for _, p := range []string{"x.c", "a/b/c/x.c", "linked/l.c"} {
+			res, err := testgit.Run(dir, f, nil, nil, "git", "check-attr", "-a", "--", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			r.WarningHandler = func(l string) { warnings = append(warnings, l) }
+			r.AllAttributes(p)
+			got := strings.Join(append(warnings, ""), "\n")
+			if got != string(res.Stderr) {
+				t.Errorf("%s %s:\n got: %s\nwant: %s", f, p, got, res.Stderr)
+			}
+		}
+	}
+}
+
+// quoteCheckAttrPath quotes as check-attr prints paths (C-style when
+// they contain special bytes; the fixture has only spaces, which are
+// not quoted).
+func quoteCheckAttrPath(p string) string { return p }
