@@ -85,8 +85,8 @@ type Commits struct {
 	grafts  map[oid.ID][]oid.ID
 	shallow map[oid.ID]bool
 
-	byID  map[oid.ID]*Commit // commits not addressed by graph position
-	byPos []*Commit          // graph position -> commit, allocated lazily
+	byID  idTable   // commits not addressed by graph position
+	byPos []*Commit // graph position -> commit, allocated lazily
 
 	slab       []Commit  // commits are carved from slabs
 	parentSlab []*Commit // and so are their parent lists
@@ -107,7 +107,6 @@ func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions
 		format:  format,
 		grafts:  opts.Grafts,
 		shallow: opts.Shallow,
-		byID:    make(map[oid.ID]*Commit),
 	}
 	if g != nil && g.total > 0 && g.format == format && !opts.DisableGraph && len(opts.Grafts) == 0 && len(opts.Shallow) == 0 {
 		c.graph = g
@@ -139,11 +138,11 @@ func (cs *Commits) Lookup(id oid.ID) *Commit {
 			return cs.atPos(pos, id)
 		}
 	}
-	if c := cs.byID[id]; c != nil {
+	if c := cs.byID.get(id); c != nil {
 		return c
 	}
 	c := cs.alloc(id, NoGraphPosition)
-	cs.byID[id] = c
+	cs.byID.put(c)
 	return c
 }
 
@@ -234,7 +233,7 @@ func (cs *Commits) dropGraph(err error) {
 	for _, c := range cs.byPos {
 		if c != nil {
 			c.GraphPos = NoGraphPosition
-			cs.byID[c.ID] = c
+			cs.byID.put(c)
 		}
 	}
 	cs.byPos = nil

@@ -13,7 +13,7 @@ import (
 // trees of the commit it just looked at, so a small cache catches nearly
 // every repeat while memory stays bounded on any history.
 const (
-	lookupGeneration = 4096
+	lookupGeneration = 1024
 	maxCachedPaths   = 256
 )
 
@@ -30,12 +30,13 @@ type TreeStats struct {
 // subtree that an already-seen root shares. It is not safe for concurrent
 // use.
 type Trees struct {
-	rd     ObjectReader
-	format oid.Format
-	paths  map[string]*pathCache
-	bufs   [][]byte // DiffTrees: two buffers per depth
-	path   []byte   // DiffTrees: current path
-	stats  TreeStats
+	rd      ObjectReader
+	format  oid.Format
+	paths   map[string]*pathCache
+	bufs    [][]byte // DiffTrees: two buffers per depth
+	findBuf []byte   // Lookup: the tree being searched
+	path    []byte   // DiffTrees: current path
+	stats   TreeStats
 }
 
 // NewTrees returns a tree reader over rd for objects of the given format.
@@ -77,11 +78,11 @@ func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 
 func (lc *levelCache) put(tree oid.ID, r lookupResult) {
 	if lc.cur == nil {
-		lc.cur = make(map[oid.ID]lookupResult)
+		lc.cur = make(map[oid.ID]lookupResult, lookupGeneration)
 	}
 	if len(lc.cur) >= lookupGeneration {
 		if lc.old == nil {
-			lc.old = make(map[oid.ID]lookupResult)
+			lc.old = make(map[oid.ID]lookupResult, lookupGeneration)
 		}
 		clear(lc.old)
 		lc.old, lc.cur = lc.cur, lc.old
@@ -156,9 +157,15 @@ func (t *Trees) find(tree oid.ID, name []byte) (lookupResult, error) {
 	if len(name) == 0 || tree.IsZero() || tree == oid.EmptyTree(t.format) {
 		return lookupResult{}, nil
 	}
-	typ, body, err := t.rd.ReadCached(tree)
+	// Read into a reused buffer rather than through the reader's object
+	// cache: the lookup cache above already remembers what matters of
+	// each tree, so caching the bytes would only add memory churn.
+	typ, body, err := t.rd.Read(tree, t.findBuf[:0])
 	if err != nil {
 		return lookupResult{}, fmt.Errorf("reading tree %s: %w", tree, err)
+	}
+	if cap(body) <= 1<<20 {
+		t.findBuf = body[:0]
 	}
 	t.stats.TreesRead++
 	if typ != object.Tree {
