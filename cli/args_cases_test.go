@@ -1,0 +1,792 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func cmd(args ...string) argsCase { return argsCase{args: args} }
+
+func (c argsCase) ann() argsCase { c.annotate = true; return c }
+
+func (c argsCase) inBare() argsCase { c.bare = true; return c }
+
+func (c argsCase) cfg(kv ...string) argsCase {
+	c.config = append(append([]string(nil), c.config...), kv...)
+	return c
+}
+
+// then names the error git reports after parsing (revision resolution,
+// setup_revisions checks the driver makes, the blame itself).
+func (c argsCase) then(later string) argsCase { c.later = later; return c }
+
+// thenUsage expects git to accept the options and then reject a -L value
+// with the one-line usage, which the driver checks.
+func (c argsCase) thenUsage() argsCase {
+	c.later, c.laterCode = UsageLine(c.annotate), 129
+	return c
+}
+
+// has expects the command line to be accepted with these fields (pairs of
+// a field path such as "Rev.Limited" and the value; pointers are followed,
+// values compared as printed).
+func (c argsCase) has(kv ...any) argsCase {
+	prev := c.want
+	c.want = func(t *testing.T, a *BlameArgs, hexsz int) {
+		t.Helper()
+		if prev != nil {
+			prev(t, a, hexsz)
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			path, want := kv[i].(string), kv[i+1]
+			if want == "hexsz" {
+				want = hexsz
+			}
+			expect(t, path, fieldValue(a, path), want)
+		}
+	}
+	return c
+}
+
+// accepted expects the command line to be accepted, checking nothing more
+// than that (the canonical comparison still runs).
+func (c argsCase) accepted() argsCase { return c.has() }
+
+func fieldValue(a *BlameArgs, path string) any {
+	v := reflect.ValueOf(a).Elem()
+	for _, name := range strings.Split(path, ".") {
+		v = v.FieldByName(name)
+		if !v.IsValid() {
+			return fmt.Sprintf("no field %s", path)
+		}
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "<nil>"
+		}
+		v = v.Elem()
+	}
+	return v.Interface()
+}
+
+// argsCases is the table of command lines compared with git.
+func argsCases(t *testing.T) []argsCase {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "diff-output")
+	var cs []argsCase
+	add := func(c ...argsCase) { cs = append(cs, c...) }
+
+	// Blame's own options, one at a time.
+	add(
+		cmd("file").has("Path", "file", "RevArgs", "[]", "Progress", -1, "Abbrev", -1, "Date", "iso"),
+		cmd("--incremental", "file").has("Incremental", true, "Progress", 0),
+		cmd("-b", "file").has("BlankBoundary", true),
+		cmd("--root", "file").has("ShowRoot", true),
+		cmd("--show-stats", "file").has("ShowStats", true),
+		cmd("--progress", "file").has("Progress", 1),
+		cmd("--no-progress", "file").has("Progress", 0),
+		cmd("--score-debug", "file").has("ScoreDebug", true),
+		cmd("-f", "file").has("ShowName", true),
+		cmd("--show-name", "file").has("ShowName", true),
+		cmd("-n", "file").has("ShowNumber", true),
+		cmd("--show-number", "file").has("ShowNumber", true),
+		cmd("-p", "file").has("Porcelain", true, "LinePorcelain", false, "Progress", 0),
+		cmd("--porcelain", "file").has("Porcelain", true),
+		cmd("--line-porcelain", "file").has("Porcelain", true, "LinePorcelain", true),
+		cmd("-c", "file").has("Annotate", true),
+		cmd("-t", "file").has("RawTime", true),
+		cmd("-l", "file").has("LongHash", true),
+		cmd("-s", "file").has("NoAuthor", true),
+		cmd("-e", "file").has("ShowEmail", true),
+		cmd("--show-email", "file").has("ShowEmail", true),
+		cmd("-w", "file").has("IgnoreWhitespace", true),
+		cmd("--ignore-rev", "v1", "file").has("IgnoreRevs", "[v1]"),
+		cmd("--ignore-rev=v1", "file").has("IgnoreRevs", "[v1]"),
+		cmd("--ignore-rev", "v1", "--ignore-rev=side", "file").has("IgnoreRevs", "[v1 side]"),
+		cmd("--ignore-rev", "nosuch", "file").then("fatal: cannot find revision nosuch to ignore\n"),
+		cmd("--ignore-revs-file", "ignorelist", "file").has("IgnoreRevsFiles", "[ignorelist]"),
+		cmd("--ignore-revs-file=ignorelist", "--ignore-revs-file=ignorelist2", "file").has("IgnoreRevsFiles", "[ignorelist ignorelist2]"),
+		cmd("--ignore-revs-file=ignorelist", "--ignore-revs-file=", "file").has("IgnoreRevsFiles", "[ignorelist ]"),
+		cmd("--color-lines", "file").has("ColorLines", true),
+		cmd("--color-by-age", "file").has("ColorByAge", true),
+		cmd("--minimal", "file").has("Minimal", true),
+		cmd("-S", "grafts", "file").has("RevsFile", "grafts"),
+		cmd("-Sgrafts", "file").has("RevsFile", "grafts"),
+		cmd("-S", "nosuch", "file"),
+		cmd("-S", "nosuch"),
+		cmd("--contents", "contents.txt", "file").has("Contents", "contents.txt"),
+		cmd("--contents=contents.txt", "file").has("Contents", "contents.txt"),
+		cmd("--contents", "contents.txt", "--no-contents", "file").has("Contents", "<nil>"),
+		cmd("--contents", "contents.txt", "HEAD", "file").then("fatal: cannot use --contents with final commit object name\n"),
+		cmd("-C", "file").has("CopyLevel", 1, "Move", true, "CopyScore", 0),
+		cmd("-C40", "file").has("CopyLevel", 1, "CopyScore", 40),
+		cmd("-C", "-C", "file").has("CopyLevel", 2),
+		cmd("-C", "-C", "-C", "file").has("CopyLevel", 3),
+		cmd("-C", "-C", "-C", "-C", "file").has("CopyLevel", 3),
+		cmd("-CCC", "file").has("CopyLevel", 1, "CopyScore", 0),
+		cmd("-C5", "-C", "file").has("CopyLevel", 2, "CopyScore", 5),
+		cmd("-C 40", "file").has("CopyScore", 40),
+		cmd("-C", "40", "file").has("CopyLevel", 1, "RevArgs", "[40]", "Path", "file").then("fatal: bad revision '40'\n"),
+		cmd("-C-1", "file").has("CopyScore", uint32(0xffffffff)),
+		cmd("-C4294967297", "file").has("CopyScore", 1),
+		cmd("-C99999999999999999999999", "file").has("CopyScore", uint32(0xffffffff)),
+		cmd("-C+30", "file").has("CopyScore", 30),
+		cmd("-C30x", "file").has("CopyScore", 0),
+		cmd("-M", "file").has("Move", true, "CopyLevel", 0),
+		cmd("-M20", "file").has("MoveScore", 20),
+		cmd("-M", "-C", "file").has("Move", true, "CopyLevel", 1),
+		cmd("-M5", "-M", "file").has("MoveScore", 5),
+		cmd("-L1,2", "file").has("Ranges", "[1,2]"),
+		cmd("-L", "1,2", "file").has("Ranges", "[1,2]"),
+		cmd("-L 1,2", "file").has("Ranges", "[ 1,2]"),
+		cmd("-L2", "-L", "1,1", "file").has("Ranges", "[2 1,1]"),
+		cmd("-L", "/three/,+4", "file").has("Ranges", "[/three/,+4]"),
+		cmd("-LX", "file").has("Ranges", "[X]").thenUsage(),
+		cmd("-L", "file"),
+		cmd("file", "-L"),
+		cmd("-L", "--", "file").has("Ranges", "[--]", "Path", "file").thenUsage(),
+		cmd("--abbrev", "file").has("Abbrev", -1),
+		cmd("--abbrev=10", "file").has("Abbrev", 11),
+		cmd("--abbrev=0", "file").has("Abbrev", "hexsz"),
+		cmd("--abbrev=1", "file").has("Abbrev", 5),
+		cmd("--abbrev=4", "file").has("Abbrev", 5),
+		cmd("--abbrev=39", "file"),
+		cmd("--abbrev=40", "file"),
+		cmd("--abbrev=63", "file"),
+		cmd("--abbrev=99", "file"),
+		cmd("--abbrev=-1", "file").has("Abbrev", 5),
+		cmd("--abbrev= 7", "file").has("Abbrev", 8),
+		cmd("--abbrev=+7", "file").has("Abbrev", 8),
+		cmd("--abbrev=4294967297", "file").has("Abbrev", 5),
+		cmd("--abbrev=99999999999999999999", "file").has("Abbrev", 5),
+		cmd("--abbrev=7x", "file"),
+		cmd("--abbrev=", "file"),
+		cmd("--abbrev=0x10", "file"),
+		cmd("--abbrev", "10", "file").has("Abbrev", -1, "RevArgs", "[10]").then("fatal: bad revision '10'\n"),
+		cmd("--no-abbrev", "file").has("Abbrev", "hexsz"),
+		cmd("--abbrev=8", "--no-abbrev", "file"),
+		cmd("--no-abbrev", "--abbrev=8", "file").has("Abbrev", 9),
+	)
+
+	// --no- forms.
+	add(
+		cmd("--incremental", "--no-incremental", "file").has("Incremental", false, "Progress", -1),
+		cmd("--root", "--no-root", "file").has("ShowRoot", false),
+		cmd("--no-root", "file").has("ShowRoot", false),
+		cmd("--show-stats", "--no-show-stats", "file").has("ShowStats", false),
+		cmd("--score-debug", "--no-score-debug", "file").has("ScoreDebug", false),
+		cmd("-f", "--no-show-name", "file").has("ShowName", false),
+		cmd("-n", "--no-show-number", "file").has("ShowNumber", false),
+		cmd("--no-porcelain", "file").has("Porcelain", false),
+		cmd("--porcelain", "--no-porcelain", "file").has("Porcelain", false),
+		cmd("--line-porcelain", "--no-porcelain", "file").has("Porcelain", false, "LinePorcelain", true),
+		cmd("--line-porcelain", "--no-line-porcelain", "file").has("Porcelain", false, "LinePorcelain", false),
+		cmd("-p", "--no-line-porcelain", "file").has("Porcelain", false),
+		cmd("-e", "--no-show-email", "file").has("ShowEmail", false),
+		cmd("--ignore-rev", "v1", "--no-ignore-rev", "file").has("IgnoreRevs", "[]"),
+		cmd("--no-ignore-rev", "--ignore-rev", "v1", "file").has("IgnoreRevs", "[v1]"),
+		cmd("--ignore-revs-file", "ignorelist", "--no-ignore-revs-file", "file").has("IgnoreRevsFiles", "[]"),
+		cmd("--color-lines", "--no-color-lines", "file").has("ColorLines", false),
+		cmd("--color-by-age", "--no-color-by-age", "file").has("ColorByAge", false),
+		cmd("--minimal", "--no-minimal", "file").has("Minimal", false),
+		cmd("--no-b", "file"),
+		cmd("--no-C", "file"),
+		cmd("--no-incremental=1", "file"),
+		cmd("--no-porcelain=1", "file"),
+		cmd("--no-abbrev=3", "file"),
+		cmd("--no-contents=x", "file"),
+		cmd("--no-no-root", "file"),
+		cmd("--progress", "--porcelain", "file"),
+		cmd("--progress", "--incremental", "file"),
+		cmd("--progress", "--no-porcelain", "-p", "--no-progress", "file").has("Progress", 0),
+		cmd("--porcelain", "--progress"),
+	)
+
+	// Unambiguous prefixes and ambiguous ones.
+	add(
+		cmd("--porc", "file").has("Porcelain", true),
+		cmd("--incr", "file").has("Incremental", true),
+		cmd("--line-p", "file").has("LinePorcelain", true),
+		cmd("--in", "file").has("Incremental", true),
+		cmd("--sc", "file").has("ScoreDebug", true),
+		cmd("--show-na", "file").has("ShowName", true),
+		cmd("--show-nu", "file").has("ShowNumber", true),
+		cmd("--show-e", "file").has("ShowEmail", true),
+		cmd("--show-s", "file").has("ShowStats", true),
+		cmd("--li", "file").has("LinePorcelain", true),
+		cmd("--color-l", "file").has("ColorLines", true),
+		cmd("--color-b", "file").has("ColorByAge", true),
+		cmd("--ignore-revs", "ignorelist", "file").has("IgnoreRevsFiles", "[ignorelist]"),
+		cmd("--ignore-revs=ignorelist", "file").has("IgnoreRevsFiles", "[ignorelist]"),
+		cmd("--cont=contents.txt", "file").has("Contents", "contents.txt"),
+		cmd("--cont", "contents.txt", "file").has("Contents", "contents.txt"),
+		cmd("--abb", "file").has("Abbrev", -1),
+		cmd("--abb=9", "file").has("Abbrev", 10),
+		cmd("--mini", "file").has("Minimal", true),
+		cmd("--ro", "file").has("ShowRoot", true),
+		cmd("--pro", "file").has("Progress", 1),
+		cmd("--no-porc", "file").has("Porcelain", false),
+		cmd("--no-incr", "file").has("Incremental", false),
+		cmd("--no-ro", "file").has("ShowRoot", false),
+		cmd("--no-ab", "file").has("Abbrev", "hexsz"),
+		cmd("--no-cont", "file").has("Contents", "<nil>"),
+		cmd("--no-ab=3", "file"),
+		cmd("--no-porc=1", "file"),
+		cmd("--porc=1", "file"),
+		cmd("--root=1", "file"),
+		cmd("--show", "file"),
+		cmd("--show-n", "file"),
+		cmd("--show=1", "file"),
+		cmd("--colo", "file"),
+		cmd("--color", "file"),
+		cmd("--color=always", "file"),
+		cmd("--ig", "file"),
+		cmd("--p", "file"),
+		cmd("--s", "file"),
+		cmd("--i", "file"),
+		cmd("--c", "file"),
+		cmd("--n", "file"),
+		cmd("--no", "file"),
+		cmd("--no-", "file"),
+		cmd("--no-co", "file"),
+		cmd("--no-show", "file"),
+		cmd("--h", "file"),
+		cmd("--rev", "file"),
+		cmd("--dat=short", "file"),
+		cmd("--first", "file"),
+	)
+
+	// Clustered short options.
+	add(
+		cmd("-fnl", "file").has("ShowName", true, "ShowNumber", true, "LongHash", true),
+		cmd("-sw", "file").has("NoAuthor", true, "IgnoreWhitespace", true),
+		cmd("-fnlswtbce", "file").has("ShowName", true, "NoAuthor", true, "RawTime", true, "BlankBoundary", true, "Annotate", true, "ShowEmail", true),
+		cmd("-fp", "file").has("ShowName", true, "Porcelain", true),
+		cmd("-fL1,2", "file").has("ShowName", true, "Ranges", "[1,2]"),
+		cmd("-fL", "1,2", "file").has("Ranges", "[1,2]"),
+		cmd("-L1,2f", "file").has("ShowName", false, "Ranges", "[1,2f]").thenUsage(),
+		cmd("-fC", "file").has("CopyLevel", 1),
+		cmd("-fC40", "file").has("CopyScore", 40),
+		cmd("-Cf", "file").has("ShowName", false, "CopyScore", 0),
+		cmd("-fM20", "file").has("MoveScore", 20),
+		cmd("-fS", "grafts", "file").has("RevsFile", "grafts"),
+		cmd("-fSgrafts", "file").has("RevsFile", "grafts"),
+		cmd("-fS"),
+		cmd("-fZ", "file"),
+		cmd("-Zf", "file"),
+		cmd("-Z", "file"),
+		cmd("-é", "file"),
+		cmd("-fé", "file"),
+		cmd("-fn\x01", "file"),
+		cmd("-f", "-fWZ", "file"),
+		cmd("file", "-fWZ"),
+		cmd("-f", "-Wfoo", "file"),
+		cmd("--first-parent", "-fpatch", "file"),
+		cmd("--max-count", "1", "-fpatch", "file"),
+		cmd("--not", "-fWZ", "file"),
+		cmd("--bogus\x7f\x1b[31m", "file"),
+		cmd("--date=\x01", "file"),
+		cmd("--"+strings.Repeat("x", 5000), "file"),
+		cmd("-f5", "file").has("ShowName", true, "Rev.MaxCount", 5),
+		cmd("-5", "file").has("Rev.MaxCount", 5),
+		cmd("-5x", "file"),
+		cmd("-f5x", "file"),
+		cmd("-99999999999", "file"),
+		cmd("-2147483648", "file"),
+		cmd("-2147483647", "file").has("Rev.MaxCount", 2147483647),
+		cmd("-fm", "file").accepted(),
+		cmd("-fu", "file").accepted(),
+		cmd("-fuZ", "file"),
+		cmd("-fpatch", "file"),
+		cmd("-fW", "file").accepted(),
+		cmd("-fWZ", "file"),
+		cmd("-fX", "file").accepted(),
+		cmd("-fXfiles", "file").accepted(),
+		cmd("-fXbogus", "file"),
+		cmd("-fB", "file").accepted(),
+		cmd("-fD", "file").accepted(),
+		cmd("-fR", "file").accepted(),
+		cmd("-fa", "file").accepted(),
+		cmd("-fz", "file").accepted(),
+		cmd("-fE", "file").accepted(),
+		cmd("-fi", "file").accepted(),
+		cmd("-fg", "file").accepted(),
+		cmd("-fr", "file").accepted(),
+		cmd("-fv", "file").accepted(),
+		cmd("-fP", "file").accepted(),
+		cmd("-fF", "file").accepted(),
+		cmd("-fO", "ignorelist", "file").accepted(),
+		cmd("-fG", "x", "file").accepted(),
+		cmd("-fGx", "file").accepted(),
+		cmd("-fI", "x", "file").accepted(),
+		cmd("-fI(", "file"),
+		cmd("-fU", "file").accepted(),
+		cmd("-fU3", "file").accepted(),
+		cmd("-fUx", "file"),
+		cmd("-ab", "file").accepted(),
+		cmd("-au", "file").accepted(),
+		cmd("-aZ", "file"),
+		cmd("-Ei", "file"),
+		cmd("-fEi", "file"),
+	)
+
+	// A single dash before a long option name.
+	add(
+		cmd("-root", "file"),
+		cmd("-show-name", "file"),
+		cmd("-sho", "file"),
+		cmd("-no-foo", "file"),
+		cmd("-incremental", "file"),
+		cmd("-porcelain", "file"),
+		cmd("-abbrev", "file"),
+		cmd("-colo", "file"),
+		cmd("-noo", "file"),
+		cmd("-relative", "file"),
+		cmd("-Wfoo", "file"),
+		cmd("-text", "file"),
+		cmd("-fno-patch", "file"),
+		cmd("-ftext", "file"),
+		cmd("-ignore-all-space", "file"),
+		cmd("-wZZ", "file"),
+	)
+
+	// Help, completion, unknown options.
+	add(
+		cmd("-h"),
+		cmd("-h", "file"),
+		cmd("file", "-h"),
+		cmd("-fh", "file"),
+		cmd("-hf", "file"),
+		cmd("-hZ"),
+		cmd("file", "--help"),
+		cmd("--help-all"),
+		cmd("file", "--help-all"),
+		cmd("--help=1", "file"),
+		cmd("--git-completion-helper"),
+		cmd("--git-completion-helper-all"),
+		cmd("file", "--git-completion-helper"),
+		cmd("file", "--git-completion-helper-all"),
+		cmd("--git-completion-helper", "file"),
+		cmd("--bogus", "file"),
+		cmd("--bogus=1", "file"),
+		cmd("file", "--bogus"),
+		cmd("--", "-Z").then("fatal: no such path '-Z' in HEAD\n"),
+		cmd("-h").ann(),
+		cmd("-Z", "file").ann(),
+		cmd("--git-completion-helper").ann(),
+		cmd("file", "--help").ann(),
+	)
+
+	// Revision options blame honours.
+	add(
+		cmd("--reverse", "v1..", "file").has("Reverse", true, "Rev.Children", true, "Rev.Limited", true, "RevArgs", "[v1..]"),
+		cmd("--reverse", "file").then("fatal: No commit to dig up from?\n"),
+		cmd("--reverse", "--first-parent", "v1..", "file").has("Reverse", true, "FirstParent", true),
+		cmd("--first-parent", "file").has("FirstParent", true),
+		cmd("--since=2005-04-07 22:16:00 +0000", "file").has("Since", "{2005-04-07 22:16:00 +0000 false}"),
+		cmd("--since", "2005-04-07 22:16:00 +0000", "file").has("Since", "{2005-04-07 22:16:00 +0000 false}"),
+		cmd("--after=2005-04-07 22:16:00 +0000", "file").has("Since", "{2005-04-07 22:16:00 +0000 false}"),
+		cmd("--max-age=1112912160", "file").has("Since", "{1112912160 true}"),
+		cmd("--max-age", "1112912160", "file").has("Since", "{1112912160 true}"),
+		cmd("--since=2005-04-07 22:16:00 +0000", "--max-age=1", "file").has("Since", "{1 true}"),
+		cmd("--since", "--", "file").has("Since", "{-- false}", "Path", "file"),
+		cmd("file", "--since"),
+		cmd("--since"),
+		cmd("--date=short", "file").has("Date", "short"),
+		cmd("--date", "short", "file").has("Date", "short"),
+		cmd("--date=relative", "file").has("Date", "relative"),
+		cmd("--date=iso-local", "file").has("Date", "iso-local"),
+		cmd("--date=iso8601-strict", "file").has("Date", "iso-strict"),
+		cmd("--date=rfc", "file").has("Date", "rfc"),
+		cmd("--date=rfc2822-local", "file").has("Date", "rfc-local"),
+		cmd("--date=raw", "file").has("Date", "raw"),
+		cmd("--date=unix", "file").has("Date", "unix"),
+		cmd("--date=human", "file").has("Date", "human"),
+		cmd("--date=default", "file").has("Date", "default"),
+		cmd("--date=local", "file").has("Date", "default-local"),
+		cmd("--date=format:%Y %H", "file").has("Date", "format:%Y %H"),
+		cmd("--date=format-local:%Y", "file").has("Date", "format-local:%Y"),
+		cmd("--date=format", "file"),
+		cmd("--date=formatx", "file"),
+		cmd("--date=bogus", "file"),
+		cmd("--date=isox", "file"),
+		cmd("--date=short-local-x", "file"),
+		cmd("--date=", "file"),
+		cmd("--date=auto:short", "file").has("Date", "default"),
+		cmd("--date=auto:bogus", "file").has("Date", "default"),
+		cmd("--date", "--", "file"),
+		cmd("file", "--date"),
+		cmd("--relative-date", "file").has("Date", "relative"),
+		cmd("--date=short", "--relative-date", "file").has("Date", "relative"),
+		cmd("--pretty=reference", "file").has("Date", "short"),
+		cmd("--pretty=ref", "file").has("Date", "short"),
+		cmd("--pretty=r", "file").has("Date", "iso"),
+		cmd("--format=reference", "file").has("Date", "short"),
+		cmd("--pretty=reference", "--date=iso", "file").has("Date", "iso"),
+		cmd("--date=rfc", "--pretty=reference", "file").has("Date", "rfc"),
+		cmd("--relative-date", "--pretty=reference", "file").has("Date", "relative"),
+		cmd("--pretty=bogus", "file"),
+		cmd("--pretty=format:%h", "file").has("Date", "iso"),
+		cmd("--pretty=tformat:%h", "file").accepted(),
+		cmd("--pretty=%h", "file").accepted(),
+		cmd("--pretty=", "file").accepted(),
+		cmd("--pretty", "file").accepted(),
+		cmd("--pretty=on", "file").accepted(),
+		cmd("--format=email", "file").has("Date", "iso"),
+		cmd("--format=mboxrd", "file").accepted(),
+		cmd("--format=fu", "file").accepted(),
+		cmd("--pretty=mine", "file").cfg("pretty.mine=reference").has("Date", "short"),
+		cmd("--pretty=mi", "file").cfg("pretty.mine=%h").has("Date", "iso"),
+		cmd("--pretty=loop", "file").cfg("pretty.loop=loop"),
+		cmd("--pretty=alias", "file").cfg("pretty.alias=nosuch"),
+		cmd("--encoding=UTF-8", "file").has("Encoding", "UTF-8"),
+		cmd("--encoding=none", "file").has("Encoding", ""),
+		cmd("--encoding", "ISO-8859-1", "file").has("Encoding", "ISO-8859-1"),
+		cmd("--default", "v1", "file").has("Rev.Default", "v1"),
+		cmd("--default", "v1", "HEAD", "file").has("Rev.Default", "v1", "RevArgs", "[HEAD]"),
+		cmd("--default"),
+		cmd("file", "--default"),
+	)
+
+	// Revision options accepted and ignored.
+	for _, opt := range []string{
+		"--max-count=1", "-1", "-0", "--skip=1", "--until=2005-04-07 22:16:00 +0000",
+		"--before=2005-04-07", "--min-age=5", "--since-as-filter=2005-04-07",
+		"--exclude-first-parent-only", "--ancestry-path", "--ancestry-path=v1",
+		"-g", "--walk-reflogs", "--topo-order", "--date-order", "--author-date-order",
+		"--simplify-merges", "--simplify-by-decoration", "--early-output", "--early-output=5",
+		"--parents", "--dense", "--sparse", "--in-commit-order", "--remove-empty", "--merges",
+		"--no-merges", "--min-parents=2", "--no-min-parents", "--max-parents=1", "--no-max-parents",
+		"--boundary", "--left-right", "--left-only", "--right-only", "--cherry", "--cherry-mark",
+		"--cherry-pick", "--count", "--objects", "--objects-edge", "--objects-edge-aggressive",
+		"--verify-objects", "--unpacked", "--no-kept-objects", "--no-kept-objects=in-core",
+		"-r", "-m", "--cc", "--remerge-diff", "--no-diff-merges", "--diff-merges=first-parent",
+		"--diff-merges=cc", "-v", "--oneline", "--expand-tabs", "--expand-tabs=4", "--no-expand-tabs",
+		"--show-notes", "--notes", "--notes=foo", "--show-notes=foo", "--no-notes", "--standard-notes",
+		"--no-standard-notes", "--show-signature", "--no-show-signature", "--show-linear-break",
+		"--show-linear-break=x", "--graph", "--no-graph", "--encode-email-headers",
+		"--no-encode-email-headers", "--no-commit-id", "--always", "--abbrev-commit",
+		"--no-abbrev-commit", "--full-diff", "--show-pulls", "--full-history", "--log-size",
+		"--author=x", "--committer=x", "--grep=x", "--basic-regexp", "-E", "--extended-regexp",
+		"-i", "--regexp-ignore-case", "-F", "--fixed-strings", "--all-match", "--invert-grep",
+		"--children", "--ignore-missing",
+	} {
+		add(cmd(opt, "file").accepted())
+	}
+	add(
+		cmd("--max-count", "1", "file").has("Rev.MaxCount", 1, "Rev.Args", "[--max-count 1]"),
+		cmd("--max-count=x", "file").has("Rev.MaxCount", 0),
+		cmd("--author", "x", "file").has("Rev.Args", "[--author x]"),
+		cmd("--grep", "x", "file").accepted(),
+		cmd("--diff-merges", "cc", "file").accepted(),
+		cmd("--diff-merges=x", "file"),
+		cmd("--diff-merges"),
+		cmd("--early-output=x", "file"),
+		cmd("--early-output=-1", "file"),
+		cmd("--expand-tabs=x", "file"),
+		cmd("--expand-tabs=-1", "file"),
+		cmd("--unpacked=x", "file"),
+		cmd("--ancestry-path=nosuch", "file"),
+		cmd("--ancestry-path=HEAD:file", "file"),
+		cmd("--ancestry-path=HEAD^{tree}", "file"),
+		cmd("--ancestry-path=v2", "file").accepted(),
+		cmd("--ancestry-path=v1", "--ancestry-path=side", "file").has("Rev.AncestryPathBottoms", "[v1 side]"),
+		cmd("--ancestry-path=0000000000000000000000000000000000000001", "file"),
+		cmd("--ancestry-path=0000000000000000000000000000000000000000000000000000000000000001", "file"),
+		cmd("--left-only", "--right-only", "file"),
+		cmd("--right-only", "--left-only", "file"),
+		cmd("--left-only", "--cherry", "file"),
+		cmd("--cherry", "--left-only", "file"),
+		cmd("--cherry-mark", "--cherry-pick", "file"),
+		cmd("--cherry-pick", "--cherry-mark", "file"),
+		cmd("--show-linear-break", "--graph", "file"),
+		cmd("--graph", "--show-linear-break=x"),
+		cmd("--graph", "--no-graph", "--show-linear-break", "file").accepted(),
+		cmd("--combined-all-paths", "file"),
+		cmd("--cc", "--combined-all-paths", "file").accepted(),
+		cmd("--combined-all-paths", "--cc", "file").accepted(),
+		cmd("--combined-all-paths", "--diff-merges=combined", "file").accepted(),
+		cmd("--cc", "-m", "--combined-all-paths", "file"),
+		cmd("--parents", "--reverse", "v1..", "file"),
+		cmd("--parents", "--children", "file"),
+		cmd("--simplify-merges", "--children", "file"),
+		cmd("-g", "--topo-order", "file"),
+		cmd("-g", "--graph", "file"),
+		cmd("-g", "--children", "file"),
+		cmd("--graph", "--no-walk", "file"),
+		cmd("--graph", "--no-walk", "--do-walk", "file").accepted(),
+		cmd("--grep-reflog=x", "file"),
+		cmd("-g", "--grep-reflog=x", "file").accepted(),
+		cmd("--merge", "file").then("fatal: --merge without MERGE_HEAD?\n"),
+		cmd("-n", "5", "file").has("ShowNumber", true, "RevArgs", "[5]").then("fatal: bad revision '5'\n"),
+	)
+
+	// Pseudo revisions pass through to the revision words.
+	add(
+		cmd("--all", "file").has("RevArgs", "[--all]"),
+		cmd("--not", "v1", "file").has("RevArgs", "[--not v1]"),
+		cmd("--not", "file").has("RevArgs", "[--not]"),
+		cmd("HEAD", "--not", "v1", "file").has("RevArgs", "[HEAD --not v1]"),
+		cmd("--branches", "file").has("RevArgs", "[--branches]"),
+		cmd("--tags", "file").accepted(),
+		cmd("--remotes", "file").accepted(),
+		cmd("--reflog", "file").accepted(),
+		cmd("--no-walk", "file").accepted(),
+		cmd("--do-walk", "file").accepted(),
+		cmd("--bisect", "file").accepted(),
+		cmd("--glob=x", "file").has("RevArgs", "[--glob=x]"),
+		cmd("--exclude=x", "file").accepted(),
+		cmd("--exclude-hidden=receive", "file").accepted(),
+		cmd("--indexed-objects", "file").accepted(),
+		cmd("--alternate-refs", "file").accepted(),
+		cmd("--branches=s*", "file").has("RevArgs", "[--branches=s*]"),
+		cmd("--tags=v*", "file").accepted(),
+		cmd("--remotes=x", "file").accepted(),
+		cmd("--no-walk=sorted", "file").accepted(),
+		cmd("--no-walk=x", "file").accepted(),
+		cmd("--not", "--not", "HEAD", "file").accepted(),
+		cmd("--all", "--", "file").accepted(),
+		cmd("--not", "file", "v1").has("RevArgs", "[--not file]", "Path", "v1"),
+	)
+
+	// Rejected: neither the revision nor the diff parser knows them.
+	for _, opt := range []string{
+		"--stdin", "--filter=blob:none", "--no-filter", "--single-worktree",
+		"--exclude-promisor-objects", "--glob", "--exclude", "--branches=", "--walk",
+		"--first-parent=1", "--reverse=1", "--dense=1", "--max-count", "--renames",
+		"--follow=1", "--textconv=1", "--ignore-all-space=1", "--src-prefix",
+	} {
+		add(cmd(opt, "file"))
+	}
+
+	// Diff options.
+	add(
+		cmd("--find-copies-harder", "file").has("FindCopiesHarder", true, "CopyLevel", 2, "Move", true),
+		cmd("--find-copies-harder", "--no-find-copies-harder", "file").has("FindCopiesHarder", false, "CopyLevel", 0),
+		cmd("-C", "-C", "-C", "--find-copies-harder", "file").has("CopyLevel", 3),
+		cmd("--find-copies", "file").has("FindCopiesHarder", false, "CopyLevel", 0),
+		cmd("--find-copies", "--find-copies", "file").has("FindCopiesHarder", true, "CopyLevel", 2),
+		cmd("--find-renames", "--find-copies", "file").has("FindCopiesHarder", false),
+		cmd("--find-copies", "--no-renames", "--find-copies", "file").has("FindCopiesHarder", false),
+		cmd("--find-copies", "--find-renames", "--find-copies", "file").has("FindCopiesHarder", false),
+		cmd("--find-copies=30", "--find-copies=50%", "file").has("FindCopiesHarder", true),
+		cmd("--textconv", "file").has("TextConv", true),
+		cmd("--no-textconv", "file").has("TextConv", false),
+		cmd("--indent-heuristic", "file").has("IndentHeuristic", true),
+		cmd("--no-indent-heuristic", "file").has("IndentHeuristic", false),
+		cmd("--follow", "file").has("NoFollow", false),
+		cmd("--no-follow", "other2").has("NoFollow", true),
+		cmd("other2").has("NoFollow", false),
+		cmd("--no-follow", "--follow", "other2").has("NoFollow", false),
+		cmd("-C", "--no-follow", "other2").has("NoFollow", true),
+	)
+	for _, opt := range []string{
+		"--patch", "-u", "-U", "-U5", "--unified", "--unified=5", "--unified=", "-W", "--function-context",
+		"--no-function-context", "--raw", "--patch-with-raw", "--patch-with-stat", "--numstat",
+		"--shortstat", "-X", "--dirstat", "--dirstat=files,10", "--dirstat=lines,cumulative,3.5",
+		"--dirstat=", "--cumulative", "--dirstat-by-file", "--dirstat-by-file=5", "--check", "--summary",
+		"--name-only", "--name-status", "--stat", "--stat=80,20,5", "--stat=80", "--stat=,",
+		"--stat-width=10", "--stat-width=", "--stat-name-width=3", "--stat-graph-width=3",
+		"--stat-count=2", "--compact-summary", "--no-compact-summary", "--binary", "--full-index",
+		"--no-full-index", "--ws-error-highlight=all", "--ws-error-highlight=old,new",
+		"--ws-error-highlight=", "-z", "--src-prefix=a/", "--dst-prefix=b/", "--line-prefix=x",
+		"--no-prefix", "--inter-hunk-context=3", "--inter-hunk-context= 3",
+		"--output-indicator-new=+", "--output-indicator-old=-", "--output-indicator-context=.",
+		"-B", "-B50%/60%", "-B50", "--break-rewrites=5/6", "--find-renames", "--find-renames=50%",
+		"--find-renames=5.5", "-D", "--irreversible-delete", "--rename-empty", "--no-rename-empty",
+		"--ignore-all-space", "--ignore-space-change", "--ignore-space-at-eol", "--ignore-cr-at-eol",
+		"--ignore-blank-lines", "--ignore-matching-lines=x", "--patience", "--histogram",
+		"--diff-algorithm=histogram", "--diff-algorithm=Minimal", "--diff-algorithm=default",
+		"--anchored=x", "--word-diff", "--word-diff=color", "--word-diff=none", "--word-diff-regex=.",
+		"--color-words", "--color-words=.", "--color-moved", "--color-moved=zebra", "--color-moved=1k",
+		"--color-moved=0x10", "--color-moved=off", "--color-moved=", "--no-color-moved",
+		"--color-moved-ws=ignore-all-space", "--color-moved-ws=no,allow-indentation-change",
+		"--color-moved-ws= ignore-space-change ", "--no-color-moved-ws", "--relative",
+		"--relative=sub", "--no-relative", "-a", "--text", "--no-text", "-R", "--exit-code",
+		"--quiet", "--ext-diff", "--no-ext-diff", "--ignore-submodules", "--ignore-submodules=dirty",
+		"--submodule", "--submodule=diff", "--ita-invisible-in-index", "--ita-visible-in-index",
+		"--pickaxe-all", "--pickaxe-regex", "--rotate-to=x", "--skip-to=x", "--find-object=HEAD",
+		"--diff-filter=AM", "--diff-filter=d", "--diff-filter=*", "--diff-filter=",
+		"--output=" + out, "--no-patch",
+	} {
+		add(cmd(opt, "file").accepted())
+	}
+	add(
+		cmd("--unified", "5", "file").has("RevArgs", "[5]").then("fatal: bad revision '5'\n"),
+		cmd("-U", "5", "file").has("RevArgs", "[5]").then("fatal: bad revision '5'\n"),
+		cmd("--unified=x", "file"),
+		cmd("-Ux", "file"),
+		cmd("--dirstat=bogus,3x", "file"),
+		cmd("--dirstat=3.x", "file"),
+		cmd("-Xbogus", "file"),
+		cmd("--dirstat-by-file=bogus", "file"),
+		cmd("--stat=1,2,3x", "file"),
+		cmd("--stat=x", "file"),
+		cmd("--stat-width=x", "file"),
+		cmd("--stat-count", "x", "file"),
+		cmd("--ws-error-highlight=new,bogus", "file"),
+		cmd("--ws-error-highlight=bogus", "file"),
+		cmd("--inter-hunk-context=x", "file"),
+		cmd("--inter-hunk-context=", "file"),
+		cmd("--output-indicator-new=ab", "file"),
+		cmd("--output-indicator-new=", "file"),
+		cmd("--output-indicator-new=", "", "file"),
+		cmd("--output-indicator-new", "", "", "file").has("Path", "file", "RevArgs", "[]"),
+		cmd("-Bx", "file"),
+		cmd("--break-rewrites=5/x", "file"),
+		cmd("--find-renames=5x", "file"),
+		cmd("--find-copies=x", "file"),
+		cmd("--diff-algorithm=x", "file"),
+		cmd("--diff-algorithm", "histogram", "file").accepted(),
+		cmd("--word-diff=x", "file"),
+		cmd("--color-moved=bogus", "file"),
+		cmd("--color-moved-ws=bogus", "file"),
+		cmd("--color-moved-ws=bogus,allow-indentation-change,ignore-all-space", "file"),
+		cmd("--color-moved-ws=allow-indentation-change,ignore-all-space", "file"),
+		cmd("--submodule=x", "file"),
+		cmd("--ignore-submodules=x", "file"),
+		cmd("--find-object=nosuch", "file"),
+		cmd("--diff-filter=AZa", "file"),
+		cmd("--diff-filter=é", "file"),
+		cmd("--no-ignore-matching-lines", "file"),
+		cmd("--output=/nonexistent/dir/x", "file"),
+		cmd("--name-only", "--name-status", "file"),
+		cmd("--name-only", "--no-patch", "file"),
+		cmd("--no-patch", "--patch", "--name-only", "file").accepted(),
+		cmd("--check", "--name-status", "file"),
+		cmd("-G", "x", "--find-object=HEAD", "file"),
+		cmd("-G", "x", "--pickaxe-regex", "file"),
+		cmd("--pickaxe-all", "--find-object=HEAD", "file"),
+		cmd("-G", "x", "-G", "y", "file").accepted(),
+		cmd("-G"),
+		cmd("file", "-G"),
+		cmd("--rotate-to"),
+		cmd("--no-find-object", "file"),
+		cmd("--no-stat", "file"),
+		cmd("--no-output", "file"),
+		cmd("--no-no-patch", "file"),
+		cmd("--no-patch=1", "file"),
+		cmd("--patch=1", "file"),
+		cmd("--binary=1", "file"),
+	)
+	// -I takes a POSIX extended regular expression that git compiles.
+	for _, re := range []string{
+		"x", "(", ")", "a{", "a{1", "a{,2}", "*a", "a**", "[z-a]", `\`, "[[:foo:]]", "a|*", "()",
+		"a{2,1}", `\1`, `(a)\1`, "[a", `x\`, "+a", "{1}", "a{32767}", "a{32768}", `\w`, "^*",
+		"a?+", "a|", "|a", "(*a)", "a(*)", "a{x}", "a{1,}", "a{,}", "[]a]", "[^]a]", "[a-]",
+		"[[.a.]]", "[[.ab.]]", "[[=a=]]", "[[:alpha:]", "[[:alpha:]]", "[--a]", "[%--]", `(a\1)`,
+		`(a)(b)\2`, `(a(b)\2)`, `\(`, `\{`, "$*", "a^*", "(^*)", `\b*`, `[\]`, "[[:alpha:]-z]",
+		"[a-[:alpha:]]", "[[.-.]-z]", `\<`, "(?:a)", "a+*?", "?", "[", "[]", "[^]", "[a-z",
+	} {
+		add(cmd("-I", re, "file"))
+	}
+
+	// Words: revisions and the path.
+	add(
+		cmd(),
+		cmd("HEAD", "file").has("RevArgs", "[HEAD]", "Path", "file"),
+		cmd("v1", "file").has("RevArgs", "[v1]", "Path", "file"),
+		cmd("file", "v1").has("RevArgs", "[v1]", "Path", "file"),
+		cmd("file", "HEAD~1").has("RevArgs", "[HEAD~1]", "Path", "file"),
+		cmd("file", "v2").has("RevArgs", "[v2]", "Path", "file"),
+		cmd("file", "nosuch").has("RevArgs", "[file]", "Path", "nosuch").then("fatal: bad revision 'file'\n"),
+		cmd("nosuch", "file").then("fatal: bad revision 'nosuch'\n"),
+		cmd("file", "HEAD:file").has("RevArgs", "[HEAD:file]", "Path", "file"),
+		cmd("file", "v1..HEAD").has("RevArgs", "[file]", "Path", "v1..HEAD"),
+		cmd("HEAD", "v1", "file").has("RevArgs", "[HEAD v1]"),
+		cmd("v1", "HEAD").has("RevArgs", "[HEAD]", "Path", "v1"),
+		cmd("v1").has("RevArgs", "[]", "Path", "v1"),
+		cmd("HEAD").has("Path", "HEAD").then("fatal: no such path 'HEAD' in HEAD\n"),
+		cmd("^v1", "file").has("RevArgs", "[^v1]"),
+		cmd("v1..HEAD", "file").has("RevArgs", "[v1..HEAD]"),
+		cmd("v1..", "file").accepted(),
+		cmd("sub/f").has("Path", "sub/f"),
+		cmd("./file").has("Path", "./file"),
+		cmd("sub/../file").has("Path", "sub/../file"),
+		cmd("--", "file").has("RevArgs", "[]", "Path", "file"),
+		cmd("HEAD", "--", "file").has("RevArgs", "[HEAD]"),
+		cmd("HEAD", "v1", "--", "file").has("RevArgs", "[HEAD v1]"),
+		cmd("--", "file", "HEAD").has("RevArgs", "[HEAD]", "Path", "file"),
+		cmd("--", "file", "nosuch").has("RevArgs", "[nosuch]").then("fatal: bad revision 'nosuch'\n"),
+		cmd("--", "file", "HEAD", "x"),
+		cmd("HEAD", "--", "file", "HEAD"),
+		cmd("--"),
+		cmd("HEAD", "--"),
+		cmd("file", "--"),
+		cmd("--", "--", "file").has("RevArgs", "[file]", "Path", "--").then("fatal: bad revision 'file'\n"),
+		cmd("--", "-", "file").has("RevArgs", "[file]", "Path", "-"),
+		cmd("-", "file").has("RevArgs", "[-]", "Path", "file"),
+		cmd("file", "-").has("RevArgs", "[file]", "Path", "-"),
+		cmd("--end-of-options", "file").has("NoDashDash", true, "Path", "file"),
+		cmd("nosuch", "--end-of-options", "file").has("NoDashDash", true),
+		cmd("HEAD", "--end-of-options", "file").has("NoDashDash", true, "RevArgs", "[HEAD]"),
+		cmd("--end-of-options", "--", "file").has("RevArgs", "[file]", "Path", "--"),
+		cmd("--end-of-options", "file", "HEAD").has("NoDashDash", false, "RevArgs", "[HEAD]"),
+		cmd("--end-of-options", "-Z").has("Path", "-Z"),
+		cmd("--end-of-options"),
+		cmd("-fn", "--", "--porcelain").has("Path", "--porcelain", "ShowName", true),
+		cmd("file", "--", "other2").has("RevArgs", "[file]", "Path", "other2").then("fatal: bad revision 'file'\n"),
+		cmd("a", "b", "c", "d"),
+		cmd("--=x", "file"),
+		cmd("--=", "file"),
+		cmd("---", "file"),
+		cmd("---x", "file"),
+		cmd("--no-=x", "file"),
+		cmd("-", "--", "file").has("RevArgs", "[-]"),
+		cmd("--contents", "-", "file").has("Contents", "-"),
+		cmd("-c", "file").ann().accepted(),
+		cmd("HEAD~1", "--", "sub/f").accepted(),
+		cmd("--", "sub").then("fatal: no such path 'sub' in HEAD\n"),
+	)
+
+	// A repository without a work tree.
+	add(
+		cmd("file").inBare().has("Path", "file"),
+		cmd("HEAD").inBare(),
+		cmd("v1").inBare(),
+		cmd("nosuch").inBare(),
+		cmd("HEAD", "file").inBare().accepted(),
+		cmd("file", "v1").inBare().has("RevArgs", "[v1]"),
+		cmd("--", "HEAD").inBare().then("fatal: no such path HEAD in HEAD\n"),
+		cmd().inBare(),
+	)
+
+	// Configuration the command line overrides.
+	add(
+		cmd("file").cfg("blame.showRoot=true").has("ShowRoot", true),
+		cmd("--no-root", "file").cfg("blame.showRoot=true").has("ShowRoot", false),
+		cmd("file").cfg("blame.blankBoundary=true").has("BlankBoundary", true),
+		cmd("file").cfg("blame.showEmail=true").has("ShowEmail", true),
+		cmd("--no-show-email", "file").cfg("blame.showEmail=true").has("ShowEmail", false),
+		cmd("file").cfg("blame.date=short").has("Date", "short"),
+		cmd("--date=rfc", "file").cfg("blame.date=short").has("Date", "rfc"),
+		cmd("--relative-date", "file").cfg("blame.date=format:%Y").has("Date", "relative", "Date.Strftime", "%Y"),
+		cmd("--pretty=reference", "file").cfg("blame.date=iso-local").has("Date", "short-local"),
+		cmd("file").cfg("blame.ignoreRevsFile=ignorelist2", "blame.ignoreRevsFile=ignorelist").has("IgnoreRevsFiles", "[ignorelist ignorelist2]"),
+		cmd("--ignore-revs-file=ignorelist2", "file").cfg("blame.ignoreRevsFile=ignorelist").has("IgnoreRevsFiles", "[ignorelist ignorelist2]"),
+		cmd("--no-ignore-revs-file", "file").cfg("blame.ignoreRevsFile=nosuch").has("IgnoreRevsFiles", "[]"),
+		cmd("--abbrev", "file").cfg("core.abbrev=12").has("Abbrev", 13),
+		cmd("--abbrev", "file").cfg("core.abbrev=no").has("Abbrev", "hexsz"),
+		cmd("--abbrev", "file").cfg("core.abbrev=auto").has("Abbrev", -1),
+		cmd("file").cfg("core.abbrev=12").has("Abbrev", -1),
+	)
+
+	// git annotate.
+	add(
+		cmd("file").ann().has("Annotate", true, "Date", "iso"),
+		cmd("file", "v1").ann().has("RevArgs", "[v1]"),
+		cmd("--date=short", "file").ann().has("Date", "iso"),
+		cmd("--date=bogus", "file").ann(),
+		cmd("file").ann().cfg("blame.date=format:%Y").has("Date", "iso", "Date.Strftime", "%Y"),
+		cmd("file").ann().cfg("blame.date=short-local").has("Date", "iso-local"),
+		cmd("--porcelain", "file").ann().has("Porcelain", true, "Annotate", true),
+		cmd("--incremental", "file").ann().accepted(),
+		cmd().ann(),
+		cmd("-fh").ann(),
+		cmd("--abbrev=10", "file").ann().has("Abbrev", 11),
+	)
+	return cs
+}
