@@ -1,6 +1,8 @@
 package odb
 
 import (
+	"math/bits"
+
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -29,11 +31,10 @@ type deltaBaseCache struct {
 	index      map[baseKey]int32
 	entries    []baseEntry
 	freeSlots  []int32
-	head, tail int32 // head = most recently used
-	spare      [][]byte
+	head, tail int32      // head = most recently used
+	spare      [][][]byte // spare buffers by size class
+	spareBytes int64
 }
-
-const maxSpareBuffers = 16
 
 func newDeltaBaseCache(limit int64) *deltaBaseCache {
 	return &deltaBaseCache{limit: limit, index: map[baseKey]int32{}, head: -1, tail: -1}
@@ -121,46 +122,73 @@ func (c *deltaBaseCache) evict(i int32) {
 	c.freeSlots = append(c.freeSlots, i)
 }
 
-// recycle keeps a no longer used buffer for buffer() to hand out.
-func (c *deltaBaseCache) recycle(b []byte) {
-	if cap(b) == 0 {
-		return
+// Spare buffers are kept by size class: capacities are rounded up to one
+// of four steps per power of two (at most 25% slack), so that a buffer
+// freed by one object fits the next object of about the same size.
+const numSizeClasses = 4 * 64
+
+// sizeClass returns the class of the smallest capacity >= n, and that
+// capacity.
+func sizeClass(n int) (int, int) {
+	if n <= 64 {
+		return 0, 64
 	}
-	if len(c.spare) >= maxSpareBuffers {
-		// Drop the smallest spare to keep the list bounded.
-		small := 0
-		for j := range c.spare {
-			if cap(c.spare[j]) < cap(c.spare[small]) {
-				small = j
-			}
-		}
-		if cap(c.spare[small]) >= cap(b) {
-			return
-		}
-		c.spare[small] = b[:0]
-		return
-	}
-	c.spare = append(c.spare, b[:0])
+	e := bits.Len(uint(n-1)) - 1 // 2^e < n <= 2^(e+1)
+	step := 1 << (e - 2)         // quarter of 2^e
+	q := (n - 1 - 1<<e) / step   // 0..3
+	return 4*e + q, 1<<e + (q+1)*step
 }
 
-// buffer returns a buffer of length n, from the spares when one fits well
-// (not more than twice the size, so small objects do not pin big buffers).
+// floorClass returns the class of the largest class capacity <= c, or -1.
+func floorClass(c int) int {
+	if c < 64 {
+		return -1
+	}
+	if c < 80 { // 64 itself is class 0 (sizeClass(64))
+		return 0
+	}
+	e := bits.Len(uint(c)) - 1 // 2^e <= c < 2^(e+1)
+	step := 1 << (e - 2)
+	q := (c - 1<<e) / step // 0..3: c >= 2^e + q*step
+	if q == 0 {
+		// 2^e is the last class of the previous power: 4*(e-1)+3.
+		return 4*(e-1) + 3
+	}
+	return 4*e + q - 1
+}
+
+// recycle keeps a no longer used buffer for buffer() to hand out, within a
+// byte budget of half the cache limit (at least 1 MiB).
+func (c *deltaBaseCache) recycle(b []byte) {
+	cls := floorClass(cap(b))
+	if cls < 0 || cls >= numSizeClasses {
+		return
+	}
+	budget := max(c.limit/2, 1<<20)
+	if c.spareBytes+int64(cap(b)) > budget {
+		return // let the garbage collector have it
+	}
+	if c.spare == nil {
+		c.spare = make([][][]byte, numSizeClasses)
+	}
+	c.spare[cls] = append(c.spare[cls], b[:0])
+	c.spareBytes += int64(cap(b))
+}
+
+// buffer returns a buffer of length n, reusing a spare of its size class
+// when there is one.
 func (c *deltaBaseCache) buffer(n int) []byte {
-	best := -1
-	for j, b := range c.spare {
-		if cap(b) >= n && cap(b) <= 2*n+4096 && (best < 0 || cap(b) < cap(c.spare[best])) {
-			best = j
+	cls, capacity := sizeClass(n)
+	if cls < numSizeClasses && c.spare != nil {
+		if list := c.spare[cls]; len(list) > 0 {
+			b := list[len(list)-1]
+			list[len(list)-1] = nil
+			c.spare[cls] = list[:len(list)-1]
+			c.spareBytes -= int64(cap(b))
+			return b[:n]
 		}
 	}
-	if best < 0 {
-		return make([]byte, n)
-	}
-	b := c.spare[best][:n]
-	last := len(c.spare) - 1
-	c.spare[best] = c.spare[last]
-	c.spare[last] = nil
-	c.spare = c.spare[:last]
-	return b
+	return make([]byte, n, capacity)
 }
 
 // objectCache is the by-ID cache behind ReadCached: an LRU bounded in

@@ -1,12 +1,6 @@
 package odb
 
-import (
-	"bytes"
-	"errors"
-	"io"
-
-	"github.com/klauspost/compress/zlib"
-)
+import "errors"
 
 // maxDeflateRatio bounds how many bytes one byte of a deflate stream can
 // inflate to (a 2-bit code can stand for a 258-byte match: 1032:1). Declared
@@ -25,31 +19,18 @@ var (
 	errLongStream  = errors.New("zlib stream continues past the declared size")
 )
 
-// inflater decompresses zlib streams held in memory (a slice of a mapped
-// pack or of a loose file). One inflater belongs to one Reader and is reused
-// for every object: after the first object it allocates nothing.
-//
-// It uses klauspost/compress's zlib reader, reset for each stream over a
-// bytes.Reader (the decoder's fastest input path, and an io.ByteReader, so
-// it never reads past the end of the stream). The zlib trailer's Adler-32
-// checksum is verified, as zlib does for git.
+// inflater is a Reader's zlib decoder: the whole-buffer decoder of
+// flate.go, whose tables (about 60 KiB) are allocated on first use and
+// reused for every object, so that steady-state reads allocate nothing.
 type inflater struct {
-	src bytes.Reader
-	zr  io.ReadCloser
-	one [1]byte
+	d *flateDecoder
 }
 
-func (z *inflater) reset(src []byte) error {
-	z.src.Reset(src)
-	if z.zr == nil {
-		zr, err := zlib.NewReader(&z.src)
-		if err != nil {
-			return err
-		}
-		z.zr = zr
-		return nil
+func (z *inflater) decoder() *flateDecoder {
+	if z.d == nil {
+		z.d = new(flateDecoder)
 	}
-	return z.zr.(zlib.Resetter).Reset(&z.src, nil)
+	return z.d
 }
 
 // inflate decompresses the zlib stream at the start of src into out, which
@@ -57,80 +38,15 @@ func (z *inflater) reset(src []byte) error {
 // exactly len(out) bytes and end there, with a valid checksum. It returns
 // how many bytes of src the stream occupied.
 func (z *inflater) inflate(out, src []byte) (consumed int, err error) {
-	if err := z.reset(src); err != nil {
-		return 0, err
-	}
-	if _, err := io.ReadFull(z.zr, out); err != nil {
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return 0, errShortStream
-		}
-		return 0, err
-	}
-	if err := z.finish(); err != nil {
-		return 0, err
-	}
-	return len(src) - z.src.Len(), nil
+	_, consumed, err = z.decoder().inflateZlib(out, src, false)
+	return consumed, err
 }
 
-// finish checks that the stream being read ends here (with its checksum).
-func (z *inflater) finish() error {
-	n, err := z.zr.Read(z.one[:])
-	if n != 0 {
-		return errLongStream
-	}
-	if err == io.EOF {
-		return nil
-	}
-	if err == nil {
-		// A reader may return (0, nil); ask once more.
-		n, err = z.zr.Read(z.one[:])
-		if n != 0 {
-			return errLongStream
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err == nil {
-			return errLongStream
-		}
-	}
-	if err == io.ErrUnexpectedEOF {
-		return errShortStream
-	}
-	return err
-}
-
-// inflatePrefix decompresses at most len(buf) bytes of the stream at the
-// start of src into buf and returns how many it got: fewer only if the
-// stream ended (a stream that ends early is not checked further). It is how
-// a delta's size header or a loose object's type header is read without
-// inflating the whole object.
+// inflatePrefix decompresses the first len(buf) bytes of the stream at the
+// start of src (fewer if the stream ends first) and returns how many it
+// got. It is how a delta's size header or a loose object's type header is
+// read without inflating the whole object.
 func (z *inflater) inflatePrefix(buf, src []byte) (int, error) {
-	if err := z.reset(src); err != nil {
-		return 0, err
-	}
-	n, err := io.ReadFull(z.zr, buf)
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return n, nil
-	}
+	n, _, err := z.decoder().inflateZlib(buf, src, true)
 	return n, err
 }
-
-// readMore continues the stream started by inflatePrefix (or by a previous
-// readMore), filling out completely, and when last is set checks that the
-// stream ends exactly there.
-func (z *inflater) readMore(out []byte, last bool) error {
-	if _, err := io.ReadFull(z.zr, out); err != nil {
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return errShortStream
-		}
-		return err
-	}
-	if last {
-		return z.finish()
-	}
-	return nil
-}
-
-// consumed reports how many bytes of the current source the stream has used.
-func (z *inflater) consumed(srcLen int) int { return srcLen - z.src.Len() }

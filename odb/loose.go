@@ -91,18 +91,17 @@ func (r *Reader) readLooseFile(path string) ([]byte, error) {
 }
 
 // looseHeader inflates the beginning of a loose object and parses its
-// header. It returns the type, the size, and the content bytes that came
-// with the header (aliasing r.hdrBuf).
-func (r *Reader) looseHeader(path string, file []byte) (object.Type, int64, []byte, error) {
+// header. It returns the type, the size and the header length.
+func (r *Reader) looseHeader(path string, file []byte) (object.Type, int64, int, error) {
 	n, err := r.inflater.inflatePrefix(r.hdrBuf[:], file)
 	if err != nil {
-		return 0, 0, nil, corrupt(path, -1, err, "unable to unpack loose object header")
+		return 0, 0, 0, corrupt(path, -1, err, "unable to unpack loose object header")
 	}
 	typ, size, hlen, msg := parseLooseHeader(r.hdrBuf[:n])
 	if msg != "" {
-		return 0, 0, nil, corrupt(path, 0, nil, "%s", msg)
+		return 0, 0, 0, corrupt(path, 0, nil, "%s", msg)
 	}
-	return typ, size, r.hdrBuf[hlen:n], nil
+	return typ, size, hlen, nil
 }
 
 // readLoose reads the loose object raw from dir into dst.
@@ -112,27 +111,25 @@ func (r *Reader) readLoose(dir string, raw []byte, dst []byte) (object.Type, []b
 	if err != nil {
 		return 0, nil, err
 	}
-	typ, size, head, err := r.looseHeader(path, file)
+	typ, size, hlen, err := r.looseHeader(path, file)
 	if err != nil {
 		return 0, nil, err
 	}
 	if uint64(size) > maxInflatedFrom(len(file)) {
 		return 0, nil, corrupt(path, 0, nil, "loose object claims %d bytes, more than its %d compressed bytes can hold", size, len(file))
 	}
-	if int64(len(head)) > size {
-		return 0, nil, corrupt(path, 0, errLongStream, "loose object longer than its header says")
-	}
-	dst = grow(dst, int(size))
-	copy(dst, head)
-	last := true
-	if err := r.inflater.readMore(dst[len(head):], last); err != nil {
+	// Inflate header and content together into dst, then drop the header.
+	buf := grow(dst, hlen+int(size))
+	used, err := r.inflater.inflate(buf, file)
+	if err != nil {
 		return 0, nil, corrupt(path, -1, err, "unable to unpack loose object contents")
 	}
-	if used := r.inflater.consumed(len(file)); used != len(file) {
+	if used != len(file) {
 		return 0, nil, corrupt(path, int64(used), nil, "garbage at end of loose object")
 	}
+	copy(buf, buf[hlen:])
 	r.stats.BytesInflated += size
-	return typ, dst, nil
+	return typ, buf[:size], nil
 }
 
 // looseInfo returns the type and size of a loose object without inflating

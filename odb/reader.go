@@ -34,6 +34,7 @@ type Reader struct {
 	deltaBuf []byte
 	looseBuf []byte
 	hdrBuf   [maxLooseHeader]byte
+	sizeBuf  [20]byte // the two size varints at the start of delta data
 	bad      []*pack
 }
 
@@ -457,8 +458,8 @@ func (r *Reader) packedInfo(p *pack, off uint64) (object.Type, int64, error) {
 	if h.typ < typeOfsDelta {
 		return object.Type(h.typ), int64(h.size), nil
 	}
-	var sizes [20]byte
-	n, err := r.inflater.inflatePrefix(sizes[:], p.stream(data, &h))
+	sizes := r.sizeBuf[:]
+	n, err := r.inflater.inflatePrefix(sizes, p.stream(data, &h))
 	if err != nil {
 		return 0, 0, corrupt(p.packPath(), int64(off), err, "unable to inflate delta header")
 	}
