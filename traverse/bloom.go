@@ -97,6 +97,18 @@ func newBloomHash(s []byte) bloomHash {
 // byte j/8).
 func filterHas(filter []byte, k uint32, h0, h1 uint32) bool {
 	mod := uint64(len(filter)) * 8
+	if mod < 1<<32 {
+		// The usual case: a 32-bit division is several times cheaper
+		// than a 64-bit one and gives the same remainder.
+		m := uint32(mod)
+		for i := uint32(0); i < k; i++ {
+			pos := (h0 + i*h1) % m
+			if filter[pos>>3]&(1<<(pos&7)) == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for i := uint32(0); i < k; i++ {
 		pos := uint64(h0+i*h1) % mod
 		if filter[pos>>3]&(1<<(pos&7)) == 0 {

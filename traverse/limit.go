@@ -292,20 +292,33 @@ func (m *Marks) everybodyUninteresting(q *Queue, interesting **Commit) bool {
 }
 
 // setChildren is revision.c's set_children: each commit of the list is
-// prepended to the children of each of its parents.
+// prepended to the children of each of its parents. The lists are carved
+// from one array: a first pass counts each parent's children, a second
+// fills each list from its end, which gives prepend order.
 func (m *Marks) setChildren() {
 	n := m.commits.Len()
-	m.children = make([][]*Commit, n)
+	counts := make([]int32, n)
+	total := 0
 	for _, c := range m.list {
 		for _, p := range c.Parents {
-			if int(p.Index) >= len(m.children) {
-				m.children = append(m.children, make([][]*Commit, int(p.Index)+1-len(m.children))...)
-			}
-			m.children[p.Index] = append(m.children[p.Index], c)
+			counts[p.Index]++
+			total++
 		}
 	}
-	for _, l := range m.children {
-		slices.Reverse(l)
+	backing := make([]*Commit, total)
+	m.children = make([][]*Commit, n)
+	off := 0
+	for i, k := range counts {
+		if k > 0 {
+			m.children[i] = backing[off : off+int(k) : off+int(k)]
+			off += int(k)
+		}
+	}
+	for _, c := range m.list {
+		for _, p := range c.Parents {
+			counts[p.Index]--
+			m.children[p.Index][counts[p.Index]] = c
+		}
 	}
 }
 

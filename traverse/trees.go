@@ -34,6 +34,7 @@ type Trees struct {
 	format  oid.Format
 	paths   map[string]*pathCache
 	bufs    [][]byte // DiffTrees: two buffers per depth
+	change  Change   // DiffTrees: the change handed to the callback
 	findBuf []byte   // Lookup: the tree being searched
 	path    []byte   // DiffTrees: current path
 	stats   TreeStats
@@ -180,6 +181,8 @@ func (t *Trees) find(tree oid.ID, name []byte) (lookupResult, error) {
 
 // Change is one difference between two trees, as "git diff-tree -r"
 // reports it. A side that does not have the path has mode 0 and a zero ID.
+// The callback receives a pointer to a Change owned by the Trees: copy it
+// (and its Path) to keep it.
 type Change struct {
 	// Path is the full slash-separated path. It aliases a buffer of the
 	// Trees and is valid only until the callback returns.
@@ -270,7 +273,7 @@ func (t *Trees) diff(a, b oid.ID, depth int, all bool, fn func(*Change) error) e
 	ib := object.NewTreeIter(t.format, bodyB)
 	var ea, eb object.TreeEntry
 	hasA, hasB := ia.Next(&ea), ib.Next(&eb)
-	var ch Change
+	ch := &t.change
 	for hasA || hasB {
 		var cmp int
 		switch {
@@ -288,8 +291,8 @@ func (t *Trees) diff(a, b oid.ID, depth int, all bool, fn func(*Change) error) e
 				if object.IsTree(ea.Mode) {
 					err = t.descend(ea.Name, ea.ID, eb.ID, depth, all, fn)
 				} else {
-					ch = Change{OldMode: ea.Mode, NewMode: eb.Mode, OldID: ea.ID, NewID: eb.ID}
-					err = t.emit(&ch, ea.Name, fn)
+					*ch = Change{OldMode: ea.Mode, NewMode: eb.Mode, OldID: ea.ID, NewID: eb.ID}
+					err = t.emit(ch, ea.Name, fn)
 				}
 			}
 			hasA, hasB = ia.Next(&ea), ib.Next(&eb)
@@ -297,16 +300,16 @@ func (t *Trees) diff(a, b oid.ID, depth int, all bool, fn func(*Change) error) e
 			if object.IsTree(ea.Mode) {
 				err = t.descend(ea.Name, ea.ID, oid.ID{}, depth, all, fn)
 			} else {
-				ch = Change{OldMode: ea.Mode, OldID: ea.ID}
-				err = t.emit(&ch, ea.Name, fn)
+				*ch = Change{OldMode: ea.Mode, OldID: ea.ID}
+				err = t.emit(ch, ea.Name, fn)
 			}
 			hasA = ia.Next(&ea)
 		default:
 			if object.IsTree(eb.Mode) {
 				err = t.descend(eb.Name, oid.ID{}, eb.ID, depth, all, fn)
 			} else {
-				ch = Change{NewMode: eb.Mode, NewID: eb.ID}
-				err = t.emit(&ch, eb.Name, fn)
+				*ch = Change{NewMode: eb.Mode, NewID: eb.ID}
+				err = t.emit(ch, eb.Name, fn)
 			}
 			hasB = ib.Next(&eb)
 		}
