@@ -372,6 +372,9 @@ func (r *Repository) Close() error {
 
 // warn hands a warning line to the repository's warning handler.
 func (r *Repository) warn(line string) {
+	if r == nil {
+		return
+	}
 	if r.WarningHandler != nil {
 		r.WarningHandler(line)
 		return

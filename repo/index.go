@@ -196,6 +196,11 @@ func readIndexFile(path, name string, format oid.Format, mustExist bool) (*Index
 		}
 		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: name + ": index file open failed: " + errnoText(err), Err: err}
 	}
+	return parseIndex(data, name, format)
+}
+
+// parseIndex parses the bytes of an index file named name.
+func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink, error) {
 	hashLen := format.Size()
 	if len(data) < 12+hashLen {
 		return nil, nil, newError(ErrCorruptIndex, "%s: index file smaller than expected", name)

@@ -24,12 +24,13 @@ type Mailmap struct {
 // mailmapEntry holds the replacements for one e-mail: the simple ones
 // (from lines without an old name) and per-old-name ones.
 type mailmapEntry struct {
-	name, email *string
-	byName      map[string]*mailmapInfo
+	mailmapInfo
+	byName map[string]*mailmapInfo
 }
 
+// mailmapInfo is a replacement: nil means "keep".
 type mailmapInfo struct {
-	name, email *string
+	name, email []byte
 }
 
 // foldASCII lowercases ASCII letters only, as strcasecmp compares.
@@ -139,53 +140,63 @@ func (m *Mailmap) addLine(line []byte) {
 		e = &mailmapEntry{}
 		m.byEmail[key] = e
 	}
-	str := func(b []byte) *string {
+	clone := func(b []byte) []byte {
 		if b == nil {
 			return nil
 		}
-		s := string(b)
-		return &s
+		return append(make([]byte, 0, len(b)), b...)
 	}
 	if oldName == nil {
 		if newName != nil {
-			e.name = str(newName)
+			e.name = clone(newName)
 		}
 		if newEmail != nil {
-			e.email = str(newEmail)
+			e.email = clone(newEmail)
 		}
 		return
 	}
 	if e.byName == nil {
 		e.byName = map[string]*mailmapInfo{}
 	}
-	e.byName[foldASCII(oldName)] = &mailmapInfo{name: str(newName), email: str(newEmail)}
+	e.byName[foldASCII(oldName)] = &mailmapInfo{name: clone(newName), email: clone(newEmail)}
 }
 
 // Map returns the canonical name and e-mail for an identity (git's
 // map_user): the entry for the e-mail, or its entry for the name when
-// there is one; unchanged parts are returned as given.
+// there is one; unchanged parts are returned as given. Returned
+// replacements are shared with the mailmap and must not be modified.
+// Map does not allocate for keys up to 256 bytes.
 func (m *Mailmap) Map(name, email []byte) (newName, newEmail []byte) {
 	if m == nil || len(m.byEmail) == 0 {
 		return name, email
 	}
-	e := m.byEmail[foldASCII(email)]
+	var buf [256]byte
+	e := m.byEmail[string(foldInto(buf[:0], email))]
 	if e == nil {
 		return name, email
 	}
-	repName, repEmail := e.name, e.email
+	rep := &e.mailmapInfo
 	if len(e.byName) > 0 {
-		if info := e.byName[foldASCII(name)]; info != nil {
-			repName, repEmail = info.name, info.email
+		if info := e.byName[string(foldInto(buf[:0], name))]; info != nil {
+			rep = info
 		}
 	}
 	newName, newEmail = name, email
-	if repEmail != nil {
-		newEmail = []byte(*repEmail)
+	if rep.email != nil {
+		newEmail = rep.email
 	}
-	if repName != nil {
-		newName = []byte(*repName)
+	if rep.name != nil {
+		newName = rep.name
 	}
 	return newName, newEmail
+}
+
+// foldInto appends b lowercased (ASCII) to dst.
+func foldInto(dst, b []byte) []byte {
+	for _, c := range b {
+		dst = append(dst, lowerASCII(c))
+	}
+	return dst
 }
 
 // Empty reports a mailmap without entries.

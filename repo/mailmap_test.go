@@ -155,3 +155,27 @@ func TestMailmapLongLines(t *testing.T) {
 		t.Errorf("file, first piece: %s <%s>", n, e)
 	}
 }
+
+func TestMailmapMapDoesNotAllocate(t *testing.T) {
+	m := ParseMailmap([]byte("Proper <proper@example.com> <old@example.com>\nNamed <n@example.com> Old Name <old2@example.com>\n"))
+	name, email := []byte("Someone"), []byte("OLD@example.com")
+	other := []byte("nobody@example.com")
+	oldName, oldEmail := []byte("old name"), []byte("old2@example.com")
+	allocs := testing.AllocsPerRun(1000, func() {
+		m.Map(name, email)
+		m.Map(name, other)
+		m.Map(oldName, oldEmail)
+	})
+	if allocs != 0 {
+		t.Errorf("Map allocates %v times per call set", allocs)
+	}
+}
+
+func BenchmarkMailmapMap(b *testing.B) {
+	m := ParseMailmap([]byte("Proper <proper@example.com> <old@example.com>\nNamed <n@example.com> Old Name <old2@example.com>\n"))
+	name, email := []byte("Someone"), []byte("OLD@example.com")
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Map(name, email)
+	}
+}

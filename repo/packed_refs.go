@@ -24,37 +24,7 @@ func (s *refStore) loadPacked() ([]byte, error) {
 			}
 			return
 		}
-		sorted := false
-		if len(data) > 0 && data[0] == '#' {
-			nl := bytes.IndexByte(data, '\n')
-			if nl < 0 {
-				s.packedErr = s.unterminated(data)
-				return
-			}
-			traits, ok := bytes.CutPrefix(data[:nl], []byte("# pack-refs with:"))
-			if !ok {
-				s.packedErr = s.invalidLine(data)
-				return
-			}
-			for _, t := range bytes.Split(traits, []byte(" ")) {
-				if string(t) == "sorted" {
-					sorted = true
-				}
-			}
-			data = data[nl+1:]
-		}
-		hexLen := s.format.HexSize()
-		if len(data) > 0 {
-			last := startOfRecord(data, len(data)-1)
-			if data[len(data)-1] != '\n' || len(data)-last < hexLen+2 {
-				s.packedErr = s.invalidLine(data[last:])
-				return
-			}
-		}
-		if !sorted {
-			data, s.packedErr = s.sortRecords(data)
-		}
-		s.packed = data
+		s.packed, s.packedErr = s.parsePacked(data)
 	})
 	return s.packed, s.packedErr
 }
@@ -252,4 +222,37 @@ func (s *refStore) forEachPacked(prefix string, fn func(name string, id oid.ID) 
 		}
 	}
 	return nil
+}
+
+// parsePacked checks a packed-refs file's header and last line and
+// returns its records sorted by name.
+func (s *refStore) parsePacked(data []byte) ([]byte, error) {
+	sorted := false
+	if len(data) > 0 && data[0] == '#' {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, s.unterminated(data)
+		}
+		traits, ok := bytes.CutPrefix(data[:nl], []byte("# pack-refs with:"))
+		if !ok {
+			return nil, s.invalidLine(data)
+		}
+		for _, t := range bytes.Split(traits, []byte(" ")) {
+			if string(t) == "sorted" {
+				sorted = true
+			}
+		}
+		data = data[nl+1:]
+	}
+	hexLen := s.format.HexSize()
+	if len(data) > 0 {
+		last := startOfRecord(data, len(data)-1)
+		if data[len(data)-1] != '\n' || len(data)-last < hexLen+2 {
+			return nil, s.invalidLine(data[last:])
+		}
+	}
+	if !sorted {
+		return s.sortRecords(data)
+	}
+	return data, nil
 }
