@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -101,11 +102,35 @@ func loadObjects(t testing.TB, dir string, format oid.Format) *memReader {
 
 func objectsDir(dir string) string { return filepath.Join(dir, ".git", "objects") }
 
+var (
+	gitMu    sync.Mutex
+	gitCache = map[string]string{}
+)
+
+// gitMemo runs git once per (dir, args): fixtures never change once
+// built, so repeated questions (many tests ask for the same rev-parse or
+// log) are answered from memory.
+func gitMemo(t testing.TB, dir string, format oid.Format, args ...string) string {
+	t.Helper()
+	key := dir + "\x00" + strings.Join(args, "\x00")
+	gitMu.Lock()
+	out, ok := gitCache[key]
+	gitMu.Unlock()
+	if ok {
+		return out
+	}
+	out = testgit.Git(t, dir, format, args...)
+	gitMu.Lock()
+	gitCache[key] = out
+	gitMu.Unlock()
+	return out
+}
+
 // gitLines runs git and splits its stdout into lines (empty output gives
 // no lines).
 func gitLines(t testing.TB, dir string, format oid.Format, args ...string) []string {
 	t.Helper()
-	out := testgit.Git(t, dir, format, args...)
+	out := gitMemo(t, dir, format, args...)
 	out = strings.TrimSuffix(out, "\n")
 	if out == "" {
 		return nil
@@ -124,7 +149,7 @@ func parseID(t testing.TB, format oid.Format, s string) oid.ID {
 
 func revParse(t testing.TB, dir string, format oid.Format, rev string) oid.ID {
 	t.Helper()
-	return parseID(t, format, testgit.Git(t, dir, format, "rev-parse", rev))
+	return parseID(t, format, gitMemo(t, dir, format, "rev-parse", rev))
 }
 
 // openGraph opens the fixture's commit-graph and fails on any warning.
