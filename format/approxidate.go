@@ -266,8 +266,8 @@ func (c *dateClock) matchDigit(date string, i int, tm *cTm, offset *int32, tmGMT
 
 	// Seconds since 1970, for numbers of more than 8 digits.
 	if num >= 100000000 && noDate(tm) {
-		if t, ok := gmtimeC(int64(num)); ok {
-			*tm = t
+		// gmtime_r writes into tm even when the year overflows.
+		if gmtimeR(int64(num), tm) {
 			*tmGMT = true
 			return end - i
 		}

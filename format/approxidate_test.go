@@ -68,6 +68,10 @@ var approxidateInputs = []string{
 	"zero days ago", "yesterday yesterday", "never now", "now never", "am", "pm",
 	"AM PM", "noonish", "midnightly", "teatime", "tomorrow", "in the future",
 	"5 PM 3 days ago", "11 am yesterday", "1 pm", "13 pm", "noon pm", "12 noon",
+	// Found by the random test: gmtime_r fails on a huge number but has
+	// already set the time of day (and a truncated year).
+	"IDLE1112912053100000000dec 2099", "99999999100000000teajunk20050407",
+	"99999999999999999 2005-04-07", "9223372036854775807 Apr 7 2005",
 }
 
 var approxidateZones = []string{"UTC", "Europe/Berlin", "Asia/Kolkata", "America/Los_Angeles"}
@@ -233,6 +237,15 @@ var approxidateTokens = []string{
 	"ago", "UTC", "EST", "CEST", "NZDT", "Z", "GMT", "IDLE", "junk", "T",
 }
 
+// beyondGlibcRules reports whether t lies where glibc's daylight-saving
+// rules are garbage: it computes a rule year's start in C int days,
+// (year - 1970) * 365 + leap days, which overflows after the year
+// 5,885,000 or so (1.85e14 seconds). (Times before 1970, which wrap to
+// huge unsigned values, use the zone's transition table: not exempt.)
+func beyondGlibcRules(t uint64) bool {
+	return int64(t) >= 185_000_000_000_000
+}
+
 // TestApproxidateRandomAgainstGit compares Approxidate with git on random
 // token sequences. The seed is logged; GOBLAME_SEED=<n> replays a run.
 func TestApproxidateRandomAgainstGit(t *testing.T) {
@@ -260,7 +273,12 @@ func TestApproxidateRandomAgainstGit(t *testing.T) {
 		}
 		inputs[i] = b.String()
 	}
-	compared := 0
+	compared, farFuture := 0, 0
+	defer func() {
+		if farFuture > 0 {
+			t.Logf("%d results beyond year 5,800,000 in DST zones differ from glibc's overflowing rule arithmetic (not compared)", farFuture)
+		}
+	}()
 	for zi, zone := range approxidateZones {
 		loc := loadZone(t, zone)
 		for ni, nowSec := range approxidateNows {
@@ -287,6 +305,10 @@ func TestApproxidateRandomAgainstGit(t *testing.T) {
 					got, _ := ApproxidateClock(in, time.Unix(nowSec, 0), wall, loc)
 					compared++
 					if strconv.FormatUint(got, 10) != want {
+						if w, _ := strconv.ParseUint(want, 10, 64); zone != "UTC" && zone != "Asia/Kolkata" && beyondGlibcRules(got) && beyondGlibcRules(w) {
+							farFuture++
+							continue
+						}
 						t.Errorf("TZ=%s now=%d approxidate(%q) = %d, git %s", zone, nowSec, in, got, want)
 					}
 				}

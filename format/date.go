@@ -432,47 +432,58 @@ func civilFromDays(z int64) (year, month, day int64) {
 	return
 }
 
-// maxConvertible bounds the times handed to the civil conversions: far
-// beyond any year that fits a C int (glibc fails there too), and far from
-// int64 overflow inside package time.
+// maxConvertible bounds the times localtimeC hands to package time: far
+// beyond any year that fits a C int, and far from int64 overflow inside
+// package time.
 const maxConvertible = 1 << 60
 
-// fillCivil sets the calendar fields of tm from a time already shifted
-// into the wanted zone. It fails, like glibc's __offtime, when the year
-// does not fit tm_year.
+// fillCivil sets the fields of tm from a time already shifted into the
+// wanted zone, as glibc's __offtime does: the time of day and weekday
+// first, then tm_year (truncated to a C int), and — only when the year
+// fits — the day of the year, month and day. It reports whether the year
+// fit; glibc's gmtime_r and localtime_r then fail, leaving the fields
+// they had already set.
 func fillCivil(tm *cTm, t int64) bool {
-	if t > maxConvertible || t < -maxConvertible {
-		return false
-	}
 	days := floorDiv(t, 86400)
 	rem := t - days*86400
-	y, m, d := civilFromDays(days)
-	if y-1900 > 1<<31-1 || y-1900 < -1<<31 {
-		return false
-	}
 	tm.hour = int32(rem / 3600)
 	tm.min = int32(rem / 60 % 60)
 	tm.sec = int32(rem % 60)
+	tm.wday = int32((days%7 + 11) % 7) // 1970-01-01 was a Thursday
+	y, m, d := civilFromDays(days)
 	tm.year = int32(y - 1900)
-	tm.mon = int32(m - 1)
-	tm.mday = int32(d)
+	if int64(tm.year) != y-1900 {
+		return false
+	}
 	leap := 0
 	if isLeap(y) {
 		leap = 1
 	}
 	tm.yday = int32(daysBeforeMonth[leap][m-1] + d - 1)
-	tm.wday = int32((days%7 + 11) % 7) // 1970-01-01 was a Thursday
+	tm.mon = int32(m - 1)
+	tm.mday = int32(d)
 	return true
 }
 
-// gmtimeC is gmtime_r.
+// gmtimeR is gmtime_r(&t, tm), including what it leaves in tm when it
+// fails.
+func gmtimeR(t int64, tm *cTm) bool {
+	tm.isdst = 0
+	tm.zone = "GMT"
+	tm.gmtoff = 0
+	return fillCivil(tm, t)
+}
+
+// gmtimeC is gmtime_r into a fresh struct tm.
 func gmtimeC(t int64) (cTm, bool) {
-	tm := cTm{zone: "GMT"}
-	ok := fillCivil(&tm, t)
+	var tm cTm
+	ok := gmtimeR(t, &tm)
 	return tm, ok
 }
 
 // localtimeC is localtime_r in the zone loc.
+// Times beyond maxConvertible, where glibc fails too, are refused before
+// package time sees them (it would overflow).
 func localtimeC(t int64, loc *time.Location) (cTm, bool) {
 	if t > maxConvertible || t < -maxConvertible {
 		return cTm{}, false
