@@ -102,13 +102,157 @@
 // line prints Before, then "fatal: "+Error(), exits 128, and, like git's
 // die(), replaces control characters other than tab and newline by '?'.
 //
-// # Refs
+// # Refs and history files
 //
 // Refs are read from the files backend: a loose file (a hex name, or
 // "ref: <target>"; a symbolic link into refs/ is a symbolic ref too),
 // else the packed-refs record (binary search over the sorted records;
-// files without the "sorted" trait are sorted on load). Symbolic refs are
+// files without the "sorted" trait are sorted on load, only the records
+// of a requested range are validated, as in git). Symbolic refs are
 // followed at most five levels. Names must pass git's refname rules.
+// HEAD, pseudo-refs and refs/bisect|worktree|rewritten live in the git
+// directory; main-worktree/ and worktrees/<id>/ reach other worktrees.
+//
+// The shallow file (GIT_SHALLOW_FILE) and info/grafts (GIT_GRAFT_FILE)
+// rewrite parents: EffectiveParents merges them as git's graft table
+// does (a shallow commit has no parents). Reading info/grafts makes git
+// print its deprecation hint, which ReadGrafts returns with the other
+// messages. Replace refs (refs/replace/ or GIT_REPLACE_REF_BASE) are
+// installed into Objects unless GIT_NO_REPLACE_OBJECTS is set or
+// core.useReplaceRefs is false; HasReplacements then tells the walk to
+// ignore the commit-graph, as git does.
+//
+// # Revisions
+//
+// ResolveRevision follows get_oid_with_context: "name~n", "name^n",
+// "name^{type}" (commit, tree, blob, tag, object, and "^{}" for tags
+// only), then a basic name (a full hex name, which is taken even if the
+// object does not exist; "@" for HEAD; a ref by the DWIM rules x,
+// refs/x, refs/tags/x, refs/heads/x, refs/remotes/x, refs/remotes/x/HEAD,
+// warning "refname 'x' is ambiguous." when several match or the name is
+// also a short object name), describe output (…-g<hex>), a short hex
+// name of 4 or more digits (disambiguated by the lookup's type hint or
+// core.disambiguate), and finally "rev:path" (a tree entry; "./" and
+// "../" relative to the prefix) and ":path" or ":<stage>:path" (the
+// index). Parents follow grafts and shallow commits. Reflog forms
+// (@{n}, @{date}, @{-n}), @{upstream}/@{push}, "^{/regex}" and ":/regex"
+// are not supported: they fail as bad revisions (git would resolve
+// them).
+//
+// ParseRevisionArgs handles blame's revision arguments as git's
+// revision machinery does after blame has put "--" before the path:
+// A, ^A, A..B, A...B (merge bases negative), A^@, A^!, A^-n and --not,
+// returning the pending objects in git's order with the names git uses
+// in blame's messages.
+//
+// What git blame prints for revisions it cannot use (verified with
+// 2.39.5), and how the errors carry it:
+//
+//	$ git blame nosuch -- f
+//	fatal: bad revision 'nosuch'
+//	$ git blame 389a -- f            (a prefix shared by a commit and a blob)
+//	error: short object ID 389a is ambiguous
+//	hint: The candidates are:
+//	hint:   389ae78 commit 2005-04-07 - commit 241
+//	hint:   389ac1e blob
+//	fatal: bad revision '389a'
+//
+// The error is an *Error of kind ErrBadRevision (ErrAmbiguous for the
+// second) with Msg "bad revision '389a'" and the "error:"/"hint:" lines
+// in Before; the command line prints Before, then "fatal: "+Msg, and
+// exits 128. Other failures die with their own message and also come
+// back as *Error: "Invalid revision range A..B", "Invalid symmetric
+// difference expression A...B", "bad object X", "'../x' is outside
+// repository at '/top'". IsRevision (blame's is_a_rev) is quiet; git
+// prints an ambiguity error there too, which the CLI gets from
+// ResolveRevision's error when it needs to reproduce it.
+//
+// # Mailmap
+//
+// LoadMailmap reads .mailmap at the top of the work tree (opened without
+// following a symbolic link; not in bare repositories), the blob of
+// mailmap.blob (default HEAD:.mailmap in bare repositories) and the file
+// of mailmap.file, later entries overriding earlier ones. A line
+// "Proper Name <proper@email>" sets the name for that e-mail;
+// "<proper@email> <commit@email>", "Proper Name <proper@email>
+// <commit@email>" and "Proper Name <proper@email> Commit Name
+// <commit@email>" replace name and/or e-mail for the commit e-mail (and,
+// in the last form, only for that name). Matching is ASCII
+// case-insensitive; a name-specific entry falls back to the plain entry
+// of its e-mail. Files are read in 1023-byte pieces as git's fgets reads
+// them; blobs line by line.
+//
+// # Index
+//
+// ReadIndex reads $GIT_DIR/index (GIT_INDEX_FILE): versions 2, 3
+// (extended flags: skip-worktree, intent-to-add) and 4 (prefix-compressed
+// paths), a split index (the "link" extension names
+// $GIT_DIR/sharedindex.<hex>, whose entries are replaced and deleted by
+// two EWAH bitmaps, then the split index's own entries are added), and a
+// sparse index, whose directory entries it expands from their trees as
+// git does for blame (ReadIndexSparse keeps them). Optional extensions
+// (upper-case signatures) are skipped, git's "ignoring XXXX extension"
+// noted for unknown ones; an unknown required extension is git's
+// "index uses xxxx extension, which we do not understand" and "index
+// file corrupt". The trailing checksum is not verified (git does not
+// either outside fsck), so a zero trailer is accepted. Where git 2.39.5
+// trusts an entry count the file cannot hold and reads past the end,
+// this reader reports the index as corrupt.
+//
+// # Attributes and conversion
+//
+// Attributes and AllAttributes evaluate gitattributes as "git check-attr"
+// does: the builtin "[attr]binary -diff -merge -text" macro,
+// $(prefix)/etc/gitattributes (unless GIT_ATTR_NOSYSTEM),
+// core.attributesFile (default $XDG_CONFIG_HOME/git/attributes),
+// .gitattributes from the top of the work tree down to the path's
+// directory (a symbolic link is not followed, with git's warning; a file
+// missing from the work tree is read from the index) and
+// $GIT_DIR/info/attributes, the last matching line deciding each
+// attribute. Patterns without a slash match the base name, others the
+// path relative to the file's directory (wildmatch with WM_PATHNAME); a
+// trailing slash matches directories only; macros expand when set.
+// Lines git rejects are reported with git's messages through the
+// warning handler.
+//
+// ConvertToGit turns work-tree content into what git would store, as
+// blame does for the work-tree file (convert_to_git without safecrlf):
+// working-tree-encoding (UTF-16/32 with git's BOM rules, other IANA
+// names through golang.org/x/text), end-of-line conversion by the
+// text/eol/crlf attributes and core.autocrlf/core.eol (the "auto" modes
+// leave binary content alone, and content whose index copy already has
+// CRLF), and the ident collapse. Clean filters (filter=<driver> with a
+// configured clean or process command) are not run: goblame passes the
+// content through unfiltered, so blame of a work-tree file that needs a
+// clean filter differs from git's.
+//
+// # Tests
+//
+// Every behaviour above is compared with git 2.39.5 on fixture
+// repositories for SHA-1 and SHA-256: discovery with git rev-parse (72
+// layouts and variables, 13 ownership cases), configuration with git
+// config --list/--get/--get-all/--bool/--int, refs and revisions with
+// git rev-parse --verify (and git blame's stderr for bad ones), the
+// index with git ls-files -s --debug, mailmap with git check-mailmap and
+// git log, attributes with git check-attr, conversion with git
+// hash-object --path (2600 cases). The fuzz targets (fuzz_test.go) run
+// one at a time:
+//
+//	go test ./repo -run '^$' -fuzz FuzzParseIndex -fuzztime 5m
+//
+// # Performance
+//
+// Measured on the project's 2-core VM (shared, so figures vary by 2-5x
+// between runs) with
+//
+//	go test ./repo -run '^$' -bench . -benchtime 300x
+//
+// Discover (walk, format, full configuration, object store) 57-320 µs
+// and 262 allocations; ResolveRevision "HEAD" 9 µs, "main~20" 150-370 µs
+// (twenty commit reads); ReadIndex of 20000 entries 2.5-14 ms with 12
+// allocations (paths share one string); Attributes 3-22 µs;
+// Mailmap.Map 24-37 ns, allocation-free (a budget test keeps it so).
+// "git rev-parse --git-dir" as a process takes about 2 ms.
 //
 // # Concurrency
 //

@@ -227,16 +227,26 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 		return nil, nil, corrupt()
 	}
 	ix.EntryList = make([]IndexEntry, 0, count)
+	// Paths are collected into one buffer and become substrings of one
+	// string: two allocations instead of one per entry.
+	paths := make([]byte, 0, len(body))
+	spans := make([][2]int, 0, count)
 	off := 12
-	var prev string
+	prev := [2]int{}
 	for i := uint32(0); i < count; i++ {
-		e, size, err := parseIndexEntry(body, off, int(version), format, prev, i > 0)
+		e, size, span, err := parseIndexEntry(body, off, int(version), format, &paths, prev, i > 0)
 		if err != nil {
 			return nil, nil, err
 		}
 		ix.EntryList = append(ix.EntryList, e)
-		prev = e.Path
+		spans = append(spans, span)
+		prev = span
 		off += size
+	}
+	all := string(paths)
+	for i := range ix.EntryList {
+		e := &ix.EntryList[i]
+		e.Path = all[spans[i][0]:spans[i][1]]
 		if e.IsSparseDir() {
 			ix.Sparse = true
 		}
@@ -289,15 +299,19 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 }
 
 // parseIndexEntry decodes the entry at body[off:].
-func parseIndexEntry(body []byte, off, version int, format oid.Format, prev string, hasPrev bool) (IndexEntry, int, error) {
+// parseIndexEntry decodes the entry at body[off:], appending its path
+// to *paths; span is where it landed there, prev the previous entry's.
+func parseIndexEntry(body []byte, off, version int, format oid.Format, paths *[]byte, prev [2]int, hasPrev bool) (e IndexEntry, size int, span [2]int, err error) {
 	hashLen := format.Size()
-	corrupt := func() error { return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"} }
+	corrupt := func() (IndexEntry, int, [2]int, error) {
+		return IndexEntry{}, 0, span, &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"}
+	}
 	if off+40+hashLen+2 > len(body) {
-		return IndexEntry{}, 0, corrupt()
+		return corrupt()
 	}
 	b := body[off:]
 	be := binary.BigEndian
-	e := IndexEntry{
+	e = IndexEntry{
 		CTimeSec: be.Uint32(b[0:]), CTimeNsec: be.Uint32(b[4:]),
 		MTimeSec: be.Uint32(b[8:]), MTimeNsec: be.Uint32(b[12:]),
 		Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
@@ -309,53 +323,56 @@ func parseIndexEntry(body []byte, off, version int, format oid.Format, prev stri
 	p := 40 + hashLen + 2
 	if flags&IndexExtended != 0 {
 		if p+2 > len(b) {
-			return IndexEntry{}, 0, corrupt()
+			return corrupt()
 		}
 		ext := uint32(be.Uint16(b[p:])) << 16
 		if ext&^indexExtendedMask != 0 {
-			return IndexEntry{}, 0, newError(ErrCorruptIndex, "unknown index entry format 0x%08x", ext)
+			return IndexEntry{}, 0, span, newError(ErrCorruptIndex, "unknown index entry format 0x%08x", ext)
 		}
 		flags |= ext
 		p += 2
 	}
 	e.Flags = flags &^ indexNameMask
 	e.Stage = int(flags&IndexStageMask) >> 12
+	start := len(*paths)
 	if version == 4 {
 		strip, n := decodeIndexVarint(b[p:])
 		if n == 0 {
-			return IndexEntry{}, 0, corrupt()
+			return corrupt()
 		}
 		p += n
 		keep := 0
 		if hasPrev {
-			if uint64(len(prev)) < strip {
-				return IndexEntry{}, 0, newError(ErrCorruptIndex, "malformed name field in the index, near path '%s'", prev)
+			prevLen := prev[1] - prev[0]
+			if uint64(prevLen) < strip {
+				return IndexEntry{}, 0, span, newError(ErrCorruptIndex, "malformed name field in the index, near path '%s'", (*paths)[prev[0]:prev[1]])
 			}
-			keep = len(prev) - int(strip)
+			keep = prevLen - int(strip)
 		}
 		nul := bytes.IndexByte(b[p:], 0)
 		if nul < 0 {
-			return IndexEntry{}, 0, corrupt()
+			return corrupt()
 		}
-		e.Path = prev[:keep] + string(b[p:p+nul])
-		return e, p + nul + 1, nil
+		*paths = append(*paths, (*paths)[prev[0]:prev[0]+keep]...)
+		*paths = append(*paths, b[p:p+nul]...)
+		return e, p + nul + 1, [2]int{start, len(*paths)}, nil
 	}
 	if nameLen == indexNameMask {
 		nul := bytes.IndexByte(b[p:], 0)
 		if nul < 0 {
-			return IndexEntry{}, 0, corrupt()
+			return corrupt()
 		}
 		nameLen = nul
 	}
 	if p+nameLen > len(b) {
-		return IndexEntry{}, 0, corrupt()
+		return corrupt()
 	}
-	e.Path = string(b[p : p+nameLen])
-	size := (p + nameLen + 8) &^ 7
+	size = (p + nameLen + 8) &^ 7
 	if size > len(b) {
-		return IndexEntry{}, 0, corrupt()
+		return corrupt()
 	}
-	return e, size, nil
+	*paths = append(*paths, b[p:p+nameLen]...)
+	return e, size, [2]int{start, len(*paths)}, nil
 }
 
 // decodeIndexVarint reads git's offset varint (varint.c): 7 bits per
