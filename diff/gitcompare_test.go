@@ -189,6 +189,14 @@ func compareWithGit(t *testing.T, d *Differ, pairs []testPair, fs flagSet) int {
 			}
 			continue
 		}
+		// Where there is no common tail to trim, git ran plain xdl_diff:
+		// Diff must give the same.
+		if trimmedTail(p.a, p.b) == 0 {
+			if got := d.Diff(nil, p.a, p.b, fs.opts); !hunksEqual(got, want[i]) {
+				failures++
+				t.Errorf("%s [%s]: Diff differs from git\ngot:\n%swant:\n%s", p.name, fs.name, formatHunks(got), formatHunks(want[i]))
+			}
+		}
 		// The prepared-file API must agree with the byte API.
 		fa, err := d.Prepare(nil, p.a, fs.opts)
 		if err != nil {
