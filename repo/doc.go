@@ -229,10 +229,13 @@
 // # Tests
 //
 // Every behaviour above is compared with git 2.39.5 on fixture
-// repositories for SHA-1 and SHA-256: discovery with git rev-parse (72
-// layouts and variables, 13 ownership cases), configuration with git
-// config --list/--get/--get-all/--bool/--int, refs and revisions with
-// git rev-parse --verify (and git blame's stderr for bad ones), the
+// repositories for SHA-1 and SHA-256: discovery with git rev-parse (59
+// layouts and variable combinations, 13 ownership cases), configuration
+// with git config --list/--get/--get-all/--bool/--int (19 sequences, 54
+// keys, 16 syntax errors), refs and revisions with git rev-parse
+// --verify (96 expressions, plus 9 from a subdirectory and 9 under
+// grafts, shallow and replace refs) and git blame's stderr for 20 bad
+// ones, revision ranges with git rev-parse (26 argument lists), the
 // index with git ls-files -s --debug, mailmap with git check-mailmap and
 // git log, attributes with git check-attr, conversion with git
 // hash-object --path (2600 cases). The fuzz targets (fuzz_test.go) run
