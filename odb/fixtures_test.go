@@ -115,6 +115,24 @@ git update-ref refs/heads/main origin/main
 `, dir: "../clone", check: func(t *testing.T, l layout) {
 		expect(t, l.packs == 1 && l.refBaseAfter > 0, "a fetched thin pack with REF_DELTA bases appended after their deltas", l)
 	}},
+	{name: "extras", script: `
+# Unreachable objects go to a cruft pack (.mtimes); the main pack gets a
+# bitmap and a reverse index; a .keep and a .promisor file sit next to it.
+git checkout -q -b side
+echo "soon unreachable" > gone.txt
+commit_all "unreachable commit"
+git checkout -q main
+git branch -D -q side
+git reflog expire --expire=now --all
+git -c pack.writeReverseIndex=true repack -adbq --cruft --cruft-expiration=1.year.ago
+main=$(ls .git/objects/pack/*.bitmap)
+main=${main%.bitmap}
+test -f $main.rev
+ls .git/objects/pack/*.mtimes > /dev/null
+touch $main.keep $main.promisor
+`, check: func(t *testing.T, l layout) {
+		expect(t, l.packs == 2, "a main pack and a cruft pack", l)
+	}},
 	{name: "shallow", script: `
 cd ..
 git clone -q --depth 3 file://$PWD/w shallow
