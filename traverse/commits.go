@@ -189,6 +189,21 @@ func (cs *Commits) parentList(n int) []*Commit {
 	return p
 }
 
+// Synthetic returns a new parsed commit that is not in the repository:
+// blame's "Not Committed Yet" commit for the working tree (ID null, Time
+// now, parents HEAD and MERGE_HEAD's commits). It gets its own Index, so
+// Marks and slices indexed by Index treat it like any other commit, but
+// Lookup and Get never return it.
+func (cs *Commits) Synthetic(id, tree oid.ID, parents []*Commit, time uint64) *Commit {
+	c := cs.alloc(id, NoGraphPosition)
+	c.Tree = tree
+	c.Time = time
+	c.Parents = cs.parentList(len(parents))
+	copy(c.Parents, parents)
+	c.parsed = true
+	return c
+}
+
 // Get returns the parsed commit for id.
 func (cs *Commits) Get(id oid.ID) (*Commit, error) {
 	c := cs.Lookup(id)

@@ -2,6 +2,7 @@ package traverse
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,4 +195,59 @@ func TestGraftsAndShallow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestShallowClone walks a real shallow clone (git clone --depth) with
+// the commits of its shallow file as CommitOptions.Shallow, and compares
+// the walk and a limited range crossing the boundary with git rev-list in
+// that clone.
+func TestShallowClone(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			src := historyFixture(t, "graph", format)
+			dir := testgit.Fixture(t, "traverse-shallow", format, fmt.Sprintf("git clone -q --depth 4 --no-single-branch file://%s c\n", src)) + "/c"
+			shallow := map[oid.ID]bool{}
+			for _, s := range strings.Fields(readFileString(t, dir+"/.git/shallow")) {
+				shallow[parseID(t, format, s)] = true
+			}
+			if len(shallow) == 0 {
+				t.Fatal("clone is not shallow")
+			}
+			rd := loadObjects(t, dir, format)
+			cs := NewCommits(rd, nil, format, CommitOptions{Shallow: shallow})
+			head := revParse(t, dir, format, "HEAD")
+			diffLists(t, "shallow walk", ids(walkAll(t, cs, head, false)), gitLines(t, dir, format, "rev-list", "HEAD"))
+			for s := range shallow {
+				c, err := cs.Get(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Parents) != 0 {
+					t.Errorf("shallow commit %s has parents", s)
+				}
+			}
+			cs2 := NewCommits(rd, nil, format, CommitOptions{Shallow: shallow})
+			side := revParse(t, dir, format, "origin/o1")
+			m, err := Limit(cs2, []Tip{{ID: side, Uninteresting: true}, {ID: head}}, LimitOptions{Children: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var shown []*Commit
+			for _, c := range m.List() {
+				if !m.Uninteresting(c) {
+					shown = append(shown, c)
+				}
+			}
+			diffLists(t, "shallow range", ids(shown), gitLines(t, dir, format, "rev-list", "origin/o1..HEAD", "--"))
+		})
+	}
+}
+
+func readFileString(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -332,3 +332,42 @@ func TestFirstParentChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthetic checks that a synthetic commit (blame's working-tree
+// commit) gets its own Index, is never found by ID, and walks like any
+// other commit.
+func TestSynthetic(t *testing.T) {
+	format := oid.SHA1
+	dir := historyFixture(t, "graph", format)
+	rd := loadObjects(t, dir, format)
+	cs := NewCommits(rd, openGraph(t, dir, format), format, CommitOptions{})
+	head, err := cs.Get(revParse(t, dir, format, "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := cs.Synthetic(oid.Null(format), oid.ID{}, []*Commit{head}, 1<<40)
+	if fake.Index == head.Index || !fake.Parsed() || len(fake.Parents) != 1 || fake.Parents[0] != head {
+		t.Fatalf("synthetic commit %+v", fake)
+	}
+	if cs.Lookup(oid.Null(format)) == fake {
+		t.Fatal("Lookup finds the synthetic commit")
+	}
+	m, err := Limit(cs, []Tip{{ID: revParse(t, dir, format, "HEAD~2"), Uninteresting: true}}, LimitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Uninteresting(fake) || m.Uninteresting(head) {
+		t.Fatal("marks leak onto the synthetic commit or HEAD")
+	}
+	m.SetUninteresting(fake)
+	m.MarkParentsUninteresting(fake)
+	if !m.Uninteresting(head) {
+		t.Fatal("marking through the synthetic commit failed")
+	}
+	var q Queue
+	q.Push(head)
+	q.Push(fake)
+	if q.Pop() != fake {
+		t.Fatal("the newest commit does not pop first")
+	}
+}
