@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -198,7 +199,7 @@ func (r *Repository) ReadGrafts() (grafts map[oid.ID][]oid.ID, messages []string
 	path := r.GraftFile()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, nil, nil
 		}
 		return nil, []string{"warning: unable to access '" + path + "': " + errnoText(err)}, nil
@@ -228,14 +229,17 @@ func ParseGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, error)
 }
 
 // ReadGraftFile is ParseGraftFile that also returns the "error: bad graft
-// data: <line>" lines git prints for the lines it skips (after its
-// "warning: unable to access" line when the file cannot be opened, which
-// is then part of the error's Before lines).
+// data: <line>" lines git prints for the lines it skips. When the file
+// cannot be opened for another reason than its absence, git's "warning:
+// unable to access" line is in the error's Before lines.
 func ReadGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, &Error{Kind: ErrBadRef, Msg: "reading graft file '" + path + "' failed: " + errnoText(err), Err: err,
-			Before: []string{"warning: unable to access '" + path + "': " + errnoText(err)}}
+		e := &Error{Kind: ErrBadRef, Msg: "reading graft file '" + path + "' failed: " + errnoText(err), Err: err}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			e.Before = []string{"warning: unable to access '" + path + "': " + errnoText(err)}
+		}
+		return nil, nil, e
 	}
 	g, msgs := parseGrafts(data, format, true)
 	return g, msgs, nil
