@@ -199,11 +199,11 @@ func isRemoteURLKey(key string) bool {
 // is ignored.
 func (l *configLoader) include(src configSource, value string, hasValue bool) error {
 	if !hasValue {
-		return &Error{Kind: ErrBadConfig, Msg: "missing value for 'include.path'"}
+		return &callbackFailure{[]string{"error: missing value for 'include.path'"}}
 	}
 	p, ok := interpolatePath(value, l.env, false)
 	if !ok {
-		return newError(ErrBadConfig, "could not expand include path '%s'", value)
+		return &callbackFailure{[]string{"error: could not expand include path '" + value + "'"}}
 	}
 	name := p
 	if !filepath.IsAbs(p) {
@@ -361,6 +361,9 @@ func (l *configLoader) readCommandLine() error {
 		return &Error{Kind: ErrBadConfig, Msg: "unable to parse command-line config", Before: []string{"error: " + e.Msg}}
 	}
 	wrap := func(err error) error {
+		if cf, ok := err.(*callbackFailure); ok {
+			return &Error{Kind: ErrBadConfig, Msg: "unable to parse command-line config", Before: cf.before}
+		}
 		var ge *Error
 		if errors.As(err, &ge) && ge.Msg != "unable to parse command-line config" {
 			if strings.HasPrefix(ge.Msg, "exceeded maximum include depth") || strings.HasPrefix(ge.Msg, "remote URLs cannot") {

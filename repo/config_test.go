@@ -352,3 +352,41 @@ func TestParseConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigIncludeConditionsMatchGit covers hasconfig:remote.*.url,
+// include loops, "./" and "~/" gitdir patterns and includes relative to
+// a global file.
+func TestConfigIncludeConditionsMatchGit(t *testing.T) {
+	testgit.RequireGit(t)
+	f := testgit.Formats[0]
+	root := testgit.Fixture(t, "config-syntax", f, configScript)
+	dir := filepath.Join(root, "repo")
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "home")
+	inc := filepath.Join(tmp, "inc.cfg")
+	writeFile(t, inc, "[inc]\n\tfrom = included\n")
+	writeFile(t, filepath.Join(tmp, "loop.cfg"), "[loop]\n\tx = 1\n[include]\n\tpath = loop.cfg\n")
+	writeFile(t, filepath.Join(tmp, "rel.cfg"), "[rel]\n\tok = yes\n")
+	cases := map[string]string{
+		"hasconfig-true":  "[remote \"origin\"]\n\turl = https://example.com/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = " + inc + "\n",
+		"hasconfig-false": "[remote \"origin\"]\n\turl = https://other.org/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = " + inc + "\n",
+		"loop":            "[include]\n\tpath = loop.cfg\n",
+		"relative":        "[include]\n\tpath = rel.cfg\n",
+		"gitdir-dot":      "[includeIf \"gitdir:./\"]\n\tpath = " + inc + "\n",
+		"gitdir-abs":      "[includeIf \"gitdir:" + dir + "/\"]\n\tpath = " + inc + "\n",
+		"gitdir-home":     "[includeIf \"gitdir:~/\"]\n\tpath = " + inc + "\n",
+		"onbranch-glob":   "[includeIf \"onbranch:ma*\"]\n\tpath = " + inc + "\n",
+		"tilde-include":   "[include]\n\tpath = ~/x.cfg\n",
+		"no-value":        "[include]\n\tpath\n",
+	}
+	for name, text := range cases {
+		global := filepath.Join(tmp, "global.cfg")
+		writeFile(t, global, text)
+		env := []string{"GIT_CONFIG_GLOBAL=" + global, "HOME=" + home}
+		want := gitResult(t, dir, f, env, "config", "--list", "--show-scope", "--show-origin")
+		r, err := Discover(EnvFromList(dir, testgit.Env(f, env...)))
+		if got := configResult(r, err); got != want {
+			t.Errorf("%s:\n got: %s\nwant: %s", name, got, want)
+		}
+	}
+}

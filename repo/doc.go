@@ -259,10 +259,22 @@
 //
 // # Concurrency
 //
-// Discover and the functions it calls keep no global state; tests run
-// many discoveries in parallel. A Repository is safe for concurrent
-// reads once Discover has returned (the ref store loads packed-refs
-// once, under a sync.Once).
+// Discover keeps no global state; tests run many discoveries in
+// parallel. A Repository may be used from several goroutines once
+// Discover has returned, with one odb.Reader per goroutine: the ref
+// store loads packed-refs once (sync.Once), attribute files are read
+// once under a mutex, and the configuration is immutable. Warnings
+// produced after Discover go to WarningHandler when it is set (set it
+// before sharing the repository); otherwise they are appended to
+// Warnings, which is only safe from one goroutine.
+//
+// # Not supported
+//
+// GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
+// case-sensitively, as on Linux by default), the reftable backend (git
+// 2.39.5 refuses it too), clean filters, reflog and @{upstream} revision
+// forms, ^{/regex} and :/regex, and the sparse-checkout cone check git
+// makes before reading a .gitattributes file from the index.
 //
 // # Security
 //
