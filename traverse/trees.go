@@ -64,10 +64,19 @@ type lookupResult struct {
 // starts, so recently used entries survive and memory is bounded.
 type levelCache struct {
 	cur, old map[oid.ID]lookupResult
+	// last is the most recent answer: in a linear walk the commit looked
+	// up now is the parent looked up one step before, so this one
+	// comparison saves most map probes.
+	last     lookupResult
+	lastTree oid.ID
 }
 
 func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
+	if tree == lc.lastTree && !tree.IsZero() {
+		return lc.last, true
+	}
 	if r, ok := lc.cur[tree]; ok {
+		lc.last, lc.lastTree = r, tree
 		return r, true
 	}
 	if r, ok := lc.old[tree]; ok {
@@ -78,6 +87,7 @@ func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 }
 
 func (lc *levelCache) put(tree oid.ID, r lookupResult) {
+	lc.last, lc.lastTree = r, tree
 	if lc.cur == nil {
 		lc.cur = make(map[oid.ID]lookupResult, lookupGeneration)
 	}
