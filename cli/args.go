@@ -378,9 +378,14 @@ parse:
 		after := p.args[p.pos+1:]
 		switch {
 		case len(after) == 2 && len(words) == 0:
-			// blame -- <path> <rev>
+			// blame -- <path> <rev>: the <rev> word can be anything,
+			// and setup_revisions reads one that looks like an option
+			// as an option.
 			a.Path = after[0]
 			a.RevArgs = []string{after[1]}
+			if err := rev.setupWord(after[1]); err != nil {
+				return nil, err
+			}
 		case len(after) == 1:
 			a.Path = after[0]
 			a.RevArgs = words
@@ -404,7 +409,8 @@ parse:
 			a.RevArgs = words[:len(words)-1]
 		}
 	}
-	a.RevArgs = slices.Clone(a.RevArgs)
+	// setup_revisions ignores a lone "-".
+	a.RevArgs = slices.DeleteFunc(slices.Clone(a.RevArgs), func(w string) bool { return w == "-" })
 	return &a, nil
 }
 

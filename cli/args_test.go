@@ -190,8 +190,9 @@ func (r *argsRepo) gitRun(t *testing.T, dir string, annotate bool, config, args 
 
 // parseContext builds what the driver would pass: the configuration of
 // the case applied to the defaults, and the repository callbacks.
-func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs, ParseContext) {
+func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs, ParseContext, *strings.Builder) {
 	t.Helper()
+	callbackOutput := new(strings.Builder)
 	defaults := DefaultBlameArgs()
 	ctx := ParseContext{
 		Annotate: c.annotate,
@@ -199,8 +200,16 @@ func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs
 		Bare:     c.bare,
 		Resolve:  func(name string) ResolvedName { return r.resolve(dir, name) },
 		ReadRevsFile: func(path string) error {
-			if _, err := os.Stat(filepath.Join(dir, path)); err != nil {
+			data, err := os.ReadFile(filepath.Join(dir, path))
+			if err != nil {
 				return fatalf("reading graft file '%s' failed: %s", path, errnoText(err))
+			}
+			// git's read_graft_line reports bad lines and goes on.
+			for _, line := range strings.Split(string(data), "\n") {
+				line = strings.TrimRight(line, " \t\n\v\f\r")
+				if line != "" && line[0] != '#' && !validGraftLine(line, r.format.HexSize()) {
+					callbackOutput.WriteString(reportLine("error: ", "bad graft data: "+line))
+				}
 			}
 			return nil
 		},
@@ -245,7 +254,24 @@ func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs
 			t.Fatalf("test does not know config %s", key)
 		}
 	}
-	return defaults, ctx
+	return defaults, ctx, callbackOutput
+}
+
+// validGraftLine checks "<commit> <parent>..." as read_graft_line does.
+func validGraftLine(line string, hexsz int) bool {
+	for {
+		if len(line) < hexsz || strings.Trim(line[:hexsz], "0123456789abcdefABCDEF") != "" {
+			return false
+		}
+		line = line[hexsz:]
+		if line == "" {
+			return true
+		}
+		if !isCSpace(line[0]) {
+			return false
+		}
+		line = line[1:]
+	}
 }
 
 func errnoText(err error) string {
@@ -372,6 +398,11 @@ func canonicalArgs(a *BlameArgs, hexsz int) []string {
 	add(a.Rev.SimplifyMerges && !a.Rev.SimplifyByDecoration, "--simplify-merges")
 	add(a.Rev.WalkReflogs, "-g")
 	add(a.Rev.ShowMerge, "--merge")
+	// A revision word that looks like an option (a pseudo revision only
+	// setup_revisions knows) can only come after the path.
+	if len(a.RevArgs) == 1 && strings.HasPrefix(a.RevArgs[0], "-") && !isPassThroughPseudo(a.RevArgs[0]) {
+		return append(out, "--", a.Path, a.RevArgs[0])
+	}
 	out = append(out, a.RevArgs...)
 	if a.NoDashDash {
 		out = append(out, "--end-of-options")
@@ -389,40 +420,24 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 	if c.bare {
 		dir = r.bare
 	}
-	args := slices.Clone(c.args)
-	gitRes := r.gitRun(t, dir, c.annotate, c.config, args)
+	gitRes := r.gitRun(t, dir, c.annotate, c.config, slices.Clone(c.args))
 	if gitRes.ExitCode == -1 && strings.HasPrefix(string(gitRes.Stderr), "BUG: ") {
 		gitRes.ExitCode = 134 // killed by SIGABRT, as a shell reports it
 	}
-	defaults, ctx := r.parseContext(t, c, dir)
+	defaults, ctx, callbackOutput := r.parseContext(t, c, dir)
 	got, err := ParseArgs(slices.Clone(c.args), defaults, ctx)
-	if err == nil {
-		noWalk := false
-		for _, w := range got.RevArgs {
-			switch {
-			case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
-				noWalk = true
-			case w == "--do-walk":
-				noWalk = false
-			}
-		}
-		err = got.CheckRevisionSetup(false, noWalk)
-		if err != nil && c.later != "" {
-			t.Errorf("CheckRevisionSetup: %v, but the case expects git to report %q first", err, c.later)
-		}
-	}
 
 	var ue *UsageError
 	var fe *FatalError
 	switch {
 	case errors.As(err, &ue):
-		compareResult(t, gitRes, testgit.Result{Stdout: []byte(ue.Stdout), Stderr: []byte(ue.Stderr), ExitCode: ue.ExitCode})
+		compareResult(t, gitRes, testgit.Result{Stdout: []byte(ue.Stdout), Stderr: []byte(callbackOutput.String() + ue.Stderr), ExitCode: ue.ExitCode})
 		if c.want != nil {
 			t.Errorf("ParseArgs rejected a command line the case expects to be accepted: %v", err)
 		}
 		return
 	case errors.As(err, &fe):
-		compareResult(t, gitRes, testgit.Result{Stderr: []byte(fe.Stderr()), ExitCode: fe.ExitCode()})
+		compareResult(t, gitRes, testgit.Result{Stderr: []byte(callbackOutput.String() + fe.Stderr()), ExitCode: fe.ExitCode()})
 		if c.want != nil {
 			t.Errorf("ParseArgs rejected a command line the case expects to be accepted: %v", err)
 		}
@@ -431,7 +446,8 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 		t.Fatalf("ParseArgs: unexpected error type %T: %v", err, err)
 	}
 
-	if gitRes.ExitCode == 129 && c.later == "" {
+	malformedRange := len(got.Ranges) > 0 && string(gitRes.Stderr) == UsageLine(c.annotate)
+	if gitRes.ExitCode == 129 && c.later == "" && !malformedRange {
 		t.Fatalf("ParseArgs accepted a command line git rejects:\n%s\nparse: %+v", gitRes, got)
 	}
 	if c.want != nil {
@@ -448,15 +464,45 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 	}
 
 	// The canonical command line keeps configuration that BlameArgs does
-	// not carry (core.*, pretty.*), and drops blame.*, which it spells out.
+	// not carry (core.*, pretty.*), and drops blame.*, which it spells out
+	// (git annotate keeps blame.date, whose "-local" it uses).
 	var config []string
 	for _, kv := range c.config {
-		if !strings.HasPrefix(kv, "blame.") {
+		if !strings.HasPrefix(kv, "blame.") || (c.annotate && strings.HasPrefix(kv, "blame.date=")) {
 			config = append(config, kv)
 		}
 	}
 	canonical := canonicalArgs(got, r.format.HexSize())
-	canonRes := r.gitRun(t, dir, false, config, canonical)
+	canonRes := r.gitRun(t, dir, c.annotate, config, canonical)
+
+	// setup_revisions' checks come after the revisions are resolved: git
+	// reports them unless resolving failed first, which the canonical
+	// command line (without the options the checks are about) shows.
+	noWalk := false
+	for _, w := range got.RevArgs {
+		switch {
+		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
+			noWalk = true
+		case w == "--do-walk":
+			noWalk = false
+		}
+	}
+	if err := got.CheckRevisionSetup(false, noWalk); err != nil {
+		fe := err.(*FatalError)
+		mine := testgit.Result{Stderr: []byte(callbackOutput.String() + fe.Stderr()), ExitCode: 128}
+		switch {
+		case resultsEqual(gitRes, mine):
+		case canonRes.ExitCode != 0 && resultsEqual(gitRes, canonRes):
+			// Resolving the revisions failed before the check.
+		default:
+			t.Errorf("CheckRevisionSetup: %v; git:%s", err, describeDifference(gitRes, mine))
+		}
+		if c.later != "" {
+			t.Errorf("CheckRevisionSetup: %v, but the case expects git to report %q", err, c.later)
+		}
+		return
+	}
+
 	if !resultsEqual(gitRes, canonRes) {
 		t.Errorf("git's output for the canonical command line differs, so the parse missed something\ncanonical: %s%s",
 			strings.Join(quoteArgs(canonical), " "), describeDifference(gitRes, canonRes))

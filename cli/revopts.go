@@ -81,6 +81,7 @@ type RevOptions struct {
 	pickaxe                uint // DIFF_PICKAXE_* bits
 	detectRename           int  // 0, DIFF_DETECT_RENAME, DIFF_DETECT_COPY
 	dateExplicit           bool // --date or --relative-date was given
+	followAtSetup          bool // --follow reached setup_revisions (old-order <rev> word)
 }
 
 // git's DIFF_FORMAT_* and DIFF_PICKAXE_* bits (diff.h) that the checks use.
@@ -210,6 +211,69 @@ func (r *revParser) handle(argv []string) (int, error) {
 		argv[0] = arg
 	}
 	return n, err
+}
+
+// setupWord handles the <rev> of "blame -- <path> <rev>" when it is an
+// option: setup_revisions, which then sees it, treats it as one. Pseudo
+// revisions stay in RevArgs; "--", "--end-of-options", "--stdin" and
+// unknown options are ignored; other revision and diff options take
+// effect, but only on what blame reads after setup_revisions (the walk,
+// --first-parent, --since, --encoding, --textconv, --default), and fail as
+// they do there: no value can follow, a reported error exits with status
+// 128 without the help.
+func (r *revParser) setupWord(word string) error {
+	a := r.args
+	switch {
+	case len(word) < 2 || word[0] != '-':
+		return nil
+	case word == "--" || word == "--end-of-options" || word == "--stdin":
+		a.RevArgs = nil
+		return nil
+	case isSetupPseudo(word):
+		return nil
+	}
+	a.RevArgs = nil
+	scratch := *a
+	scratch.Rev.Args = slices.Clone(a.Rev.Args)
+	scratch.Rev.AncestryPathBottoms = slices.Clone(a.Rev.AncestryPathBottoms)
+	scratch.NoFollow = true // blame turned rename following off before setup_revisions
+	out := &poParser{}
+	setup := &revParser{args: &scratch, ctx: r.ctx, blame: out}
+	n, err := setup.handle([]string{word})
+	switch {
+	case err == errCompletion:
+		return &UsageError{Message: "completion", Stdout: out.stdout.String()}
+	case err == errReported:
+		return &UsageError{Message: firstErrorLine(out.stderr.String()), Stderr: out.stderr.String(), ExitCode: 129}
+	case err != nil:
+		return err
+	case n < 0:
+		return &UsageError{Message: firstErrorLine(out.stderr.String()), Stderr: out.stderr.String(), ExitCode: 128}
+	case n == 0:
+		return nil
+	}
+	// Keep what blame had already read before setup_revisions.
+	keep := *a
+	*a = scratch
+	a.Date, a.IndentHeuristic, a.NoFollow = keep.Date, keep.IndentHeuristic, keep.NoFollow
+	a.FindCopiesHarder, a.CopyLevel, a.Move = keep.FindCopiesHarder, keep.CopyLevel, keep.Move
+	a.Rev.followAtSetup = !scratch.NoFollow
+	a.Rev.Args = append(a.Rev.Args, word)
+	return nil
+}
+
+// isSetupPseudo reports whether setup_revisions handles arg as a pseudo
+// revision (handle_revision_pseudo_opt): a superset of the options the
+// argument loop passes through.
+func isSetupPseudo(arg string) bool {
+	if isPassThroughPseudo(arg) {
+		return true
+	}
+	switch arg {
+	case "--glob", "--exclude", "--exclude-hidden", "--single-worktree", "--no-filter":
+		return true
+	}
+	return strings.HasPrefix(arg, "--filter=")
 }
 
 // isPassThroughPseudo reports whether handle_revision_opt leaves arg in
@@ -573,9 +637,16 @@ func isBuiltinFormat(name string) bool {
 // repository's commit-graph has generation numbers (setup_revisions then
 // does not make a --topo-order walk limited), noWalk whether --no-walk was
 // left in effect by the pass-through words.
+//
+// One check comes before --default and --merge in git (revision_opts_finish
+// again, reachable only through an old-order <rev> word: --graph with
+// --show-linear-break); it is made first here.
 func (a *BlameArgs) CheckRevisionSetup(generationNumbers, noWalk bool) error {
 	rev := &a.Rev
-	limited := rev.Limited || (rev.TopoOrder && !generationNumbers)
+	if rev.graph && rev.trackLinear {
+		return fatalf("options '%s' and '%s' cannot be used together", "--show-linear-break", "--graph")
+	}
+	limited := rev.Limited || ((rev.TopoOrder || rev.graph) && !generationNumbers)
 	if rev.combinedAllPaths && !rev.combineMerges {
 		return fatalf("--combined-all-paths makes no sense without -c or --cc")
 	}
@@ -594,6 +665,10 @@ func (a *BlameArgs) CheckRevisionSetup(generationNumbers, noWalk bool) error {
 	if multipleBits(rev.pickaxe & (pickaxeAll | pickaxeKindObjfind)) {
 		return fatalf("options '%s' and '%s' cannot be used together, use '%s' with '%s' and '%s'",
 			"--pickaxe-all", "--find-object", "--pickaxe-all", "-G", "-S")
+	}
+	if rev.followAtSetup {
+		// blame's path is not a pathspec: setup_revisions sees none.
+		return fatalf("--follow requires exactly one pathspec")
 	}
 	if rev.WalkReflogs && limited {
 		return fatalf("cannot combine --walk-reflogs with history-limiting options")

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// TestUsageMatchesGit compares the help text with git's, where git prints
+// it: on standard output for -h (exit 129, also outside a repository), on
+// standard error after an unknown option (129), and the one-line usage
+// after a malformed -L.
+func TestUsageMatchesGit(t *testing.T) {
+	testgit.RequireGit(t)
+	r := argsFixtureRepo(t, oid.SHA1)
+	outside := t.TempDir()
+
+	for _, annotate := range []bool{false, true} {
+		cmdName := "blame"
+		if annotate {
+			cmdName = "annotate"
+		}
+		res, err := testgit.Run(outside, oid.SHA1, nil, nil, "git", cmdName, "-h")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode != 129 || string(res.Stdout) != Usage(annotate) || len(res.Stderr) != 0 {
+			t.Errorf("git %s -h outside a repository:%s", cmdName, describeDifference(res, testgit.Result{Stdout: []byte(Usage(annotate)), ExitCode: 129}))
+		}
+		// ParseArgs answers a lone -h without a repository.
+		_, perr := ParseArgs([]string{"-h"}, DefaultBlameArgs(), ParseContext{Annotate: annotate})
+		var ue *UsageError
+		if !errors.As(perr, &ue) || ue.Stdout != Usage(annotate) || ue.Stderr != "" || ue.ExitCode != 129 {
+			t.Errorf("ParseArgs(-h) annotate=%v = %#v", annotate, perr)
+		}
+
+		res = r.gitRun(t, r.dir, annotate, nil, []string{"-Z", "file"})
+		want := "error: unknown option `-Z'\n" + Usage(annotate)
+		if res.ExitCode != 129 || string(res.Stderr) != want || len(res.Stdout) != 0 {
+			t.Errorf("git %s -Z file:%s", cmdName, describeDifference(res, testgit.Result{Stderr: []byte(want), ExitCode: 129}))
+		}
+
+		res = r.gitRun(t, r.dir, annotate, nil, []string{"-LX", "file"})
+		if res.ExitCode != 129 || string(res.Stderr) != UsageLine(annotate) {
+			t.Errorf("git %s -LX file:%s", cmdName, describeDifference(res, testgit.Result{Stderr: []byte(UsageLine(annotate)), ExitCode: 129}))
+		}
+	}
+}
+
+func TestUsageLayout(t *testing.T) {
+	// An option whose name and value take more than 24 columns gets its
+	// help on the next line, as --ignore-revs-file does.
+	opts := []poOption{
+		{kind: poString, long: "a-very-long-option-name", argh: "value", help: "help"},
+		{kind: poCallback, short: 'x', argh: "n", flags: poOptArg, help: "optional"},
+		{kind: poGroup, help: "Group"},
+		{kind: poSetInt, long: "hidden", flags: poNoArg | poHidden, help: "hidden"},
+		{kind: poCallback, long: "lit", argh: "<a>|<b>", help: "literal"},
+	}
+	got := renderUsage([]string{"cmd [options]", "   cmd other", "", "note"}, opts, false)
+	want := "usage: cmd [options]\n" +
+		"   or:    cmd other\n" +
+		"\n" +
+		"    note\n" +
+		"\n" +
+		"    --a-very-long-option-name <value>\n" +
+		"                          help\n" +
+		"    -x[<n>]               optional\n" +
+		"\n" +
+		"Group\n" +
+		"    --lit <a>|<b>         literal\n" +
+		"\n"
+	if got != want {
+		t.Errorf("renderUsage:\n%s\nwant:\n%s", got, want)
+	}
+	full := renderUsage([]string{"cmd"}, opts, true)
+	if want := "    --hidden              hidden\n"; !strings.Contains(full, want) {
+		t.Errorf("--help-all output lacks the hidden option:\n%s", full)
+	}
+}
