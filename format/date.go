@@ -19,6 +19,7 @@ package format
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -196,6 +197,9 @@ func AtoiTZ(tz []byte) int {
 // Where git dies ("Timestamp before Unix epoch: 100 -700" for a time that
 // the timezone moves before 1970, and the "too large" cases) ShowDate
 // returns a *DateError wrapping ErrDateRange with git's message.
+//
+// ShowDate answers as git's first show_date call in a process does; a
+// DateFormatter also carries the state git keeps between calls.
 func ShowDate(mode DateMode, timestamp uint64, tz int, now time.Time, local *time.Location) (string, error) {
 	var buf [64]byte
 	b, err := AppendDate(buf[:0], mode, timestamp, tz, now, local)
@@ -205,9 +209,12 @@ func ShowDate(mode DateMode, timestamp uint64, tz int, now time.Time, local *tim
 	return string(b), nil
 }
 
-// AppendDate is ShowDate appending to dst; it does not allocate for the
-// fixed-width modes.
+// AppendDate is ShowDate appending to dst; it does not allocate.
 func AppendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Time, local *time.Location) ([]byte, error) {
+	return appendDate(dst, mode, timestamp, tz, now, local, nil)
+}
+
+func appendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Time, local *time.Location, bufCap *int) ([]byte, error) {
 	if local == nil {
 		local = time.Local
 	}
@@ -299,7 +306,7 @@ func AppendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Ti
 		dst = append(dst, ' ')
 		dst = appendTZ(dst, tz)
 	case DateStrftime:
-		return appendGitStrftime(dst, mode.Format, &tm, tz, !mode.Local, local)
+		return appendGitStrftime(dst, mode.Format, &tm, tz, !mode.Local, local, bufCap)
 	default: // DateNormal, DateHuman
 		dst = appendDateNormal(dst, timestamp, &tm, tz, &humanTm, humanTz, mode.Local, nowSec)
 	}
@@ -355,6 +362,63 @@ func AppendBlameDate(dst []byte, mode DateMode, width int, timestamp uint64, tz 
 		dst = append(dst, ' ')
 	}
 	return dst, nil
+}
+
+// DateFormatter renders the dates of one git process: one mode, one
+// "now", one local zone, and the one piece of state git's show_date keeps
+// between calls — the capacity of its static output buffer. For
+// format:<strftime> outputs of 129 bytes or more whose format ends in an
+// unfinished conversion ("%250"), that capacity decides whether git pads
+// the last field to its width or one column less (see appendGitStrftime).
+// Everything else is the same as ShowDate.
+//
+// Use one DateFormatter per blame run, in git's call order: BlameDateWidth
+// first (git formats epoch 0 to size the column), then the date of every
+// output line, in output order. A DateFormatter is not safe for
+// concurrent use.
+type DateFormatter struct {
+	Mode  DateMode
+	Now   time.Time
+	Local *time.Location // nil: time.Local
+
+	bufCap int // capacity of show_date's static strbuf
+}
+
+// NewDateFormatter returns a DateFormatter in the state of a fresh git
+// process.
+func NewDateFormatter(mode DateMode, now time.Time, local *time.Location) *DateFormatter {
+	return &DateFormatter{Mode: mode, Now: now, Local: local}
+}
+
+// AppendDate is AppendDate (show_date) with the formatter's state.
+func (f *DateFormatter) AppendDate(dst []byte, timestamp uint64, tz int) ([]byte, error) {
+	return appendDate(dst, f.Mode, timestamp, tz, f.Now, f.Local, &f.bufCap)
+}
+
+// AppendBlameDate is AppendBlameDate (format_time) with the formatter's
+// state.
+func (f *DateFormatter) AppendBlameDate(dst []byte, width int, timestamp uint64, tz int) ([]byte, error) {
+	start := len(dst)
+	dst, err := f.AppendDate(dst, timestamp, tz)
+	if err != nil {
+		return dst, err
+	}
+	for w := Utf8Width(dst[start:]); w < width; w++ {
+		dst = append(dst, ' ')
+	}
+	return dst, nil
+}
+
+// BlameDateWidth is BlameDateWidth with the formatter's state (for
+// format:<strftime> it is a show_date call, which git makes before any
+// line is printed).
+func (f *DateFormatter) BlameDateWidth() int {
+	if f.Mode.Type != DateStrftime {
+		return BlameDateWidth(f.Mode, f.Now, f.Local)
+	}
+	var buf [64]byte
+	b, _ := f.AppendDate(buf[:0], 0, 0)
+	return cStrlen(b)
 }
 
 // ---------------------------------------------------------------------
@@ -796,8 +860,9 @@ var errStrftimeWidth = &DateError{Msg: "strftime field width too large", kind: E
 
 // appendGitStrftime is strbuf_addftime: git substitutes %s, %z and (for
 // non-local dates, where the struct tm describes UTC) %Z itself, then
-// hands the rest to strftime.
-func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZName bool, loc *time.Location) ([]byte, error) {
+// hands the rest to strftime. bufCap is the capacity of git's static
+// show_date buffer (nil: a fresh one).
+func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZName bool, loc *time.Location, bufCap *int) ([]byte, error) {
 	format = cString(format)
 	if format == "" {
 		return dst, nil
@@ -835,7 +900,49 @@ func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZNam
 			munged = append(munged, '%')
 		}
 	}
-	return appendStrftime(dst, munged, tm, loc)
+	// strftime must fit the buffer git hands it: the capacity of show_date's
+	// static strbuf after strbuf_grow(sb, 128) (len is 0: show_date resets
+	// it). glibc needs room for the NUL, so an output fits when it is
+	// shorter than the capacity. An empty output counts as not fitting
+	// (strftime returns 0 for both).
+	var fresh int
+	if bufCap == nil {
+		bufCap = &fresh
+	}
+	growStrbuf(bufCap, 128+1)
+	start := len(dst)
+	dst, err := appendStrftime(dst, munged, tm, loc)
+	if err != nil || (len(dst) > start && len(dst)-start < *bufCap) {
+		return dst, err
+	}
+	// git retries with a space appended to the format, doubling its
+	// growth hint until the output fits, and drops the space from the
+	// result. That changes the output when the format ends in an
+	// unfinished conversion ("%250"): the space completes it.
+	dst = dst[:start]
+	munged = append(munged, ' ')
+	for hint := 256; ; hint *= 2 {
+		growStrbuf(bufCap, hint+1)
+		dst, err = appendStrftime(dst[:start], munged, tm, loc)
+		if err != nil || len(dst)-start < *bufCap {
+			break
+		}
+	}
+	if err != nil {
+		return dst, err
+	}
+	return dst[:len(dst)-1], nil
+}
+
+// growStrbuf is git's ALLOC_GROW on a strbuf's capacity.
+func growStrbuf(capacity *int, need int) {
+	if need > *capacity {
+		if grown := (*capacity + 16) * 3 / 2; grown >= need {
+			*capacity = grown
+		} else {
+			*capacity = need
+		}
+	}
 }
 
 // strftimeState is the per-conversion state of glibc's
@@ -933,13 +1040,19 @@ func (st *strftimeState) signAndPad(dst []byte, want int, digits []byte, neg boo
 	return addText(st, dst, s)
 }
 
-// C locale's composite formats.
-const (
-	cLocaleDateTime = "%a %b %e %H:%M:%S %Y" // D_T_FMT, for %c
-	cLocaleDate     = "%m/%d/%y"             // D_FMT, for %x
-	cLocaleTime     = "%H:%M:%S"             // T_FMT, for %X
-	cLocaleTimeAMPM = "%I:%M:%S %p"          // T_FMT_AMPM, for %r
-)
+// strftimeComposites are the conversions that expand to a format: %c,
+// %x, %X and %r as the C locale defines them (D_T_FMT, D_FMT, T_FMT,
+// T_FMT_AMPM), and glibc's fixed ones.
+var strftimeComposites = [256]string{
+	'c': "%a %b %e %H:%M:%S %Y",
+	'x': "%m/%d/%y",
+	'X': "%H:%M:%S",
+	'r': "%I:%M:%S %p",
+	'D': "%m/%d/%y",
+	'F': "%Y-%m-%d",
+	'R': "%H:%M",
+	'T': "%H:%M:%S",
+}
 
 // appendStrftime is glibc 2.36's strftime in the C locale.
 func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Location) ([]byte, error) {
@@ -991,277 +1104,190 @@ func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Loc
 			modifier = c
 			i++
 		}
-		badFormat := false
-		var err error
-		switch at(f, i) {
-		case '%':
-			if modifier != 0 {
-				badFormat = true
-				break
-			}
-			dst = addText(&st, dst, f[i:i+1])
-		case 'a':
-			if modifier != 0 {
-				badFormat = true
-				break
-			}
-			if changeCase {
-				st.upcase, st.lowcase = true, false
-			}
-			dst = addText(&st, dst, weekdayAbbrev(tm.wday))
-		case 'A':
-			if modifier != 0 {
-				badFormat = true
-				break
-			}
-			if changeCase {
-				st.upcase, st.lowcase = true, false
-			}
-			name := "?"
-			if tm.wday >= 0 && tm.wday <= 6 {
-				name = weekdayNames[tm.wday][:len(weekdayNames[tm.wday])-1]
-			}
-			dst = addText(&st, dst, name)
-		case 'b', 'h':
-			if changeCase {
-				st.upcase, st.lowcase = true, false
-			}
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = addText(&st, dst, monthAbbrev(tm.mon))
-		case 'B':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			if changeCase {
-				st.upcase, st.lowcase = true, false
-			}
-			name := "?"
-			if tm.mon >= 0 && tm.mon <= 11 {
-				name = monthNames[tm.mon]
-			}
-			dst = addText(&st, dst, name)
-		case 'c':
-			if modifier == 'O' {
-				badFormat = true
-				break
-			}
-			dst, err = st.subformat(dst, cLocaleDateTime, tm, loc)
-		case 'C':
-			year := int32(tm.year + 1900)
-			v := year / 100
-			if year%100 < 0 {
-				v--
-			}
-			dst = st.number(dst, 1, int64(v), false)
-		case 'x':
-			if modifier == 'O' {
-				badFormat = true
-				break
-			}
-			dst, err = st.subformat(dst, cLocaleDate, tm, loc)
-		case 'D':
-			if modifier != 0 {
-				badFormat = true
-				break
-			}
-			dst, err = st.subformat(dst, "%m/%d/%y", tm, loc)
-		case 'd':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.mday), false)
-		case 'e':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.mday), true)
-		case 'F':
-			if modifier != 0 {
-				badFormat = true
-				break
-			}
-			dst, err = st.subformat(dst, "%Y-%m-%d", tm, loc)
-		case 'H':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.hour), false)
-		case 'I':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(hour12), false)
-		case 'k':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.hour), true)
-		case 'l':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(hour12), true)
-		case 'j':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 3, int64(1+tm.yday), false)
-		case 'M':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.min), false)
-		case 'm':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.mon+1), false)
-		case 'n':
-			dst = addText(&st, dst, "\n")
-		case 'P', 'p':
-			if f[i] == 'P' {
-				st.lowcase = true
-			}
-			if changeCase {
-				st.upcase, st.lowcase = false, true
-			}
-			ampm := "AM"
-			if tm.hour > 11 {
-				ampm = "PM"
-			}
-			dst = addText(&st, dst, ampm)
-		case 'R':
-			dst, err = st.subformat(dst, "%H:%M", tm, loc)
-		case 'r':
-			dst, err = st.subformat(dst, cLocaleTimeAMPM, tm, loc)
-		case 'S':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64(tm.sec), false)
-		case 's':
-			// glibc's own %s (git replaced a bare one): mktime of the
-			// broken-down time in the local zone.
-			ltm := *tm
-			t := mktimeC(&ltm, loc)
-			var buf [24]byte
-			digits := appendUint(buf[:0], uint64(t))
-			if t < 0 {
-				digits = appendUint(buf[:0], -uint64(t))
-			}
-			dst = st.signAndPad(dst, 1, digits, t < 0) // digits = 1, whatever the width
-		case 'X':
-			if modifier == 'O' {
-				badFormat = true
-				break
-			}
-			dst, err = st.subformat(dst, cLocaleTime, tm, loc)
-		case 'T':
-			dst, err = st.subformat(dst, "%H:%M:%S", tm, loc)
-		case 't':
-			dst = addText(&st, dst, "\t")
-		case 'u':
-			dst = st.number(dst, 1, int64((tm.wday-1+7)%7+1), false)
-		case 'U':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64((tm.yday-tm.wday+7)/7), false)
-		case 'V', 'g', 'G':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			year := int32(tm.year + 1900)
-			days := isoWeekDays(tm.yday, tm.wday)
-			if days < 0 {
-				year--
-				days = isoWeekDays(tm.yday+365+leapInt(year), tm.wday)
-			} else if d := isoWeekDays(tm.yday-(365+leapInt(year)), tm.wday); d >= 0 {
-				year++
-				days = d
-			}
-			switch f[i] {
-			case 'g':
-				dst = st.number(dst, 2, int64((year%100+100)%100), false)
-			case 'G':
-				dst = st.number(dst, 1, int64(year), false)
-			default:
-				dst = st.number(dst, 2, int64(days/7+1), false)
-			}
-		case 'W':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 2, int64((tm.yday-(tm.wday-1+7)%7+7)/7), false)
-		case 'w':
-			if modifier == 'E' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 1, int64(tm.wday), false)
-		case 'Y':
-			if modifier == 'O' {
-				badFormat = true
-				break
-			}
-			dst = st.number(dst, 1, int64(int32(tm.year+1900)), false)
-		case 'y':
-			dst = st.number(dst, 2, int64((tm.year%100+100)%100), false)
-		case 'Z':
-			if changeCase {
-				st.upcase, st.lowcase = false, true
-			}
-			dst = addText(&st, dst, tm.zone)
-		case 'z':
-			if tm.isdst < 0 {
-				break
-			}
-			diff := tm.gmtoff
-			if diff < 0 {
-				dst = addText(&st, dst, "-")
-				diff = -diff
-			} else {
-				dst = addText(&st, dst, "+")
-			}
-			diff /= 60
-			dst = st.number(dst, 4, int64(int32(diff/60*100+diff%60)), false)
-		case 0: // '%' at the end of the format
+		c := at(f, i)
+		if c == 0 { // '%' at the end of the format: print what there is
 			i--
-			badFormat = true
-		default:
-			badFormat = true
 		}
+		if c == 0 || modifier != 0 && strings.IndexByte(strftimeRejects[c], modifier) >= 0 {
+			if changeCase && (c == 'b' || c == 'h') { // glibc sets it before the check
+				st.upcase, st.lowcase = true, false
+			}
+			dst = badFormat(&st, dst, f, start, i)
+			continue
+		}
+		var known bool
+		var err error
+		dst, known, err = st.convert(dst, c, changeCase, tm, hour12, loc)
 		if err != nil {
 			return dst, err
 		}
-		if badFormat {
-			// Copy the conversion back to the nearest '%' — which is
-			// the conversion character itself in "%E%".
-			j := i
-			for j > start && f[j] != '%' {
-				j--
-			}
-			dst = addText(&st, dst, f[j:i+1])
+		if !known {
+			dst = badFormat(&st, dst, f, start, i)
 		}
 	}
 	return dst, nil
+}
+
+// badFormat is glibc's bad_format: print the conversion ending at f[i]
+// as it is, from the nearest '%' back (the conversion character itself
+// in "%E%"), padded and case-converted like any field.
+func badFormat[S ~string | ~[]byte](st *strftimeState, dst []byte, f S, start, i int) []byte {
+	j := i
+	for j > start && f[j] != '%' {
+		j--
+	}
+	return addText(st, dst, f[j:i+1])
+}
+
+// strftimeRejects lists, per conversion character, the modifiers (E, O)
+// glibc's strftime rejects, printing the conversion as it is instead.
+// Characters glibc does not know at all are rejected in convert.
+var strftimeRejects = [256]string{
+	'%': "EO", 'a': "EO", 'A': "EO", 'D': "EO", 'F': "EO",
+	'b': "E", 'h': "E", 'B': "E", 'd': "E", 'e': "E", 'H': "E", 'I': "E", 'k': "E",
+	'l': "E", 'j': "E", 'M': "E", 'm': "E", 'S': "E", 'U': "E", 'V': "E", 'g': "E",
+	'G': "E", 'W': "E", 'w': "E",
+	'c': "O", 'x': "O", 'X': "O", 'Y': "O",
+}
+
+// convert is one conversion of glibc's strftime in the C locale (the E
+// and O modifiers it accepts change nothing there: no eras, no
+// alternative digits).
+func (st *strftimeState) convert(dst []byte, c byte, changeCase bool, tm *cTm, hour12 int32, loc *time.Location) ([]byte, bool, error) {
+	upper := func() { // '#' on a name: upper case
+		if changeCase {
+			st.upcase, st.lowcase = true, false
+		}
+	}
+	if sub := strftimeComposites[c]; sub != "" {
+		dst, err := st.subformat(dst, sub, tm, loc)
+		return dst, true, err
+	}
+	switch c {
+	case '%':
+		return addText(st, dst, "%"), true, nil
+	case 'a':
+		upper()
+		return addText(st, dst, weekdayAbbrev(tm.wday)), true, nil
+	case 'A':
+		upper()
+		name := "?"
+		if tm.wday >= 0 && tm.wday <= 6 {
+			name = strings.TrimSuffix(weekdayNames[tm.wday], "s")
+		}
+		return addText(st, dst, name), true, nil
+	case 'b', 'h':
+		upper()
+		return addText(st, dst, monthAbbrev(tm.mon)), true, nil
+	case 'B':
+		upper()
+		name := "?"
+		if tm.mon >= 0 && tm.mon <= 11 {
+			name = monthNames[tm.mon]
+		}
+		return addText(st, dst, name), true, nil
+	case 'C':
+		year := tm.year + 1900 // C int arithmetic
+		v := year / 100
+		if year%100 < 0 {
+			v--
+		}
+		return st.number(dst, 1, int64(v), false), true, nil
+	case 'd':
+		return st.number(dst, 2, int64(tm.mday), false), true, nil
+	case 'e':
+		return st.number(dst, 2, int64(tm.mday), true), true, nil
+	case 'H':
+		return st.number(dst, 2, int64(tm.hour), false), true, nil
+	case 'I':
+		return st.number(dst, 2, int64(hour12), false), true, nil
+	case 'k':
+		return st.number(dst, 2, int64(tm.hour), true), true, nil
+	case 'l':
+		return st.number(dst, 2, int64(hour12), true), true, nil
+	case 'j':
+		return st.number(dst, 3, int64(1+tm.yday), false), true, nil
+	case 'M':
+		return st.number(dst, 2, int64(tm.min), false), true, nil
+	case 'm':
+		return st.number(dst, 2, int64(tm.mon+1), false), true, nil
+	case 'S':
+		return st.number(dst, 2, int64(tm.sec), false), true, nil
+	case 'u':
+		return st.number(dst, 1, int64((tm.wday-1+7)%7+1), false), true, nil
+	case 'U':
+		return st.number(dst, 2, int64((tm.yday-tm.wday+7)/7), false), true, nil
+	case 'W':
+		return st.number(dst, 2, int64((tm.yday-(tm.wday-1+7)%7+7)/7), false), true, nil
+	case 'w':
+		return st.number(dst, 1, int64(tm.wday), false), true, nil
+	case 'Y':
+		return st.number(dst, 1, int64(tm.year+1900), false), true, nil
+	case 'y':
+		return st.number(dst, 2, int64((tm.year%100+100)%100), false), true, nil
+	case 'V', 'g', 'G':
+		year := tm.year + 1900
+		days := isoWeekDays(tm.yday, tm.wday)
+		if days < 0 { // the ISO week belongs to the previous year
+			year--
+			days = isoWeekDays(tm.yday+365+leapInt(year), tm.wday)
+		} else if d := isoWeekDays(tm.yday-(365+leapInt(year)), tm.wday); d >= 0 {
+			year++ // ... or to the next one
+			days = d
+		}
+		switch c {
+		case 'g':
+			return st.number(dst, 2, int64((year%100+100)%100), false), true, nil
+		case 'G':
+			return st.number(dst, 1, int64(year), false), true, nil
+		}
+		return st.number(dst, 2, int64(days/7+1), false), true, nil
+	case 'n':
+		return addText(st, dst, "\n"), true, nil
+	case 't':
+		return addText(st, dst, "\t"), true, nil
+	case 'P', 'p':
+		if c == 'P' {
+			st.lowcase = true
+		}
+		if changeCase {
+			st.upcase, st.lowcase = false, true
+		}
+		if tm.hour > 11 {
+			return addText(st, dst, "PM"), true, nil
+		}
+		return addText(st, dst, "AM"), true, nil
+	case 's':
+		// glibc's own %s (git replaced a bare one): mktime of the
+		// broken-down time in the local zone; digits ignore the width.
+		ltm := *tm
+		t := mktimeC(&ltm, loc)
+		var buf [24]byte
+		u := uint64(t)
+		if t < 0 {
+			u = -u
+		}
+		return st.signAndPad(dst, 1, appendUint(buf[:0], u), t < 0), true, nil
+	case 'Z':
+		if changeCase {
+			st.upcase, st.lowcase = false, true
+		}
+		return addText(st, dst, tm.zone), true, nil
+	case 'z':
+		if tm.isdst < 0 {
+			return dst, true, nil
+		}
+		diff := tm.gmtoff
+		if diff < 0 {
+			dst = addText(st, dst, "-")
+			diff = -diff
+		} else {
+			dst = addText(st, dst, "+")
+		}
+		diff /= 60
+		return st.number(dst, 4, int64(int32(diff/60*100+diff%60)), false), true, nil
+	}
+	return dst, false, nil // unknown to glibc
 }
 
 // subformat expands a composite conversion (%c, %D, %F, %r, %R, %T, %x,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -256,13 +257,16 @@ func TestShowDateAgainstGitLog(t *testing.T) {
 				if len(entries) != len(okIDs) {
 					t.Fatalf("TZ=%s --date=%q: %d log entries, want %d", zone, modeText, len(entries), len(okIDs))
 				}
+				// One formatter for the one git process, in its order.
+				f := NewDateFormatter(mode, now, loc)
 				for i, e := range entries {
 					id, want, _ := strings.Cut(e, "\x01")
 					if id != okIDs[i] {
 						t.Fatalf("log order: got %s, want %s", id, okIDs[i])
 					}
 					ts, tz := logIdentDate(okDates[i])
-					got, _ := ShowDate(mode, ts, tz, now, loc)
+					b, _ := f.AppendDate(nil, ts, tz)
+					got := string(b)
 					compared++
 					if got != want {
 						t.Errorf("TZ=%s now=%d --date=%q date %s %s:\n got %q\nwant %q", zone, nowSec, modeText, okDates[i].ts, okDates[i].tz, got, want)
@@ -408,7 +412,8 @@ func TestBlameDateColumn(t *testing.T) {
 	testgit.RequireGit(t)
 	dates := blameDates()
 	modes := []string{"format:%Y", "format:%H:%M", "format:%s %z %Z", "format:%c", "format-local:%Z %z",
-		"format:", "format:%e", "format:\xc3\xa9t\xc3\xa9 %Y"}
+		"format:", "format:%e", "format:\xc3\xa9t\xc3\xa9 %Y",
+		"format:%Y%130", "format:%c %100c%5"} // outputs past git's first buffer: strftime retried
 	for _, m := range baseDateModes {
 		modes = append(modes, m, m+"-local")
 	}
@@ -432,7 +437,11 @@ func TestBlameDateColumn(t *testing.T) {
 				if len(lines) != len(dates) {
 					t.Fatalf("git blame printed %d lines, want %d", len(lines), len(dates))
 				}
-				width := BlameDateWidth(mode, now, loc)
+				f := NewDateFormatter(mode, now, loc)
+				width := f.BlameDateWidth()
+				if width != BlameDateWidth(mode, now, loc) {
+					t.Fatalf("--date=%q: DateFormatter.BlameDateWidth %d, BlameDateWidth %d", modeText, width, BlameDateWidth(mode, now, loc))
+				}
 				numWidth := len(strconv.Itoa(len(dates)))
 				for i, line := range lines {
 					_, got, ok := strings.Cut(line, " (A U Thor ")
@@ -440,7 +449,7 @@ func TestBlameDateColumn(t *testing.T) {
 						t.Fatalf("unexpected blame line %q", line)
 					}
 					ts, _ := cStrtoumax(dates[i].ts, 0)
-					date, err := AppendBlameDate(nil, mode, width, ts, AtoiTZ([]byte(dates[i].tz)), now, loc)
+					date, err := f.AppendBlameDate(nil, width, ts, AtoiTZ([]byte(dates[i].tz)))
 					if err != nil {
 						t.Fatalf("AppendBlameDate %v: %v", dates[i], err)
 					}
@@ -691,4 +700,101 @@ func FuzzShowDate(f *testing.F) {
 			t.Fatalf("AppendDate disagrees: %q, %v vs %q", b, err, got)
 		}
 	})
+}
+
+// randomStrftime makes a format of literal text and conversions with
+// random flags, widths and modifiers.
+func randomStrftime(rng *rand.Rand) string {
+	const convs = "aAbBcCdDeEFgGhHIjklmMnNoOpPqrRsStTuUvVwWxXyYzZ%+!0 "
+	literals := []string{"a", " ", "-", ":", "\xc3\xa9", "\xff", "%%", "x%"}
+	flags := []string{"", "", "_", "-", "0", "^", "#", "^#", "0_"}
+	widths := []string{"", "", "", "1", "3", "10", "25"}
+	mods := []string{"", "", "", "E", "O"}
+	var b strings.Builder
+	for n := 1 + rng.IntN(5); n > 0; n-- {
+		if rng.IntN(4) == 0 {
+			b.WriteString(literals[rng.IntN(len(literals))])
+			continue
+		}
+		b.WriteString("%" + flags[rng.IntN(len(flags))] + widths[rng.IntN(len(widths))] + mods[rng.IntN(len(mods))])
+		if rng.IntN(30) > 0 { // sometimes nothing: '%...' at the end or before more text
+			b.WriteByte(convs[rng.IntN(len(convs))])
+		}
+	}
+	return b.String()
+}
+
+// TestStrftimeRandomAgainstGit compares random format:/format-local:
+// dates with git log. The seed is logged; GOBLAME_SEED=<n> replays it.
+func TestStrftimeRandomAgainstGit(t *testing.T) {
+	testgit.RequireGit(t)
+	dates := append(fixedDates(), relativeDates()...)
+	format := oid.SHA1
+	dir := testgit.Fixture(t, "format-dates", format, commitScript(dates))
+	ids := readIDs(t, dir)
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("GOBLAME_SEED"); s != "" {
+		seed, _ = strconv.ParseInt(s, 10, 64)
+	}
+	t.Logf("seed %d (GOBLAME_SEED=%d replays this run)", seed, seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 1))
+	count := 150
+	if exhaustive() {
+		count = 3000
+	}
+	compared, skipped := 0, 0
+	for n := 0; n < count; n++ {
+		zone := testZones[n%len(testZones)]
+		loc := loadZone(t, zone)
+		nowSec := testNows[n%len(testNows)]
+		mode := DateMode{Type: DateStrftime, Format: randomStrftime(rng), Local: n%2 == 1}
+		var useIDs []string
+		var useDates []identDate
+		seen := map[string]bool{}
+		tooWide := false
+		for i := n % 13; i < len(dates); i += 13 {
+			if seen[ids[i]] {
+				continue
+			}
+			seen[ids[i]] = true
+			ts, tz := logIdentDate(dates[i])
+			if _, err := ShowDate(mode, ts, tz, time.Unix(nowSec, 0), loc); err != nil {
+				if err == errStrftimeWidth {
+					tooWide = true // git would print a giant field
+					break
+				}
+				continue // git dies on this date
+			}
+			useIDs = append(useIDs, ids[i])
+			useDates = append(useDates, dates[i])
+		}
+		if tooWide {
+			skipped++
+			continue
+		}
+		args := append([]string{"log", "-z", "--no-walk=unsorted", "--date=" + mode.String(), "--format=%H%x01%ad"}, useIDs...)
+		res, err := testgit.Run(dir, format, nil, gitEnv(zone, nowSec), "git", args...)
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("TZ=%s git log --date=%q: %v %s", zone, mode.String(), err, res)
+		}
+		entries := strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00")
+		if len(entries) != len(useIDs) {
+			t.Fatalf("--date=%q: %d entries, want %d", mode.String(), len(entries), len(useIDs))
+		}
+		f := NewDateFormatter(mode, time.Unix(nowSec, 0), loc)
+		for i, e := range entries {
+			_, want, _ := strings.Cut(e, "\x01")
+			ts, tz := logIdentDate(useDates[i])
+			b, _ := f.AppendDate(nil, ts, tz)
+			got := string(b)
+			compared++
+			if got != want {
+				t.Errorf("TZ=%s --date=%q date %s %s:\n got %q\nwant %q", zone, mode.String(), useDates[i].ts, useDates[i].tz, got, want)
+			}
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	t.Logf("compared %d dates in %d random formats with git log (%d formats skipped: giant field widths)", compared, count-skipped, skipped)
 }
