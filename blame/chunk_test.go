@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/traverse"
 )
 
 // lineFate is where one target line ends up after passToParent.
@@ -156,7 +157,7 @@ func TestMergeBySLnoIsStable(t *testing.T) {
 
 func TestCommitQueueOrder(t *testing.T) {
 	var q commitQueue
-	mk := func(date uint64) *commitNode { return &commitNode{date: date} }
+	mk := func(date uint64) *commitNode { return &commitNode{tc: &traverse.Commit{Time: date}} }
 	a, b, c, d := mk(5), mk(7), mk(5), mk(9)
 	for _, x := range []*commitNode{a, b, c, d} {
 		q.put(x)
@@ -164,7 +165,7 @@ func TestCommitQueueOrder(t *testing.T) {
 	want := []*commitNode{d, b, a, c}
 	for i, w := range want {
 		if got := q.get(); got != w {
-			t.Fatalf("pop %d: got date %d, want date %d (newest first, then insertion order)", i, got.date, w.date)
+			t.Fatalf("pop %d: got date %d, want date %d (newest first, then insertion order)", i, got.date(), w.date())
 		}
 	}
 	q.reverse = true
@@ -174,7 +175,7 @@ func TestCommitQueueOrder(t *testing.T) {
 	want = []*commitNode{a, c, b, d}
 	for i, w := range want {
 		if got := q.get(); got != w {
-			t.Fatalf("reverse pop %d: got date %d, want %d", i, got.date, w.date)
+			t.Fatalf("reverse pop %d: got date %d, want %d", i, got.date(), w.date())
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // lineAttr is what --line-porcelain says about one line.
@@ -103,61 +104,78 @@ func TestAttributionMatchesGit(t *testing.T) {
 	flagSets := [][]string{nil, {"-w"}, {"--minimal"}, {"--no-indent-heuristic"}, {"--root"}, {"--first-parent"}}
 	for name, script := range fixtureScripts {
 		for _, format := range testgit.Formats {
-			t.Run(name+"/"+format.String(), func(t *testing.T) {
-				t.Parallel()
-				dir := filepath.Join(testgit.Fixture(t, "blame-"+name, format, script), "r")
-				db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-				if err != nil {
-					t.Fatal(err)
+			for _, graph := range []bool{false, true} {
+				variant := name + "/" + format.String()
+				script := script
+				if graph {
+					// The same history with a commit-graph and changed-path
+					// Bloom filters: blame must give the same answers.
+					variant += "/commit-graph"
+					script += "\ngit commit-graph write --reachable --changed-paths\n"
 				}
-				defer db.Close()
-				revs := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
-				for _, rev := range revs {
-					files := strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)), "\n")
-					for _, file := range files {
-						if file == "" {
-							continue
-						}
-						for _, flags := range flagSets {
-							args := append([]string{"blame", "--line-porcelain"}, flags...)
-							args = append(args, rev, "--", file)
-							res, err := testgit.Run(dir, format, nil, nil, "git", args...)
-							if err != nil || res.ExitCode != 0 {
-								t.Fatalf("git %v: %v %s", args, err, res)
+				t.Run(variant, func(t *testing.T) {
+					t.Parallel()
+					dir := filepath.Join(testgit.Fixture(t, "blame-"+strings.ReplaceAll(variant, "/", "-"), format, script), "r")
+					db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer db.Close()
+					g, _, err := traverse.OpenGraph(db.ObjectDirs(), format)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if graph && (g == nil || !g.HasBloom()) {
+						t.Fatal("fixture has no commit-graph with Bloom filters")
+					}
+					revs := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
+					for _, rev := range revs {
+						files := strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)), "\n")
+						for _, file := range files {
+							if file == "" {
+								continue
 							}
-							want := parseLinePorcelain(t, res.Stdout)
-
-							opts := blame.DefaultOptions()
-							for _, f := range flags {
-								switch f {
-								case "-w":
-									opts.Diff.IgnoreWhitespace = true
-								case "--minimal":
-									opts.Diff.Minimal = true
-								case "--no-indent-heuristic":
-									opts.Diff.IndentHeuristic = false
-								case "--root":
-									opts.ShowRoot = true
-								case "--first-parent":
-									opts.FirstParent = true
+							for _, flags := range flagSets {
+								args := append([]string{"blame", "--line-porcelain"}, flags...)
+								args = append(args, rev, "--", file)
+								res, err := testgit.Run(dir, format, nil, nil, "git", args...)
+								if err != nil || res.ExitCode != 0 {
+									t.Fatalf("git %v: %v %s", args, err, res)
 								}
-							}
-							id, err := oid.ParseHex(format, rev)
-							if err != nil {
-								t.Fatal(err)
-							}
-							hist := blame.NewObjectHistory(db.NewReader(), format)
-							got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
-							if err != nil {
-								t.Fatalf("blame %v %s: %v", flags, file, err)
-							}
-							if d := diffAttrs(skeleton(got), want); d != "" {
-								t.Errorf("%s %v %s: %s", rev[:8], flags, file, d)
+								want := parseLinePorcelain(t, res.Stdout)
+
+								opts := blame.DefaultOptions()
+								for _, f := range flags {
+									switch f {
+									case "-w":
+										opts.Diff.IgnoreWhitespace = true
+									case "--minimal":
+										opts.Diff.Minimal = true
+									case "--no-indent-heuristic":
+										opts.Diff.IndentHeuristic = false
+									case "--root":
+										opts.ShowRoot = true
+									case "--first-parent":
+										opts.FirstParent = true
+									}
+								}
+								id, err := oid.ParseHex(format, rev)
+								if err != nil {
+									t.Fatal(err)
+								}
+								hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{Graph: g})
+								got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
+								if err != nil {
+									t.Fatalf("blame %v %s: %v", flags, file, err)
+								}
+								if d := diffAttrs(skeleton(got), want); d != "" {
+									t.Errorf("%s %v %s: %s", rev[:8], flags, file, d)
+								}
 							}
 						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

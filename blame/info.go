@@ -17,10 +17,10 @@ import (
 // mailmap, and the first line of the message.
 func (sb *scoreboard) commitInfo(c *Commit) (*CommitInfo, error) {
 	var body []byte
-	if node := sb.commits[c.ID]; node != nil && node.Uncommitted {
-		body = node.fakeBody
+	if c.Uncommitted {
+		body = sb.final.fakeBody
 	} else {
-		b, err := sb.hist.CommitBody(c.ID)
+		b, err := sb.hist.commitBody(c.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -18,11 +18,11 @@ type queueItem struct {
 }
 
 func (q *commitQueue) less(a, b queueItem) bool {
-	if a.c.date != b.c.date {
+	if ad, bd := a.c.date(), b.c.date(); ad != bd {
 		if q.reverse {
-			return a.c.date < b.c.date
+			return ad < bd
 		}
-		return a.c.date > b.c.date
+		return ad > bd
 	}
 	return a.ctr < b.ctr
 }

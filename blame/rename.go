@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // This file follows whole-file renames the way blame's find_rename asks
@@ -50,7 +51,7 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 		return nil, err
 	}
 	if sb.useBloom {
-		sb.bloomKeys = append(sb.bloomKeys, src.Path)
+		sb.bloomKeys = append(sb.bloomKeys, traverse.NewBloomKey([]byte(src.Path)))
 	}
 	p := sb.getOrigin(parent, src.Path)
 	p.blob, p.mode, p.blobKnown = src.OldID, src.OldMode, true
@@ -93,7 +94,7 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange) (*TreeC
 		return &sources[best], nil
 	}
 
-	dstData, err := sb.hist.Blob(dst.NewID, nil)
+	dstData, err := sb.hist.blob(dst.NewID)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange) (*TreeC
 		if !isRegular(s.OldMode) || !isRegular(dst.NewMode) {
 			return 0, nil
 		}
-		srcData, err := sb.hist.Blob(s.OldID, nil)
+		srcData, err := sb.hist.blob(s.OldID)
 		if err != nil {
 			return 0, err
 		}
@@ -306,12 +307,12 @@ func countCopied(src, dst *spanCounts) uint64 {
 // files too.
 func (sb *scoreboard) candidateFiles(parent, c *commitNode, all bool) ([]TreeChange, error) {
 	if c.Uncommitted {
-		return sb.diffTreeToIndex(parent.tree, all)
+		return sb.diffTreeToIndex(parent.tc.Tree, all)
 	}
 	if err := sb.parse(c); err != nil {
 		return nil, err
 	}
-	return sb.hist.DiffTrees(parent.tree, c.tree, all)
+	return sb.hist.diffTrees(parent.tc.Tree, c.tc.Tree, all)
 }
 
 var _ = oid.ID{}

@@ -9,6 +9,7 @@ import (
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // ErrNoSuchPath reports a path that does not name a blob in the final
@@ -44,20 +45,15 @@ type Request struct {
 	// WorkTree, when set instead of Final, blames a file that is not
 	// committed: the working-tree file or --contents.
 	WorkTree *WorkTree
-	// Negatives are the bottoms of the range (^A, A..B): commits reached
-	// from them are boundaries.
-	Negatives []oid.ID
-	// Walk, when set, supplies UNINTERESTING marks and, in reverse mode,
-	// children lists (revision.c's limit_list and set_children).
-	Walk Walk
-}
-
-// Walk is the result of preparing the revision walk for a range.
-type Walk interface {
-	// Uninteresting reports whether limit_list marked the commit.
-	Uninteresting(id oid.ID) bool
-	// Children lists a commit's children in set_children order.
-	Children(id oid.ID) []oid.ID
+	// Tips are the revisions of the command line in order, tags peeled
+	// to commits, as git's revision walk receives them: the final commit
+	// (positive; in reverse mode the start of the range is the negative
+	// one) and the bottoms of ranges (^A, A..B). With a Tips entry marked
+	// Uninteresting, commits reachable from it are boundaries.
+	Tips []traverse.Tip
+	// ReverseEnd is the end of a --reverse --first-parent range: children
+	// are then taken along its first-parent chain.
+	ReverseEnd oid.ID
 }
 
 // WorkTree describes the pseudo commit of working-tree blame.
@@ -89,7 +85,7 @@ type IndexEntry struct {
 }
 
 // Run blames req.Path over the whole file or opts.Ranges.
-func Run(ctx context.Context, hist History, format oid.Format, req Request, opts Options) (*Result, error) {
+func Run(ctx context.Context, hist *History, format oid.Format, req Request, opts Options) (*Result, error) {
 	b, err := New(ctx, hist, format, req, opts)
 	if err != nil {
 		return nil, err
@@ -106,13 +102,12 @@ type Blamer struct {
 // New prepares a blame of req.Path: it resolves the final commit (or the
 // working-tree pseudo commit) and reads the final image. The History must
 // read the repository whose object format is format.
-func New(ctx context.Context, hist History, format oid.Format, req Request, opts Options) (*Blamer, error) {
+func New(ctx context.Context, hist *History, format oid.Format, req Request, opts Options) (*Blamer, error) {
 	sb := &scoreboard{
 		ctx:      ctx,
 		hist:     hist,
 		format:   format,
 		opts:     &opts,
-		commits:  make(map[oid.ID]*commitNode),
 		path:     req.Path,
 		differ:   diff.NewDiffer(),
 		diffOpts: opts.Diff,
@@ -125,11 +120,11 @@ func New(ctx context.Context, hist History, format oid.Format, req Request, opts
 	if err := sb.setup(req); err != nil {
 		return nil, err
 	}
-	if sb.final.Uncommitted || opts.CopyLevel > 0 {
+	if sb.final.Uncommitted || opts.CopyLevel > 0 || hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
 		sb.useBloom = false
 	} else {
 		sb.useBloom = opts.UseBloom
-		sb.bloomKeys = []string{req.Path}
+		sb.bloomKeys = []traverse.BloomKey{traverse.NewBloomKey([]byte(req.Path))}
 	}
 	return &Blamer{sb: sb}, nil
 }
@@ -169,23 +164,26 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 // setup builds the final image and origin (git's setup_scoreboard).
 func (sb *scoreboard) setup(req Request) error {
 	if req.WorkTree != nil {
-		return sb.setupWorkTree(req)
+		if err := sb.setupWorkTree(req); err != nil {
+			return err
+		}
+		return sb.limit(req)
 	}
 	c := sb.lookupCommit(req.Final)
 	if err := sb.parse(c); err != nil {
 		return err
 	}
 	sb.final = c
-	if err := sb.markRange(req); err != nil {
+	if err := sb.limit(req); err != nil {
 		return err
 	}
 	o := sb.getOrigin(c, req.Path)
-	mode, id, found, err := sb.hist.TreeEntry(c.tree, req.Path)
+	mode, id, found, err := sb.hist.treeEntry(c.tc.Tree, req.Path)
 	if err != nil {
 		return err
 	}
 	if found && object.IsBlobMode(mode) {
-		typ, err := sb.hist.ObjectType(id)
+		typ, err := sb.hist.objectType(id)
 		if err != nil || typ != object.Blob {
 			found = false
 		}
@@ -196,7 +194,7 @@ func (sb *scoreboard) setup(req Request) error {
 		return &PathError{Path: req.Path, Rev: req.FinalName}
 	}
 	o.blob, o.mode, o.blobKnown = id, mode, true
-	buf, err := sb.hist.Blob(id, nil)
+	buf, err := sb.hist.blob(id)
 	if err != nil {
 		return fmt.Errorf("cannot read blob %s for path %s: %w", id, req.Path, err)
 	}
@@ -229,29 +227,38 @@ func LineStarts(buf []byte) []int {
 	return append(starts, len(buf))
 }
 
-// markRange marks the commits reachable from the negative revisions as
-// UNINTERESTING. With a Walk the marks come from it; otherwise every
-// ancestor of a negative commit is marked.
-func (sb *scoreboard) markRange(req Request) error {
-	sb.walk = req.Walk
-	if req.Walk != nil {
-		return nil
-	}
-	var stack []*commitNode
-	for _, id := range req.Negatives {
-		stack = append(stack, sb.lookupCommit(id))
-	}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if c.Boundary {
-			continue
+// limit prepares the revision walk (git's prepare_revision_walk):
+// UNINTERESTING marks from the range's bottoms and, in reverse mode, the
+// children lists.
+func (sb *scoreboard) limit(req Request) error {
+	tips := req.Tips
+	if sb.final.Uncommitted {
+		// The pseudo commit is a pending revision too; the walk starts
+		// from it, which is the same as starting from its parents.
+		var withParents []traverse.Tip
+		for _, p := range sb.final.tc.Parents {
+			withParents = append(withParents, traverse.Tip{ID: p.ID})
 		}
-		c.markUninteresting()
-		if err := sb.parse(c); err != nil {
-			continue
+		tips = append(withParents, tips...)
+	}
+	marks, err := traverse.Limit(sb.hist.commits, tips, traverse.LimitOptions{
+		FirstParent: sb.opts.FirstParent,
+		Since:       sb.opts.Since,
+		HasSince:    sb.opts.HasSince,
+		Children:    sb.opts.Reverse && req.ReverseEnd.IsZero(),
+	})
+	if err != nil {
+		return err
+	}
+	sb.marks = marks
+	if sb.opts.Reverse && !req.ReverseEnd.IsZero() {
+		end, err := sb.hist.commits.Get(req.ReverseEnd)
+		if err != nil {
+			return err
 		}
-		stack = append(stack, c.parents...)
+		if err := marks.SetFirstParentChildren(end, sb.final.tc); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -280,6 +287,7 @@ func (sb *scoreboard) result() *Result {
 	// MORE_THAN_ONE_PATH: a commit with more than one guilty origin.
 	for _, e := range merged {
 		c := e.suspect.commit
+		c.Boundary = sb.uninteresting(c)
 		n := 0
 		for _, o := range c.origins {
 			if o.guilty {

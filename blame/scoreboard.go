@@ -7,43 +7,39 @@ import (
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // commitNode is the scoreboard's view of one commit.
 type commitNode struct {
 	Commit // the public face, shared with the result
 
-	parsed   bool
-	parseErr error
-	tree     oid.ID
-	parents  []*commitNode
-	date     uint64
+	tc      *traverse.Commit
+	parents []*commitNode // mirrors tc.Parents once parsed
 
 	// origins is the commit's list of live origins; the front of git's
 	// list is the end of this slice.
 	origins []*origin
 
-	// fake working-tree commit data
+	// fakeBody is the pseudo commit's text (working-tree blame).
 	fakeBody []byte
-	// children (scapegoats in --reverse mode), in set_children order.
-	children []*commitNode
 }
 
 // scoreboard holds the state of one blame run (git's blame_scoreboard).
 type scoreboard struct {
 	ctx    context.Context
-	hist   History
+	hist   *History
 	format oid.Format
 	opts   *Options
+	marks  *traverse.Marks
 
-	commits   map[oid.ID]*commitNode
+	nodes     []*commitNode // by traverse.Commit.Index
 	queue     commitQueue
 	originSeq int
 
 	final       *commitNode
 	finalOrigin *origin
 	path        string
-	walk        Walk
 	index       []IndexEntry
 	finalBuf    []byte
 	lineStarts  []int
@@ -54,7 +50,7 @@ type scoreboard struct {
 	differ    *diff.Differ
 	diffOpts  diff.Options
 	hunks     []diff.Hunk
-	bloomKeys []string
+	bloomKeys []traverse.BloomKey
 	useBloom  bool
 
 	ignore map[oid.ID]bool
@@ -63,76 +59,79 @@ type scoreboard struct {
 	err   error // first fatal error
 }
 
+// node returns the scoreboard's node for a traverse commit.
+func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
+	i := int(tc.Index)
+	if i >= len(sb.nodes) {
+		sb.nodes = append(sb.nodes, make([]*commitNode, i+1-len(sb.nodes)+len(sb.nodes)/2)...)
+	}
+	if n := sb.nodes[i]; n != nil {
+		return n
+	}
+	n := &commitNode{Commit: Commit{ID: tc.ID, loader: sb}, tc: tc}
+	sb.nodes[i] = n
+	return n
+}
+
 // lookupCommit returns the node for id, creating an unparsed one.
 func (sb *scoreboard) lookupCommit(id oid.ID) *commitNode {
-	if c, ok := sb.commits[id]; ok {
-		return c
-	}
-	c := &commitNode{Commit: Commit{ID: id, loader: sb}}
-	sb.commits[id] = c
-	if sb.walk != nil && sb.walk.Uninteresting(id) {
-		c.Boundary = true
-	}
-	return c
+	return sb.node(sb.hist.commits.Lookup(id))
 }
 
 // parse fills a commit's tree, parents and date (git's parse_commit).
 func (sb *scoreboard) parse(c *commitNode) error {
-	if c.parsed {
-		return c.parseErr
+	if c.tc.Parsed() {
+		if c.parents == nil && len(c.tc.Parents) > 0 {
+			sb.linkParents(c)
+		}
+		return nil
 	}
-	c.parsed = true
-	tree, parents, date, err := sb.hist.Commit(c.ID)
-	if err != nil {
-		c.parseErr = err
+	if err := sb.hist.commits.Parse(c.tc); err != nil {
 		return err
 	}
-	c.tree = tree
-	c.date = date
-	c.parents = make([]*commitNode, len(parents))
-	for i, p := range parents {
-		c.parents[i] = sb.lookupCommit(p)
-	}
-	if sb.opts.Reverse && sb.walk != nil {
-		for _, ch := range sb.walk.Children(c.ID) {
-			c.children = append(c.children, sb.lookupCommit(ch))
-		}
-	}
+	sb.linkParents(c)
 	return nil
 }
 
+func (sb *scoreboard) linkParents(c *commitNode) {
+	c.parents = make([]*commitNode, len(c.tc.Parents))
+	for i, p := range c.tc.Parents {
+		c.parents[i] = sb.node(p)
+	}
+}
+
+func (c *commitNode) date() uint64 { return c.tc.Time }
+
+// uninteresting reports git's UNINTERESTING flag (a boundary commit).
+func (sb *scoreboard) uninteresting(c *commitNode) bool { return sb.marks.Uninteresting(c.tc) }
+
 // markUninteresting sets the flag that makes a commit a boundary.
-func (c *commitNode) markUninteresting() { c.Boundary = true }
+func (sb *scoreboard) markUninteresting(c *commitNode) {
+	sb.marks.SetUninteresting(c.tc)
+	c.Boundary = true
+}
 
 // markParentsUninteresting propagates UNINTERESTING to the parents known
 // so far, recursing through commits that are already parsed (git's
 // mark_parents_uninteresting).
 func (sb *scoreboard) markParentsUninteresting(c *commitNode) {
-	stack := append([]*commitNode(nil), c.parents...)
-	for i, j := 0, len(stack)-1; i < j; i, j = i+1, j-1 {
-		stack[i], stack[j] = stack[j], stack[i]
-	}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if p.Boundary {
-			continue
-		}
-		p.markUninteresting()
-		for i := len(p.parents) - 1; i >= 0; i-- {
-			stack = append(stack, p.parents[i])
-		}
-	}
+	sb.marks.MarkParentsUninteresting(c.tc)
 }
 
 // scapegoats returns the commits blame is passed to: parents (cut to the
 // first with --first-parent) or, in reverse mode, children.
 func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
 	if sb.opts.Reverse {
-		return c.children
+		kids := sb.marks.Children(c.tc)
+		out := make([]*commitNode, len(kids))
+		for i, k := range kids {
+			out[i] = sb.node(k)
+		}
+		return out
 	}
 	if sb.opts.FirstParent && len(c.parents) > 1 {
 		c.parents = c.parents[:1]
+		c.tc.Parents = c.tc.Parents[:1]
 	}
 	return c.parents
 }
@@ -161,7 +160,7 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 		return o.file, nil
 	}
 	sb.stats.ReadBlobs++
-	data, err := sb.hist.Blob(o.blob, nil)
+	data, err := sb.hist.blob(o.blob)
 	if err != nil {
 		if o.blob != oid.EmptyBlob(sb.format) {
 			return nil, fmt.Errorf("cannot read blob %s for path %s: %w", o.blob, o.path, err)
@@ -192,25 +191,26 @@ func (sb *scoreboard) assign() error {
 			if suspect == nil {
 				break
 			}
-			if err := sb.parse(c); err != nil && !c.Uncommitted {
+			if err := sb.parse(c); err != nil {
 				return fmt.Errorf("could not parse commit %s: %w", c.ID, err)
 			}
-			if sb.opts.Reverse || (!c.Boundary && !(sb.opts.HasSince && c.date < sb.opts.Since)) {
+			if sb.opts.Reverse || (!sb.uninteresting(c) && !(sb.opts.HasSince && c.date() < sb.opts.Since)) {
 				if err := sb.passBlame(suspect); err != nil {
 					return err
 				}
 			} else {
-				c.markUninteresting()
+				sb.markUninteresting(c)
 				sb.markParentsUninteresting(c)
 			}
 			if len(c.parents) == 0 && !sb.opts.ShowRoot {
-				c.markUninteresting()
+				sb.markUninteresting(c)
 			}
 			if e := suspect.suspects; e != nil {
 				suspect.guilty = true
 				last := e
 				for {
 					if sb.opts.OnGuilty != nil {
+						c.Boundary = sb.uninteresting(c)
 						sb.opts.OnGuilty(sb.publicEntry(last))
 					}
 					if last.next == nil {
@@ -473,7 +473,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 	var found bool
 	unchanged := false
 	if o.commit.Uncommitted {
-		m, id, ok, err := sb.hist.TreeEntry(parent.tree, o.path)
+		m, id, ok, err := sb.hist.treeEntry(parent.tc.Tree, o.path)
 		if err != nil {
 			return nil, err
 		}
@@ -485,10 +485,10 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 		}
 	} else {
 		if len(o.commit.parents) > 0 && o.commit.parents[0] == parent && sb.useBloom &&
-			!sb.hist.MaybeChanged(o.commit.ID, sb.bloomKeys) {
+			!sb.hist.commits.MaybeChangedKeys(o.commit.tc, sb.bloomKeys) {
 			unchanged = true
 		} else {
-			m, id, ok, err := sb.hist.TreeEntry(parent.tree, o.path)
+			m, id, ok, err := sb.hist.treeEntry(parent.tc.Tree, o.path)
 			if err != nil {
 				return nil, err
 			}

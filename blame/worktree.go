@@ -6,6 +6,7 @@ import (
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // setupWorkTree builds the pseudo commit that stands for the uncommitted
@@ -13,23 +14,23 @@ import (
 // and MERGE_HEAD, authored by "Not Committed Yet".
 func (sb *scoreboard) setupWorkTree(req Request) error {
 	wt := req.WorkTree
-	c := sb.lookupCommit(oid.Null(sb.format))
-	c.Uncommitted = true
-	c.parsed = true
-	c.date = wt.Time
+	var parents []*traverse.Commit
 	for _, p := range wt.Parents {
-		c.parents = append(c.parents, sb.lookupCommit(p))
+		parents = append(parents, sb.hist.commits.Lookup(p))
 	}
+	c := sb.node(sb.hist.commits.Synthetic(oid.Null(sb.format), oid.Null(sb.format), parents, wt.Time))
+	c.Uncommitted = true
+	sb.linkParents(c)
 	found := false
 	for _, p := range c.parents {
 		if err := sb.parse(p); err != nil {
 			continue
 		}
-		mode, id, ok, err := sb.hist.TreeEntry(p.tree, req.Path)
+		mode, id, ok, err := sb.hist.treeEntry(p.tc.Tree, req.Path)
 		if err != nil || !ok || object.IsTree(mode) {
 			continue
 		}
-		if typ, err := sb.hist.ObjectType(id); err == nil && typ == object.Blob {
+		if typ, err := sb.hist.objectType(id); err == nil && typ == object.Blob {
 			found = true
 			break
 		}
@@ -60,14 +61,14 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	sb.index = wt.Index
 	sb.stats.ReadBlobs++
 	sb.setFinal(append([]byte(nil), content...))
-	return sb.markRange(req)
+	return nil
 }
 
 // diffTreeToIndex compares a parent tree with the pseudo commit's index
 // (git's do_diff_cache): changed paths in path order; all=true lists
 // unchanged paths too.
 func (sb *scoreboard) diffTreeToIndex(tree oid.ID, all bool) ([]TreeChange, error) {
-	files, err := sb.hist.DiffTrees(tree, oid.EmptyTree(sb.format), false)
+	files, err := sb.hist.diffTrees(tree, oid.EmptyTree(sb.format), false)
 	if err != nil {
 		return nil, err
 	}
