@@ -36,6 +36,21 @@ func TestAllocationBudgets(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("%s: BlameDiff allocates %v times per call", alg, n)
 		}
+		// More blobs than the byte API remembers: every call prepares
+		// again, into reused buffers.
+		blobs := [][]byte{a, b, ca, cb, append([]byte("x\n"), a...), append([]byte("y\n"), b...)}
+		for _, x := range blobs {
+			for _, y := range blobs {
+				dst = d.BlameDiff(dst, x, y, opts)
+			}
+		}
+		if n := testing.AllocsPerRun(5, func() {
+			for i := range blobs {
+				dst = d.BlameDiff(dst, blobs[i], blobs[(i+3)%len(blobs)], opts)
+			}
+		}); n != 0 {
+			t.Errorf("%s: BlameDiff on changing blobs allocates %v times per call", alg, n)
+		}
 		if n := testing.AllocsPerRun(20, func() {
 			d.PrepareNear(fb, b, fa, opts)
 		}); n != 0 {

@@ -13,8 +13,12 @@ import (
 // goroutine (Files prepared by one Differ are only diffed by that Differ).
 type Differ struct {
 	exact, ws *lineTable // line ids for prepared Files, without and with -w
-	scratch   [2]*lineTable
-	fa, fb    File // scratch Files for the byte-slice entry points
+
+	// The byte-slice entry points keep their own tables and remember the
+	// last few blobs they prepared (blame diffs each version twice).
+	byteTables [2]*lineTable
+	recent     [recentFiles]recentFile
+	tick       uint64
 
 	myers myersState
 	ch    []byte
@@ -41,27 +45,92 @@ func (d *Differ) table(ignoreWS bool) *lineTable {
 	return d.exact
 }
 
-func (d *Differ) scratchTable(ignoreWS bool) *lineTable {
+// recentFiles is how many blobs the byte-slice entry points remember.
+const recentFiles = 4
+
+// Limits past which the byte-slice entry points start their tables
+// afresh, so that a long-lived Differ fed unrelated blobs stays bounded.
+const (
+	byteTableMaxLines = 1 << 20
+	byteTableMaxBytes = 64 << 20
+)
+
+// recentFile is a blob prepared by the byte-slice entry points, with a
+// private copy of its bytes (the caller may reuse its buffer).
+type recentFile struct {
+	f    File
+	copy []byte
+	used uint64
+}
+
+func (d *Differ) byteTable(ignoreWS bool) *lineTable {
 	i := 0
 	if ignoreWS {
 		i = 1
 	}
-	if d.scratch[i] == nil {
-		d.scratch[i] = newLineTable(ignoreWS)
-	} else {
-		d.scratch[i].reset(false)
+	t := d.byteTables[i]
+	if t == nil {
+		t = newLineTable(ignoreWS)
+		d.byteTables[i] = t
+	} else if t.count() > byteTableMaxLines || len(t.arena) > byteTableMaxBytes {
+		t.reset(true)
 	}
-	return d.scratch[i]
+	return t
 }
 
-// Reset forgets every interned line, releasing the memory the tables hold.
-// Files prepared before Reset can no longer be diffed (ErrForeignFile).
+// bytesFile returns a prepared File for data: a remembered one if a
+// remembered blob has the same bytes, else a new one prepared next to
+// near (or next to the most recently used blob), replacing the least
+// recently used entry other than near.
+func (d *Differ) bytesFile(t *lineTable, data []byte, near *File) *File {
+	d.tick++
+	var victim, newest *recentFile
+	for i := range d.recent {
+		r := &d.recent[i]
+		valid := r.f.table == t && r.f.gen == t.gen
+		if valid && len(r.copy) == len(data) && bytes.Equal(r.copy, data) {
+			r.used = d.tick
+			return &r.f
+		}
+		if &r.f == near {
+			continue
+		}
+		if !valid {
+			r.used = 0
+		}
+		if victim == nil || r.used < victim.used {
+			victim = r
+		}
+		if valid && (newest == nil || r.used > newest.used) {
+			newest = r
+		}
+	}
+	if near == nil && newest != nil && newest != victim {
+		near = &newest.f
+	}
+	victim.copy = append(victim.copy[:0], data...)
+	victim.used = d.tick
+	prepareNear(&victim.f, t, victim.copy, near)
+	return &victim.f
+}
+
+// Reset forgets every interned line and remembered blob, releasing the
+// memory the tables hold. Files prepared before Reset can no longer be
+// diffed (ErrForeignFile).
 func (d *Differ) Reset() {
 	if d.exact != nil {
 		d.exact.reset(true)
 	}
 	if d.ws != nil {
 		d.ws.reset(true)
+	}
+	for _, t := range d.byteTables {
+		if t != nil {
+			t.reset(true)
+		}
+	}
+	for i := range d.recent {
+		d.recent[i] = recentFile{}
 	}
 }
 
@@ -240,6 +309,14 @@ func (d *Differ) Err() error { return d.err }
 // Diff is xdl_diff with context 0: the hunks git's xdiff reports for a and
 // b, in increasing order, appended to dst[:0]. It does not trim the
 // common tail; BlameDiff does. On failure (see Err) it returns dst[:0].
+//
+// The byte-slice entry points prepare a and b as Files behind the scenes
+// and remember the last four blobs (by a private copy of their bytes, so
+// the caller may reuse its buffers): a blob diffed again is not split or
+// hashed again, and a new blob is prepared next to a remembered one
+// (PrepareNear), so only its changed lines are hashed. Blame, which diffs
+// every version against its child and then against its parent, gets most
+// of the benefit of prepared Files this way.
 func (d *Differ) Diff(dst []Hunk, a, b []byte, opts Options) []Hunk {
 	return d.bytesDiff(dst, a, b, opts, false)
 }
@@ -257,13 +334,17 @@ func (d *Differ) bytesDiff(dst []Hunk, a, b []byte, opts Options, trim bool) []H
 		d.err = ErrTooLarge
 		return dst
 	}
+	t := d.byteTable(opts.IgnoreWhitespace)
+	fb := d.bytesFile(t, b, nil)
+	fa := d.bytesFile(t, a, fb)
+	na, nb := fa.Lines(), fb.Lines()
 	if trim {
-		a, b = TrimCommonTail(a, b)
+		if cut := trimmedTail(fa.data, fb.data); cut > 0 {
+			na = fa.linesUpTo(len(fa.data) - cut)
+			nb = fb.linesUpTo(len(fb.data) - cut)
+		}
 	}
-	t := d.scratchTable(opts.IgnoreWhitespace)
-	prepareNear(&d.fa, t, a, nil)
-	prepareNear(&d.fb, t, b, &d.fa)
-	dst, d.err = d.diffLines(dst, &d.fa, &d.fb, d.fa.Lines(), d.fb.Lines(), opts)
+	dst, d.err = d.diffLines(dst, fa, fb, na, nb, opts)
 	return dst
 }
 

@@ -85,5 +85,21 @@ func BenchmarkHistory(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(versions)-1), "pairs")
 		})
+		// The same through the byte-slice API, as a caller that keeps no
+		// Files would run it.
+		b.Run(path+"/bytes", func(b *testing.B) {
+			opts := Options{IndentHeuristic: true}
+			d := NewDiffer()
+			var dst []Hunk
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Reset()
+				for i := 1; i < len(versions); i++ {
+					dst = d.BlameDiff(dst, versions[i], versions[i-1], opts)
+				}
+			}
+			b.ReportMetric(float64(len(versions)-1), "pairs")
+		})
 	}
 }

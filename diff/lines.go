@@ -38,8 +38,7 @@ func newLineTable(ignoreWS bool) *lineTable {
 }
 
 // reset forgets every line. With release, a large table is also shrunk
-// (Differ.Reset); without, its memory is kept for the next use (the
-// scratch tables of the byte-slice API, reset on every call).
+// and its memory released; without, the memory is kept for reuse.
 func (t *lineTable) reset(release bool) {
 	t.gen++
 	if t.slots == nil || (release && len(t.slots) > 1<<16) {
