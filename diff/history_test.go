@@ -253,7 +253,7 @@ func TestFixtureHistory(t *testing.T) {
 // repositories, when a clone is available: GOBLAME_DIFF_REPOS lists
 // "gitdir:path,path;gitdir:path" entries; by default the local mirrors of
 // git/git, go-git/go-git and GitoxideLabs/gitoxide are used if present.
-// Without GOBLAME_DIFF_LONG only the latest 50 changes of each file are
+// Without GOBLAME_DIFF_LONG only the latest 20 changes of each file are
 // compared.
 func TestRealRepositories(t *testing.T) {
 	testgit.RequireGit(t)
@@ -263,7 +263,7 @@ func TestRealRepositories(t *testing.T) {
 			"/work/.mirror/go-git+go-git/repo:repository.go,worktree.go,plumbing/object/commit.go;" +
 			"/work/.mirror/GitoxideLabs+gitoxide/repo:README.md,Cargo.toml,gix/src/lib.rs"
 	}
-	limit := 50
+	limit := 20
 	if longRun() {
 		limit = 0
 	}
