@@ -7,16 +7,15 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// ObjectReader is what the walk needs from the object database.
-// *odb.Reader implements it; tests may substitute their own.
+// ObjectReader is what the walk needs from the object database:
+// *odb.Reader implements it, and tests substitute their own. Commits and
+// Trees read every object into a buffer they reuse, not through the
+// reader's by-ID cache: what a walk needs of a commit or a tree is kept in
+// their own, much smaller, caches.
 type ObjectReader interface {
-	// Read returns the object's type and content, using dst's storage
-	// when it is large enough.
+	// Read returns the object's type and content (after replace refs),
+	// appended to dst[:0]; the caller owns the returned bytes.
 	Read(id oid.ID, dst []byte) (object.Type, []byte, error)
-	// ReadCached returns the object's type and content from the
-	// reader's cache of commits and trees; the bytes are shared and must
-	// not be modified, and stay valid only until the next call.
-	ReadCached(id oid.ID) (object.Type, []byte, error)
 }
 
 // Commit is a commit as the walk sees it. Lookup creates a stub that holds

@@ -100,6 +100,40 @@
 // per-commit question "did this path change against parent i" (Bloom
 // first, then tree lookups).
 //
+// # Tests
+//
+// The tests build fixture repositories with the real git (internal/testgit;
+// SHA-1 and SHA-256; without a graph, with one, without filters, split into
+// three layers, chains mixing layers with and without filters, a shallow
+// clone, packed and loose objects) and compare with git: every commit's
+// tree, parents and time (git log); every path's changed/unchanged answer
+// against every parent (git diff-tree), with filters never saying "no" for
+// a change; Lookup (git ls-tree -r -t, rev-parse REV:path); DiffTrees
+// byte for byte (git diff-tree -r -z); the walk and the path-limited walk
+// (git rev-list, --first-parent, --full-history -- PATH); Limit's list,
+// boundary and children (git rev-list, --boundary, --children) on 21
+// ranges; 33 kinds of damage to a single graph file and 10 to a chain,
+// each of which must warn and leave every answer as it is without a graph.
+// Version 2 filters come from files written by git 2.49.1 (testdata/). The
+// default run takes a few seconds once the fixtures are cached; the fuzz
+// target runs on demand:
+//
+//	go test ./traverse -run '^$' -fuzz FuzzParseGraph -fuzztime 5m
+//
+// # Performance
+//
+// Measured against git 2.39.5 on a shared 2-core VM (details, commands
+// and more figures in benchmarks/walk/RESULTS.md). Micro-benchmarks
+// (go test ./traverse -run '^$' -bench . -benchmem, 5,000-commit generated
+// repository): a commit parsed from the graph costs about 260 ns, from its
+// object about 10 us (the object database's inflate); a Bloom query
+// 100-170 ns and no allocation; opening and validating a graph 21 us. A
+// whole-history path walk ("git rev-list --count HEAD -- PATH", fresh
+// processes, CPU medians) runs at 0.89-1.18x git's time with a graph and
+// 0.96-1.28x without (generated repository, gitoxide README.md, git.git
+// README.md/Makefile/diff.c), with equal or lower peak RSS on the real
+// repositories; 65-85% of that CPU is spent inside odb.Reader.Read.
+//
 // # Concurrency
 //
 // A Graph is immutable after OpenGraph and may be shared by goroutines;

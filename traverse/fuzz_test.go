@@ -16,7 +16,6 @@ type emptyReader struct{}
 func (emptyReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	return 0, nil, errMissing
 }
-func (emptyReader) ReadCached(id oid.ID) (object.Type, []byte, error) { return 0, nil, errMissing }
 
 // FuzzParseGraph feeds arbitrary bytes to the commit-graph parser and,
 // when a graph comes out, reads every commit, generation and filter of it

@@ -39,15 +39,6 @@ func (r *memReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	return o.typ, append(dst[:0], o.body...), nil
 }
 
-func (r *memReader) ReadCached(id oid.ID) (object.Type, []byte, error) {
-	o, ok := r.objs[id]
-	r.reads++
-	if !ok {
-		return 0, nil, fmt.Errorf("object %s: %w", id, errMissing)
-	}
-	return o.typ, o.body, nil
-}
-
 var errMissing = fmt.Errorf("object not found")
 
 var readerCache = map[string]*memReader{}
