@@ -120,3 +120,17 @@ func (h *History) diffTrees(a, b oid.ID, all bool) ([]TreeChange, error) {
 	}
 	return out, err
 }
+
+// PathIsBlob reports whether path names a blob in commit's tree.
+func (h *History) PathIsBlob(commit oid.ID, path string) bool {
+	c, err := h.commits.Get(commit)
+	if err != nil {
+		return false
+	}
+	mode, id, found, err := h.treeEntry(c.Tree, path)
+	if err != nil || !found || object.IsTree(mode) {
+		return false
+	}
+	typ, err := h.objectType(id)
+	return err == nil && typ == object.Blob
+}

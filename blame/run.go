@@ -129,6 +129,18 @@ func New(ctx context.Context, hist *History, format oid.Format, req Request, opt
 	return &Blamer{sb: sb}, nil
 }
 
+// SetOutput sets the mailmap and output encoding used for commit
+// details (they do not change attribution, so they may be set after the
+// final image is known, as git reads the mailmap late).
+func (b *Blamer) SetOutput(mm Mailmap, outputEncoding string) {
+	b.sb.opts.Mailmap = mm
+	b.sb.opts.OutputEncoding = outputEncoding
+}
+
+// OnGuilty sets the callback run as each entry is found (see
+// Options.OnGuilty).
+func (b *Blamer) OnGuilty(fn func(Entry)) { b.sb.opts.OnGuilty = fn }
+
 // FinalImage returns the text being blamed.
 func (b *Blamer) FinalImage() []byte { return b.sb.finalBuf }
 

@@ -11,6 +11,8 @@ import (
 type Environ struct {
 	Dir    string              // working directory
 	Getenv func(string) string // environment lookup
+	// LookupEnv tells unset from empty; nil means "empty is unset".
+	LookupEnv func(string) (string, bool)
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -29,6 +31,7 @@ func OSEnviron() Environ {
 	return Environ{
 		Dir:              dir,
 		Getenv:           os.Getenv,
+		LookupEnv:        os.LookupEnv,
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,

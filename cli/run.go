@@ -1,0 +1,643 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/repo"
+	"github.com/goblame/goblame/traverse"
+)
+
+// blameRun is one invocation of the blame command.
+type blameRun struct {
+	env    Environ
+	stderr *bufio.Writer
+	r      *repo.Repository
+	rd     *odb.Reader
+	now    time.Time // the clock (the pseudo commit's date)
+	// dateNow is "now" for relative dates and approxidate: git's
+	// get_time(), which GIT_TEST_DATE_NOW overrides.
+	dateNow time.Time
+	local   *time.Location
+}
+
+func (b *blameRun) warn(line string) {
+	b.stderr.WriteString(line)
+	b.stderr.WriteByte('\n')
+}
+
+func (b *blameRun) flush() {
+	if b.stderr != nil {
+		b.stderr.Flush()
+	}
+}
+
+// localZone is the time zone the environment's TZ names (git's
+// localtime), the process's zone when TZ is unset.
+func localZone(env Environ) *time.Location {
+	tz, ok := "", false
+	if env.LookupEnv != nil {
+		tz, ok = env.LookupEnv("TZ")
+	} else if env.Getenv != nil {
+		tz = env.Getenv("TZ")
+		ok = tz != ""
+	}
+	if !ok {
+		return time.Local
+	}
+	if tz == "" || tz == "UTC" || tz == "UTC0" || tz == "GMT" {
+		return time.UTC
+	}
+	if loc, err := time.LoadLocation(strings.TrimPrefix(tz, ":")); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+func (b *blameRun) run(args []string) error {
+	env := b.env
+	b.stderr = bufio.NewWriter(env.Stderr)
+	defer b.flush()
+	if len(args) == 1 && args[0] == "-h" {
+		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{})
+		return err
+	}
+	b.now = env.Now()
+	b.dateNow = b.now
+	if v := env.Getenv("GIT_TEST_DATE_NOW"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			b.dateNow = time.Unix(n, 0)
+		}
+	}
+	b.local = localZone(env)
+
+	r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	b.r = r
+	for _, w := range r.Warnings {
+		b.warn(w)
+	}
+	r.WarningHandler = b.warn
+	b.rd = r.Objects.NewReader()
+
+	cfg, err := readBlameConfig(r, env, b.dateNow, b.local)
+	if err != nil {
+		return err
+	}
+	for _, w := range cfg.warnings {
+		b.warn(w)
+	}
+
+	coreAbbrev := cfg.coreAbbrev
+	if coreAbbrev < 0 {
+		coreAbbrev = 0
+	}
+	var grafts map[oid.ID][]oid.ID
+	bare := r.WorkTree == ""
+	ctx := ParseContext{
+		Format:           r.Format,
+		CoreAbbrev:       coreAbbrev,
+		Bare:             bare,
+		StdoutIsTerminal: env.StdoutIsTerminal,
+		Resolve:          b.resolveName,
+		ReadRevsFile: func(path string) error {
+			g, msgs, err := repo.ReadGraftFile(b.topPath(path), r.Format)
+			for _, m := range msgs {
+				b.warn(m)
+			}
+			if err != nil {
+				return die("reading graft file '%s' failed: %s", path, strerror(err))
+			}
+			grafts = g
+			return nil
+		},
+	}
+	a, err := ParseArgs(args, cfg.args, ctx)
+	if err != nil {
+		return err
+	}
+
+	path, err := b.prefixPath(a.Path)
+	if err != nil {
+		return err
+	}
+
+	revs, err := r.ParseRevisionArgs(b.rd, a.RevArgs)
+	if err != nil {
+		return err
+	}
+	hasPositive := false
+	for _, rv := range revs {
+		if !rv.Negative {
+			hasPositive = true
+		}
+	}
+	if !hasPositive && bare {
+		id, _, err := r.Head()
+		if err != nil {
+			return die("no such ref: HEAD")
+		}
+		if typ, _, err := b.rd.ReadHeader(id); err != nil || typ != object.Commit {
+			return die("no such ref: HEAD")
+		}
+		revs = append(revs, repo.Revision{Name: "HEAD", ID: id, Type: object.Commit})
+	}
+
+	opts := blame.DefaultOptions()
+	opts.Diff.IgnoreWhitespace = a.IgnoreWhitespace
+	opts.Diff.Minimal = a.Minimal
+	if a.IndentHeuristic != nil {
+		opts.Diff.IndentHeuristic = *a.IndentHeuristic
+	}
+	opts.ShowRoot = a.ShowRoot
+	opts.FirstParent = a.FirstParent
+	opts.NoFollow = a.NoFollow
+	opts.Reverse = a.Reverse
+	opts.Move = a.Move
+	opts.CopyLevel = a.CopyLevel
+	opts.MoveScore = int(a.MoveScore)
+	opts.CopyScore = int(a.CopyScore)
+	if a.Since != nil {
+		since, err := b.sinceValue(a.Since)
+		if err != nil {
+			return err
+		}
+		opts.Since, opts.HasSince = since, true
+	}
+	if v, ok := r.Config.Get("commitgraph.readchangedpaths"); ok {
+		if on, valid := repo.BoolText(v, true); valid && !on {
+			opts.UseBloom = false
+		}
+	}
+
+	ignore, err := b.ignoreList(a)
+	if err != nil {
+		return err
+	}
+	opts.Ignore = ignore
+
+	req, err := b.request(a, revs, path)
+	if err != nil {
+		return err
+	}
+
+	hist, graphWarnings, err := b.history(grafts)
+	if err != nil {
+		return err
+	}
+	for _, w := range graphWarnings {
+		b.warn(w)
+	}
+	blamer, err := blame.New(context.Background(), hist, r.Format, req, opts)
+	if err != nil {
+		return err
+	}
+	ranges, err := blame.ParseLineRanges(a.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, b.funcLine(path))
+	if err != nil {
+		return err
+	}
+
+	mm, err := r.LoadMailmap(b.rd)
+	if err != nil {
+		return err
+	}
+	if !mm.Empty() {
+		opts.Mailmap = mm
+	}
+	outEnc := cfg.outputEncoding
+	if a.Encoding != nil {
+		outEnc = *a.Encoding
+		if outEnc == "" {
+			outEnc = "none"
+		}
+	}
+	// Options that only matter for output are set after New: the
+	// blamer holds a pointer to opts.
+	blamer.SetOutput(opts.Mailmap, outEnc)
+
+	fopts := b.formatOptions(a, cfg)
+	if a.Incremental {
+		inc := format.NewIncremental(b.env.Stdout, fopts)
+		blamer.OnGuilty(inc.Entry)
+		if _, err := blamer.Run(ranges); err != nil {
+			return err
+		}
+		return inc.Err()
+	}
+	progress := a.Progress == 1 || (a.Progress < 0 && env.StderrIsTerminal)
+	var prog *progressMeter
+	if progress {
+		total := 0
+		for _, rg := range ranges {
+			total += rg.End - rg.Start
+		}
+		if ranges == nil {
+			total = blamer.NumLines()
+		}
+		prog = newProgress(b.stderr, "Blaming lines", total, b.env)
+		blamer.OnGuilty(prog.entry)
+	}
+	res, err := blamer.Run(ranges)
+	if prog != nil {
+		prog.stop()
+	}
+	if err != nil {
+		return err
+	}
+	return format.Write(b.env.Stdout, res, fopts)
+}
+
+// strerror is the strerror text of a file error.
+func strerror(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	s := err.Error()
+	if s != "" {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return s
+}
+
+// topPath resolves a file argument git opens after changing to the top
+// of the work tree (--contents, --ignore-revs-file, -S).
+func (b *blameRun) topPath(p string) string {
+	if filepath.IsAbs(p) || b.r.WorkTree == "" {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(b.env.Dir, p)
+	}
+	return filepath.Join(b.r.WorkTree, p)
+}
+
+// resolveName answers ParseArgs' questions about words.
+func (b *blameRun) resolveName(name string) ResolvedName {
+	id, err := b.r.ResolveRevision(b.rd, name)
+	if err != nil {
+		return ResolvedName{Kind: NameUnresolved}
+	}
+	typ, _, err := b.rd.ReadHeader(id)
+	if err != nil {
+		return ResolvedName{Kind: NameMissing}
+	}
+	peeled, err := repo.Peel(b.rd, id, object.Invalid)
+	if err == nil {
+		if t, _, err := b.rd.ReadHeader(peeled); err == nil {
+			typ = t
+		}
+		id = peeled
+	}
+	if typ == object.Commit {
+		return ResolvedName{Kind: NameCommittish}
+	}
+	return ResolvedName{Kind: NameObject, PeeledHex: id.String(), PeeledType: typ.String()}
+}
+
+// prefixPath is git's prefix_path: the path relative to the top of the
+// work tree, normalized; outside the work tree is an error.
+func (b *blameRun) prefixPath(arg string) (string, error) {
+	r := b.r
+	var p string
+	if filepath.IsAbs(arg) {
+		top := r.WorkTree
+		if top == "" {
+			top = b.env.Dir
+		}
+		clean := normalizeSlashes(arg)
+		if clean == top {
+			p = ""
+		} else if strings.HasPrefix(clean, top+"/") {
+			p = clean[len(top)+1:]
+		} else {
+			return "", die("'%s' is outside repository at '%s'", arg, top)
+		}
+	} else {
+		joined, ok := normalizeRelative(r.Prefix + arg)
+		if !ok {
+			top := r.WorkTree
+			if top == "" {
+				top = b.env.Dir
+			}
+			return "", die("'%s' is outside repository at '%s'", arg, top)
+		}
+		p = joined
+	}
+	return p, nil
+}
+
+// normalizeRelative resolves "." and ".." and repeated slashes of a
+// repository-relative path; ok is false when it climbs above the top.
+func normalizeRelative(p string) (string, bool) {
+	var parts []string
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if len(parts) == 0 {
+				return "", false
+			}
+			parts = parts[:len(parts)-1]
+		default:
+			parts = append(parts, c)
+		}
+	}
+	out := strings.Join(parts, "/")
+	if strings.HasSuffix(p, "/") && out != "" {
+		out += "/"
+	}
+	return out, true
+}
+
+func normalizeSlashes(p string) string {
+	n, _ := normalizeRelative(strings.TrimPrefix(p, "/"))
+	return "/" + strings.TrimSuffix(n, "/")
+}
+
+// sinceValue is git's max_age for --since/--after (approxidate) and
+// --max-age (atoi).
+func (b *blameRun) sinceValue(d *DateLimit) (uint64, error) {
+	if d.Epoch {
+		n := atoi(d.Value)
+		return uint64(int64(n)), nil
+	}
+	return format.Approxidate(d.Value, b.dateNow, b.local)
+}
+
+// ignoreList builds the set of ignored revisions (git's
+// build_ignorelist): files first (an empty name clears), then the revs.
+func (b *blameRun) ignoreList(a *BlameArgs) ([]oid.ID, error) {
+	var set []oid.ID
+	seen := map[oid.ID]bool{}
+	add := func(id oid.ID) {
+		if !seen[id] {
+			seen[id] = true
+			set = append(set, id)
+		}
+	}
+	for _, f := range a.IgnoreRevsFiles {
+		if f == "" {
+			set, seen = nil, map[oid.ID]bool{}
+			continue
+		}
+		data, err := os.ReadFile(b.topPath(f))
+		if err != nil {
+			return nil, die("could not open object name list: %s", f)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if i := strings.IndexByte(line, '#'); i >= 0 {
+				line = line[:i]
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			id, err := oid.ParseHex(b.r.Format, line)
+			if err != nil {
+				return nil, die("invalid object name: %s", line)
+			}
+			if peeled, err := repo.Peel(b.rd, id, object.Commit); err == nil {
+				add(peeled)
+			}
+		}
+	}
+	for _, rev := range a.IgnoreRevs {
+		id, err := b.r.ResolveRevision(b.rd, rev)
+		if err != nil {
+			return nil, die("cannot find revision %s to ignore", rev)
+		}
+		peeled, err := repo.Peel(b.rd, id, object.Commit)
+		if err != nil {
+			return nil, die("cannot find revision %s to ignore", rev)
+		}
+		add(peeled)
+	}
+	return set, nil
+}
+
+// request picks the final commit (or the working tree) and the walk's
+// tips from the pending revisions, as setup_scoreboard does.
+func (b *blameRun) request(a *BlameArgs, revs []repo.Revision, path string) (blame.Request, error) {
+	req := blame.Request{Path: path}
+	if a.Reverse && a.Contents != nil {
+		return req, die("--contents and --reverse do not blend well.")
+	}
+	peel := func(rv repo.Revision) (oid.ID, error) {
+		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		if err != nil {
+			return oid.ID{}, die("Non commit %s?", rv.Name)
+		}
+		if t, _, err := b.rd.ReadHeader(id); err != nil || t != object.Commit {
+			return oid.ID{}, die("Non commit %s?", rv.Name)
+		}
+		return id, nil
+	}
+	var final, reverseEnd oid.ID
+	finalName := ""
+	if !a.Reverse {
+		for _, rv := range revs {
+			if rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if finalName != "" {
+				return req, die("More than one commit to dig from %s and %s?", rv.Name, finalName)
+			}
+			final, finalName = id, rv.Name
+		}
+	} else {
+		for _, rv := range revs {
+			if !rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if finalName != "" {
+				return req, die("More than one commit to dig up from, %s and %s?", rv.Name, finalName)
+			}
+			final, finalName = id, rv.Name
+		}
+		if finalName == "" {
+			// "--reverse ONE" means "--reverse ONE..HEAD".
+			if len(revs) == 1 {
+				if id, err := peel(revs[0]); err == nil {
+					if head, _, herr := b.r.Head(); herr == nil {
+						final, finalName = id, revs[0].Name
+						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true}, {Name: "HEAD", ID: head, Type: object.Commit}}
+					}
+				}
+			}
+			if finalName == "" {
+				return req, die("No commit to dig up from?")
+			}
+		}
+	}
+	if finalName != "" && a.Contents != nil {
+		return req, die("cannot use --contents with final commit object name")
+	}
+	if a.Reverse && a.FirstParent {
+		var end oid.ID
+		found := false
+		for _, rv := range revs {
+			if rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if found {
+				return req, die("More than one commit to dig from %s and %s?", rv.Name, "")
+			}
+			end, found = id, true
+		}
+		if !found {
+			return req, die("--reverse and --first-parent together require specified latest commit")
+		}
+		reverseEnd = end
+	}
+	for _, rv := range revs {
+		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		if err != nil {
+			continue // non-commits take no part in the walk
+		}
+		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative})
+	}
+	req.ReverseEnd = reverseEnd
+	if finalName == "" {
+		wt, err := b.workTree(a, path)
+		if err != nil {
+			return req, err
+		}
+		req.WorkTree = wt
+		return req, nil
+	}
+	req.Final, req.FinalName = final, finalName
+	return req, nil
+}
+
+// history opens the commit walk: the commit-graph unless git would
+// ignore it, grafts (-S and info/grafts) and the shallow boundary.
+func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, []string, error) {
+	r := b.r
+	parents, msgs, err := r.EffectiveParents()
+	if err != nil {
+		return nil, msgs, err
+	}
+	grafts := parents
+	if len(revsFileGrafts) > 0 {
+		grafts = make(map[oid.ID][]oid.ID, len(parents)+len(revsFileGrafts))
+		for k, v := range parents {
+			grafts[k] = v
+		}
+		for k, v := range revsFileGrafts {
+			grafts[k] = v
+		}
+	}
+	disable := r.HasReplacements()
+	if v, ok := r.Config.Get("core.commitgraph"); ok {
+		if on, valid := repo.BoolText(v, true); valid && !on {
+			disable = true
+		}
+	}
+	var g *traverse.Graph
+	var warnings []string
+	if !disable && len(grafts) == 0 {
+		g, warnings, err = traverse.OpenGraph(r.Objects.ObjectDirs(), r.Format)
+		if err != nil {
+			g = nil
+		}
+	}
+	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{Graph: g, Grafts: grafts, DisableGraph: disable}), append(msgs, warnings...), nil
+}
+
+// funcLine returns the -L :<funcname> test for path: the default rule
+// unless a diff driver with a funcname pattern is configured.
+func (b *blameRun) funcLine(path string) blame.FuncLine {
+	return nil
+}
+
+// formatOptions maps the command line and configuration to the output.
+func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options {
+	f := format.Options{
+		Porcelain:      a.Porcelain,
+		LinePorcelain:  a.Porcelain && a.LinePorcelain,
+		Annotate:       a.Annotate,
+		LongHash:       a.LongHash,
+		RawTime:        a.RawTime,
+		ShowName:       a.ShowName,
+		ShowNumber:     a.ShowNumber,
+		ShowScore:      a.ScoreDebug,
+		NoAuthor:       a.NoAuthor,
+		ShowEmail:      a.ShowEmail,
+		BlankBoundary:  a.BlankBoundary,
+		ShowStats:      a.ShowStats,
+		ColorLines:     a.ColorLines,
+		ColorByAge:     a.ColorByAge,
+		RepeatedColor:  cfg.repeatedColor,
+		Heat:           cfg.heat,
+		MarkUnblamable: cfg.markUnblamable,
+		MarkIgnored:    cfg.markIgnored,
+		QuotePath:      cfg.quotePath,
+		Abbrev:         a.Abbrev,
+		DefaultAbbrev:  cfg.coreAbbrev,
+		DateMode:       toFormatDate(a.Date),
+		Now:            b.dateNow,
+		Local:          b.local,
+		UniqueAbbrevLen: func(id oid.ID, minLen int) int {
+			return b.r.Objects.UniqueAbbrevLen(id, minLen)
+		},
+	}
+	if !a.ColorLines && !a.ColorByAge {
+		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge
+	}
+	return f
+}
+
+// toFormatDate converts the command line's date mode to the renderer's.
+func toFormatDate(m DateMode) format.DateMode {
+	var t format.DateModeType
+	switch m.Type {
+	case DateNormal:
+		t = format.DateNormal
+	case DateRelative:
+		t = format.DateRelative
+	case DateShort:
+		t = format.DateShort
+	case DateISO8601:
+		t = format.DateISO8601
+	case DateISO8601Strict:
+		t = format.DateISO8601Strict
+	case DateRFC2822:
+		t = format.DateRFC2822
+	case DateStrftime:
+		t = format.DateStrftime
+	case DateRaw:
+		t = format.DateRaw
+	case DateHuman:
+		t = format.DateHuman
+	case DateUnix:
+		t = format.DateUnix
+	}
+	return format.DateMode{Type: t, Format: m.Strftime, Local: m.Local}
+}

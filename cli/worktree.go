@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// workTree builds the pseudo commit's inputs (git's
+// fake_working_tree_commit): parents HEAD and MERGE_HEAD, the content of
+// the working-tree file, --contents <file> or standard input converted
+// as git's convert_to_git, and the index with the path replaced.
+func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) {
+	r := b.r
+	if r.WorkTree == "" {
+		return nil, die("this operation must be run in a work tree")
+	}
+	ix, err := r.ReadIndex()
+	if err != nil {
+		return nil, err
+	}
+	head, _, err := r.Head()
+	if err != nil {
+		return nil, die("no such ref: HEAD")
+	}
+	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
+		return nil, die("no such ref: HEAD")
+	}
+	parents := []oid.ID{head}
+	merges, err := r.MergeHeads()
+	if err != nil {
+		return nil, err
+	}
+	parents = append(parents, merges...)
+
+	wt := &blame.WorkTree{Parents: parents, InIndex: len(ix.Entries(path)) > 0}
+	_, offset := b.now.In(b.local).Zone()
+	wt.Time = uint64(b.now.Unix())
+	wt.TZ = tzString(offset)
+
+	var content []byte
+	var mode uint32
+	switch {
+	case a.Contents != nil && *a.Contents == "-":
+		wt.Source = "standard input"
+		data, err := io.ReadAll(b.env.Stdin)
+		if err != nil {
+			return nil, die("failed to read from stdin")
+		}
+		content = data
+	default:
+		readFrom := filepath.Join(r.WorkTree, path)
+		var fi os.FileInfo
+		if a.Contents != nil {
+			wt.Source = *a.Contents
+			readFrom = b.topPath(*a.Contents)
+			fi, err = os.Stat(readFrom)
+			if err != nil {
+				return nil, die("Cannot stat '%s': %s", *a.Contents, strerror(err))
+			}
+		} else {
+			wt.Source = path
+			fi, err = os.Lstat(readFrom)
+			if err != nil {
+				// The path must exist somewhere before its absence in
+				// the work tree matters.
+				if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
+					return nil, verr
+				}
+				return nil, die("Cannot lstat '%s': %s", path, strerror(err))
+			}
+		}
+		switch {
+		case fi.Mode().IsRegular():
+			mode = object.ModeFile
+			if fi.Mode()&0o100 != 0 {
+				mode = object.ModeExec
+			}
+			data, err := os.ReadFile(readFrom)
+			if err != nil {
+				return nil, die("cannot open or read '%s': %s", readFrom, strerror(err))
+			}
+			content = data
+		case fi.Mode()&os.ModeSymlink != 0:
+			mode = object.ModeSymlink
+			target, err := os.Readlink(readFrom)
+			if err != nil {
+				return nil, die("cannot readlink '%s': %s", readFrom, strerror(err))
+			}
+			content = []byte(target)
+		default:
+			name := path
+			if a.Contents != nil {
+				name = *a.Contents
+			}
+			if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
+				return nil, verr
+			}
+			return nil, die("unsupported file type %s", name)
+		}
+	}
+	converted, err := r.ConvertToGit(path, content)
+	if err != nil {
+		return nil, err
+	}
+	wt.Content = converted
+	if mode == 0 {
+		// Standard input: the index's mode, else a regular file.
+		mode = object.ModeFile
+		for _, e := range ix.Entries(path) {
+			mode = e.Mode
+			break
+		}
+	}
+	wt.Mode = mode
+	id := oid.HashObject(r.Format, "blob", converted)
+	replaced := false
+	for _, e := range ix.EntryList {
+		if e.Path == path {
+			if !replaced {
+				wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+				replaced = true
+			}
+			continue
+		}
+		if e.Stage != 0 {
+			continue
+		}
+		if !replaced && e.Path > path {
+			wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+			replaced = true
+		}
+		wt.Index = append(wt.Index, blame.IndexEntry{Path: e.Path, Mode: e.Mode, ID: e.ID})
+	}
+	if !replaced {
+		wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+	}
+	return wt, nil
+}
+
+// verifyWorkTreePath is git's check that the path exists in a parent or
+// in the index before the file is read.
+func (b *blameRun) verifyWorkTreePath(parents []oid.ID, path string, inIndex bool) error {
+	if inIndex {
+		return nil
+	}
+	hist := blame.NewObjectHistory(b.rd, b.r.Format)
+	for _, p := range parents {
+		if hist.PathIsBlob(p, path) {
+			return nil
+		}
+	}
+	return &blame.PathError{Path: path, WorkTree: true}
+}
+
+// tzString formats a UTC offset in seconds as git's "%+05d" of hhmm.
+func tzString(offset int) string {
+	sign := byte('+')
+	if offset < 0 {
+		sign = '-'
+		offset = -offset
+	}
+	hhmm := offset/3600*100 + offset%3600/60
+	s := strconv.Itoa(hhmm)
+	for len(s) < 4 {
+		s = "0" + s
+	}
+	return string(sign) + s
+}

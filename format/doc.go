@@ -1,0 +1,18 @@
+// Package format renders blame results exactly as git 2.39.5's
+// builtin/blame.c prints them: the default human format, -c (annotate),
+// --porcelain, --line-porcelain and --incremental, with every column
+// option (-l, -t, -s, -e, -f, -n, -b, --abbrev, --score-debug,
+// --show-stats), dates in every --date mode padded to git's widths,
+// author columns padded by display width, C-quoted paths, and colours.
+//
+// Output goes through one buffered writer and is flushed once at the end
+// (after every entry with --incremental, which editors read as a stream).
+//
+// The helpers for dates (date.go, approxidate.go), display width
+// (width.go), path quoting (quote.go) and colours (color.go) follow git's
+// date.c, utf8.c, quote.c and color.c.
+//
+// # Concurrency
+//
+// A Printer is used by one goroutine; the helpers are pure functions.
+package format
