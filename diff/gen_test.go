@@ -334,6 +334,41 @@ func (g *pairGen) pair(kind string) (a, b []byte) {
 		mk := func() string { return g.vocabLine(v) }
 		la = g.lines(1500+g.n(3000), mk)
 		lb = g.edit(la, 200+g.n(400), mk)
+	case "frequent":
+		// A handful of distinct lines repeated hundreds of times: every
+		// common line is too frequent for histogram (more than 64), which
+		// then falls back to Myers, and many lines are multimatches.
+		v := 2 + g.n(4)
+		mk := func() string { return g.vocabLine(v) }
+		la = g.lines(150+g.n(500), mk)
+		lb = g.edit(la, 1+g.n(10), func() string {
+			if g.n(4) == 0 {
+				return g.uniqueLine()
+			}
+			return mk()
+		})
+	case "blanks":
+		// Long runs of blank lines and deep indentation around inserted
+		// blocks: the indent heuristic's blank-line and indent caps.
+		var base []string
+		for k := 1 + g.n(6); k > 0; k-- {
+			ind := strings.Repeat("\t", g.n(3))
+			if g.n(4) == 0 {
+				ind = strings.Repeat(" ", 190+g.n(30))
+			}
+			base = append(base, ind+"x"+g.word(5)+"\n")
+			for n := g.n(30); n > 0; n-- {
+				base = append(base, []string{"\n", "  \n", "\t\n"}[g.n(3)])
+			}
+			base = append(base, ind+"}\n")
+		}
+		la = base
+		lb = g.edit(la, 1+g.n(4), func() string {
+			if g.n(2) == 0 {
+				return "\n"
+			}
+			return []string{"}\n", "\tx" + g.word(5) + "\n", strings.Repeat(" ", 205) + "y\n"}[g.n(3)]
+		})
 	case "huge":
 		// More than 65k lines (after discarding), so that xdiff's cost
 		// limit rises above 256 and the snake heuristic can fire.

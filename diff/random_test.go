@@ -39,7 +39,8 @@ func kindCounts(long bool) []struct {
 		}{
 			{"small", 5200}, {"move", 1500}, {"dup", 3000}, {"code", 3500},
 			{"ws", 2000}, {"crlf", 1500}, {"bytes", 1000}, {"tail", 1500},
-			{"medium", 600}, {"costly", 300}, {"huge", 24},
+			{"medium", 600}, {"costly", 300}, {"frequent", 800}, {"blanks", 800},
+			{"huge", 24},
 		}
 	}
 	return []struct {
@@ -48,7 +49,7 @@ func kindCounts(long bool) []struct {
 	}{
 		{"small", 700}, {"move", 200}, {"dup", 500}, {"code", 600},
 		{"ws", 300}, {"crlf", 200}, {"bytes", 200}, {"tail", 200},
-		{"medium", 20}, {"costly", 6},
+		{"medium", 20}, {"costly", 6}, {"frequent", 120}, {"blanks", 150},
 	}
 }
 
