@@ -62,6 +62,10 @@ type CommitOptions struct {
 	// replace refs in use). A graph is also ignored whenever Grafts or
 	// Shallow is non-empty, as git ignores it then.
 	DisableGraph bool
+	// DisableBloom ignores the graph's changed-path filters
+	// (commitGraph.readChangedPaths=false): MaybeChanged always answers
+	// "maybe". Filters never change results, only how many trees are read.
+	DisableBloom bool
 }
 
 // CommitStats counts where commit data came from; blame reports them
@@ -96,6 +100,7 @@ type Commits struct {
 	posBuf   []uint32
 	warnings []string
 	stats    CommitStats
+	noBloom  bool
 }
 
 // NewCommits returns an empty cache reading from rd, using g (may be nil)
@@ -106,6 +111,7 @@ func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions
 		format:  format,
 		grafts:  opts.Grafts,
 		shallow: opts.Shallow,
+		noBloom: opts.DisableBloom,
 	}
 	if g != nil && g.total > 0 && g.format == format && !opts.DisableGraph && len(opts.Grafts) == 0 && len(opts.Shallow) == 0 {
 		c.graph = g
@@ -356,7 +362,7 @@ func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
 }
 
 func (cs *Commits) filter(commit *Commit) ([]byte, bloomSettings, bool) {
-	if cs.graph == nil || commit.GraphPos == NoGraphPosition {
+	if cs.graph == nil || commit.GraphPos == NoGraphPosition || cs.noBloom {
 		cs.stats.BloomNoFilter++
 		return nil, bloomSettings{}, false
 	}

@@ -148,6 +148,39 @@ func checkPathChanged(t *testing.T, dir string, format oid.Format, g *Graph, tru
 	return st
 }
 
+// TestDisableBloom: with filters disabled every answer still matches git
+// and no filter is consulted.
+func TestDisableBloom(t *testing.T) {
+	format := oid.SHA1
+	dir := historyFixture(t, "graph", format)
+	rd := loadObjects(t, dir, format)
+	cs := NewCommits(rd, openGraph(t, dir, format), format, CommitOptions{DisableBloom: true})
+	ts := NewTrees(rd, format)
+	key := NewBloomKey([]byte("a/b/c.txt"))
+	truth := diffTruth(t, format)
+	for id, perParent := range truth {
+		c, err := cs.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range c.Parents {
+			cs.Parse(p)
+		}
+		for i, names := range perParent {
+			got, err := PathChanged(cs, ts, c, i, &key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != touches(names, "a/b/c.txt") {
+				t.Errorf("%s parent %d: %v", id, i, got)
+			}
+		}
+	}
+	if st := cs.Stats(); st.BloomQueries != 0 || st.FromGraph == 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
 // TestBloomV1SignedChar checks the version 1 quirk on the filters git
 // 2.39.5 wrote on this x86-64 machine: for each commit where a path with
 // bytes >= 0x80 changed, the sign-extended hash finds all its bits, while
