@@ -13,10 +13,10 @@ type Environ struct {
 	Getenv func(string) string // environment lookup
 	// LookupEnv tells unset from empty; nil means "empty is unset".
 	LookupEnv func(string) (string, bool)
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Now    func() time.Time
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	Now       func() time.Time
 	// StdoutIsTerminal and StderrIsTerminal decide paging, progress and
 	// auto date formats as isatty does for git.
 	StdoutIsTerminal, StderrIsTerminal bool
