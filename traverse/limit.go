@@ -32,6 +32,10 @@ var ErrNotOnFirstParentChain = errors.New("--reverse --first-parent together req
 type Tip struct {
 	ID            oid.ID
 	Uninteresting bool
+	// Commit, when set, is used instead of looking ID up: a commit made
+	// by Commits.Synthetic (blame's working-tree commit, which git adds
+	// to the pending revisions as ":") can be a tip like any other.
+	Commit *Commit
 }
 
 // LimitOptions are the revision options that shape the walk's marking.
@@ -151,7 +155,10 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	m := NewMarks(cs)
 	commits := make([]*Commit, len(tips))
 	for i, t := range tips {
-		c := cs.Lookup(t.ID)
+		c := t.Commit
+		if c == nil {
+			c = cs.Lookup(t.ID)
+		}
 		commits[i] = c
 		if t.Uninteresting {
 			m.set(c, flagUninteresting|flagBottom)

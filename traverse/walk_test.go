@@ -370,4 +370,19 @@ func TestSynthetic(t *testing.T) {
 	if q.Pop() != fake {
 		t.Fatal("the newest commit does not pop first")
 	}
+
+	// As a tip of a limited walk it is listed first and its parents
+	// follow, as "git rev-list HEAD~2..HEAD" lists them after it.
+	cs2 := NewCommits(rd, nil, format, CommitOptions{})
+	head2, _ := cs2.Get(head.ID)
+	fake2 := cs2.Synthetic(oid.Null(format), oid.ID{}, []*Commit{head2}, 1<<40)
+	m2, err := Limit(cs2, []Tip{{Commit: fake2}, {ID: revParse(t, dir, format, "HEAD~2"), Uninteresting: true}}, LimitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := m2.List()
+	if len(list) == 0 || list[0] != fake2 {
+		t.Fatalf("synthetic tip not listed first: %v", ids(list))
+	}
+	diffLists(t, "walk below a synthetic tip", ids(list[1:]), gitLines(t, dir, format, "rev-list", "HEAD~2..HEAD", "--"))
 }
