@@ -18,6 +18,7 @@
 // Debian 12 ships it, with the release branch's fix) so that goblame lands on the same second as git
 // in every zone; C int arithmetic (the numbers in "N days ago" are ints)
 // wraps as it does in git.
+
 package format
 
 import (

@@ -1,3 +1,10 @@
+// Differential tests of Approxidate against git rev-parse --since (which
+// prints approxidate's answer) and git config --type=expiry-date (which
+// fails when approxidate_careful flags an error), in four timezones and
+// at pinned "now"s around daylight-saving changes, for a broad fixed set
+// of inputs and for seeded random token strings (GOBLAME_SEED replays a
+// run; GOBLAME_EXHAUSTIVE=1 runs 20000 strings in every zone and "now").
+
 package format
 
 import (

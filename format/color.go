@@ -17,6 +17,7 @@
 // first (as an empty parameter), then the attributes by SGR number, then
 // the foreground, then the background: "reset bold red blue" is
 // ESC[;1;31;44m. An empty value is the empty sequence.
+
 package format
 
 import (

@@ -1,3 +1,7 @@
+// Tests of the colour grammar against git config --get-color (and its
+// error messages), and of color.blame.highlightRecent against git blame
+// --color-by-age.
+
 package format
 
 import (

@@ -1,3 +1,15 @@
+// Differential tests of the date code against the installed git 2.39.5:
+// every --date mode (and its -local variant, and a set of strftime
+// formats) over commits with a spread of timestamps and timezones
+// (written with hash-object --literally so that odd zones such as +0060
+// survive), in four timezones and for three pinned "now"s, through
+// git log --format=%ad; the blame date column end to end; --date parsing
+// and its errors; seeded random strftime formats. The default run covers
+// each mode in the zones and "now"s it depends on; the full matrix runs
+// with
+//
+//	GOBLAME_EXHAUSTIVE=1 go test ./format/
+
 package format
 
 import (

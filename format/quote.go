@@ -7,6 +7,7 @@
 // (\001, \177), and — when core.quotePath is true, git's default — every
 // byte >= 0x80 as octal too ("\303\251" for é). With core.quotePath=false
 // those bytes pass through unchanged. Spaces are never quoted.
+
 package format
 
 // cqLookup is quote.c's cq_lookup: 'o' quote as octal, 'h' quote as

@@ -1,3 +1,7 @@
+// Tests of QuotePath against git ls-files and the filename/previous lines
+// of git blame --porcelain, for file names holding every byte a name can
+// hold, with core.quotePath true and false.
+
 package format
 
 import (

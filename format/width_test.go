@@ -1,3 +1,9 @@
+// Tests of Utf8Width: git blame's author-column padding for names with
+// wide, combining, zero-width, control and invalid UTF-8 characters;
+// git log's %<(N) padding (the same utf8_strwidth) for every table
+// boundary, or every code point with GOBLAME_EXHAUSTIVE=1; exhaustive
+// checks of the decoder and the table lookup.
+
 package format
 
 import (
