@@ -302,6 +302,16 @@ var chainDamages = []damage{
 			return []byte(strings.Join(lines, "\n"))
 		})
 	}},
+	{name: "chain-line-names-a-path", layers: 2, modify: func(t testing.TB, objdir string, format oid.Format) {
+		chain, layers := chainPaths(t, objdir)
+		// a copy of the top layer where the hostile name would lead
+		copyFile(t, layers[2], filepath.Join(objdir, "x.graph"))
+		editFile(t, chain, func(d []byte) []byte {
+			lines := strings.Split(string(d), "\n")
+			lines[2] += "/../../../x"
+			return []byte(strings.Join(lines, "\n"))
+		})
+	}},
 	{name: "chain-order-swapped", layers: 1, modify: func(t testing.TB, objdir string, format oid.Format) {
 		chain, _ := chainPaths(t, objdir)
 		editFile(t, chain, func(d []byte) []byte {

@@ -112,7 +112,7 @@
 // byte for byte (git diff-tree -r -z); the walk and the path-limited walk
 // (git rev-list, --first-parent, --full-history -- PATH); Limit's list,
 // boundary and children (git rev-list, --boundary, --children) on 21
-// ranges; 33 kinds of damage to a single graph file and 10 to a chain,
+// ranges; 33 kinds of damage to a single graph file and 11 to a chain,
 // each of which must warn and leave every answer as it is without a graph.
 // Version 2 filters come from files written by git 2.49.1 (testdata/). The
 // default run takes a few seconds once the fixtures are cached; the fuzz

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/goblame/goblame/oid"
 )
@@ -715,7 +716,9 @@ func loadChain(dir string, objectDirs []string, format oid.Format, warnings []st
 			line = line[:len(line)-1]
 		}
 		var name oid.ID
-		ok := len(line) >= hexLen
+		// git takes the whole line into the layer's file name; a line
+		// that could name a file outside commit-graphs/ is refused.
+		ok := len(line) >= hexLen && !strings.ContainsAny(line, "/\\\x00")
 		if ok {
 			name, err = oid.ParseHex(format, line[:hexLen])
 			ok = err == nil
