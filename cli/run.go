@@ -317,16 +317,16 @@ func (b *blameRun) prefixPath(arg string) (string, error) {
 	if filepath.IsAbs(arg) {
 		top := r.WorkTree
 		if top == "" {
-			top = b.env.Dir
+			return "", die("'%s' is outside repository at '%s'", arg, b.env.Dir)
 		}
-		clean := normalizeSlashes(arg)
-		if clean == top {
-			p = ""
-		} else if strings.HasPrefix(clean, top+"/") {
-			p = clean[len(top)+1:]
-		} else {
+		rel, err := insideWorkTree(normalizeSlashes(arg), top)
+		if err != nil {
+			return "", err
+		}
+		if rel == nil {
 			return "", die("'%s' is outside repository at '%s'", arg, top)
 		}
+		p = *rel
 	} else {
 		joined, ok := normalizeRelative(r.Prefix + arg)
 		if !ok {
@@ -362,6 +362,92 @@ func normalizeRelative(p string) (string, bool) {
 		out += "/"
 	}
 	return out, true
+}
+
+// insideWorkTree is git's abspath_part_inside_repo: the part of an
+// absolute path below the work tree, found textually or by resolving
+// each leading part with realpath (nil when the path is outside).
+func insideWorkTree(path, top string) (*string, error) {
+	if path == top {
+		s := ""
+		return &s, nil
+	}
+	if strings.HasPrefix(path, top+"/") {
+		s := path[len(top)+1:]
+		return &s, nil
+	}
+	for i := 1; i < len(path); i++ {
+		if path[i] != '/' {
+			continue
+		}
+		rp, err := realpath(path[:i])
+		if err != nil {
+			return nil, err
+		}
+		if rp == top {
+			s := path[i+1:]
+			return &s, nil
+		}
+	}
+	rp, err := realpath(path)
+	if err != nil {
+		return nil, err
+	}
+	if rp == top {
+		s := ""
+		return &s, nil
+	}
+	return nil, nil
+}
+
+// realpath is git's strbuf_realpath with die_on_error: symbolic links
+// resolved component by component; only the last component may be
+// missing.
+func realpath(path string) (string, error) {
+	resolved := ""
+	remaining := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for links := 0; len(remaining) > 0; {
+		c := remaining[0]
+		remaining = remaining[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if i := strings.LastIndexByte(resolved, '/'); i >= 0 {
+				resolved = resolved[:i]
+			}
+			continue
+		}
+		next := resolved + "/" + c
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if os.IsNotExist(err) && len(remaining) == 0 {
+				resolved = next
+				break
+			}
+			return "", die("Invalid path '%s': %s", next, strerror(err))
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			links++
+			if links > 32 {
+				return "", die("Invalid path '%s': Too many levels of symbolic links", next)
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", die("Invalid path '%s': %s", next, strerror(err))
+			}
+			if strings.HasPrefix(target, "/") {
+				resolved = ""
+			}
+			remaining = append(strings.Split(strings.TrimPrefix(target, "/"), "/"), remaining...)
+			continue
+		}
+		resolved = next
+	}
+	if resolved == "" {
+		return "/", nil
+	}
+	return resolved, nil
 }
 
 func normalizeSlashes(p string) string {

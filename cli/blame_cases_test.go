@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// TestWorkTreeBlameMatchesGit compares blame of uncommitted files: the
+// working-tree file, --contents <file> and --contents - (editors send
+// dirty buffers on standard input), staged-only files, and errors.
+func TestWorkTreeBlameMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "worktree", worktreeScript)
+	buffer := []byte("ONE\ntwo\nTHREE\nfour\nfive\nsix (buffer)\nseven\n")
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, args := range [][]string{
+			{"file"}, {"-p", "file"}, {"--incremental", "file"}, {"-c", "file"}, {"-L", "4,6", "file"},
+			{"moved.txt"}, {"--porcelain", "moved.txt"}, {"staged.txt"}, {"-p", "staged.txt"},
+			{"--contents", "-", "file"}, {"--incremental", "--contents", "-", "file"},
+			{"--root", "--incremental", "--contents", "-", "--", "file"},
+			{"--contents", "moved.txt", "file"},
+			{"--contents", "nosuch", "file"},
+			{"--contents", "-", "HEAD", "--", "file"},
+			{"--contents", "-", "--reverse", "HEAD~2..HEAD", "--", "file"},
+			{"--not", "HEAD~2", "--", "file"},
+			{"nosuchfile"},
+			{"-e", "file"},
+		} {
+			compareWithGit(t, dir, format, buffer, nil, args...)
+		}
+	}
+}
+
+// TestRevisionsAndRangesMatchGit covers revision ranges, boundaries,
+// --reverse, --first-parent, --since, tags, old argument order and the
+// errors for bad revisions and paths.
+func TestRevisionsAndRangesMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "history", historyScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, args := range [][]string{
+			{"HEAD~3..HEAD", "--", "file"}, {"-p", "HEAD~3..", "--", "file"}, {"^HEAD~2", "HEAD", "--", "file"},
+			{"--not", "HEAD~2", "--not", "HEAD", "--", "file"}, {"HEAD^!", "--", "file"},
+			{"v1", "--", "file"}, {"v1^{commit}", "--", "file"}, {"file", "HEAD~1"}, {"--", "file", "HEAD~1"},
+			{"--reverse", "HEAD~4..HEAD", "--", "file"}, {"--reverse", "-p", "HEAD~4..HEAD", "--", "file"},
+			{"--reverse", "HEAD~4", "--", "file"}, {"--reverse", "--first-parent", "HEAD~3..HEAD", "--", "file"},
+			{"--first-parent", "-p", "file"}, {"--since=1112912200", "file"}, {"--since=1112912200", "-p", "file"},
+			{"HEAD", "HEAD~1", "--", "file"}, {"nosuchrev", "--", "file"}, {"HEAD:file", "--", "file"},
+			{"HEAD", "--", "nosuch"}, {"HEAD~1", "--", "moved.txt"}, {"-L", "99", "file"}, {"-L", "0", "file"},
+			{"-L", "2,+0", "file"}, {"-L", "X", "file"}, {"-L", "/nomatch/", "file"}, {"-L", ":nomatch", "file"},
+			{"-L", "/t\\(/", "file"}, {"-L", "/four/,/six/", "file"}, {"-L", "^/t/", "-L", "/t/", "file"},
+			{"-L", ":THREE", "file"}, {"-L", "2,3", "-L", "3,4", "-p", "file"},
+			{"../outside"}, {"/nonexistent/abs"}, {}, {"a", "b", "c"}, {"--bogus-option", "file"},
+			{"-h"}, {"--progress", "-p", "file"},
+		} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+	}
+}
+
+// TestConfigMatchesGit covers the configuration keys blame reads, given
+// as git -c would (GIT_CONFIG_PARAMETERS).
+func TestConfigMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "history", historyScript)
+	cfgs := []string{
+		"'blame.showroot'='true'", "'blame.blankboundary'='true'", "'blame.showemail'='true'",
+		"'blame.date'='short'", "'blame.date'='relative'", "'blame.coloring'='repeatedLines'",
+		"'blame.coloring'='highlightRecent'", "'blame.coloring'='bogus'", "'color.blame.repeatedlines'='bold red'",
+		"'color.blame.highlightrecent'='red,1 year ago,green'", "'core.abbrev'='12'", "'core.abbrev'='no'",
+		"'core.quotepath'='false'", "'diff.indentheuristic'='false'", "'blame.showroot'='maybe'",
+		"'blame.date'='bogus'", "'core.abbrev'='3'",
+	}
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, c := range cfgs {
+			extra := []string{"GIT_CONFIG_PARAMETERS=" + c, "GIT_TEST_DATE_NOW=1112999999"}
+			for _, args := range [][]string{{"file"}, {"-p", "moved.txt"}, {"--no-show-email", "file"}} {
+				compareWithGit(t, dir, format, nil, extra, args...)
+			}
+		}
+	}
+}
