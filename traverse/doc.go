@@ -35,7 +35,8 @@
 // layer.
 //
 // Everything a lookup indexes is validated once at open (header, table of
-// contents, chunk sizes, fan-out order, Bloom header and total size) and
+// contents, chunk sizes, fan-out order, Bloom header, index order and total
+// size) and
 // per commit when read (parent positions in range and not the commit
 // itself, EDGE indexes, filter offsets). A problem found at open drops the
 // file with a warning worded as git words it where git reports the same
