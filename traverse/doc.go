@@ -66,8 +66,9 @@
 // murmur3. For a version 1 filter and a path with high bytes, goblame
 // tests both variants and answers "no" only if both do, which is correct
 // for files written on any machine. Layers with different filter settings
-// are each read with their own (git 2.39.5 applies the top layer's
-// settings everywhere). A key for "a/b/c" also requires "a/b" and "a" to
+// are each read with their own (git 2.39.5 applies the settings of the
+// topmost layer with filters to every layer, and reads no version 2 layer
+// alone). A key for "a/b/c" also requires "a/b" and "a" to
 // test positive (git adds every leading directory to the filter), which
 // lowers false positives below git blame's.
 //
