@@ -179,13 +179,17 @@ func (c *deltaBaseCache) recycle(b []byte) {
 // when there is one.
 func (c *deltaBaseCache) buffer(n int) []byte {
 	cls, capacity := sizeClass(n)
-	if cls < numSizeClasses && c.spare != nil {
-		if list := c.spare[cls]; len(list) > 0 {
-			b := list[len(list)-1]
-			list[len(list)-1] = nil
-			c.spare[cls] = list[:len(list)-1]
-			c.spareBytes -= int64(cap(b))
-			return b[:n]
+	if c.spare != nil {
+		// The buffer's own class first, then up to three classes larger
+		// (at most about twice the size).
+		for k := cls; k < cls+4 && k < numSizeClasses; k++ {
+			if list := c.spare[k]; len(list) > 0 {
+				b := list[len(list)-1]
+				list[len(list)-1] = nil
+				c.spare[k] = list[:len(list)-1]
+				c.spareBytes -= int64(cap(b))
+				return b[:n]
+			}
 		}
 	}
 	return make([]byte, n, capacity)

@@ -598,17 +598,42 @@ func decodeFast(br *bitReader, out []byte, o int, lit *[litTableSize]uint32, dis
 		return o, false, nil
 	}
 	for pos+16 <= len(src) && o+258+8 <= len(out) {
-		if n < 32 {
-			buf |= binary.LittleEndian.Uint64(src[pos:]) << n
-			pos += int((63 - n) >> 3)
-			n |= 56
-		}
+		// Branchless refill: afterwards 56 <= n <= 63.
+		buf |= binary.LittleEndian.Uint64(src[pos:]) << n
+		pos += int((63 - n) >> 3)
+		n |= 56
 		e := lit[buf&litMask]
 		if e&entrySub != 0 {
-			e = lit[((e>>16)+uint32(buf>>litTableBits)&(1<<(e&31)-1))%litTableSize]
+			e = lit[(e>>16)+uint32(buf>>litTableBits)&(1<<(e&31)-1)]
 		}
 		l := uint(e & 31)
 		if e&entryLiteral != 0 {
+			buf >>= l
+			n -= l
+			out[o] = byte(e >> 16)
+			o++
+			// At least 56-15 = 41 bits remain: decode up to two more
+			// literals before refilling.
+			e = lit[buf&litMask]
+			if e&entrySub != 0 {
+				e = lit[(e>>16)+uint32(buf>>litTableBits)&(1<<(e&31)-1)]
+			}
+			if e&entryLiteral == 0 {
+				continue
+			}
+			l = uint(e & 31)
+			buf >>= l
+			n -= l
+			out[o] = byte(e >> 16)
+			o++
+			e = lit[buf&litMask]
+			if e&entrySub != 0 {
+				e = lit[(e>>16)+uint32(buf>>litTableBits)&(1<<(e&31)-1)]
+			}
+			if e&entryLiteral == 0 {
+				continue
+			}
+			l = uint(e & 31)
 			buf >>= l
 			n -= l
 			out[o] = byte(e >> 16)
@@ -633,7 +658,7 @@ func decodeFast(br *bitReader, out []byte, o int, lit *[litTableSize]uint32, dis
 		}
 		e = dist[buf&distMask]
 		if e&entrySub != 0 {
-			e = dist[((e>>16)+uint32(buf>>distTableBits)&(1<<(e&31)-1))%distTableSize]
+			e = dist[(e>>16)+uint32(buf>>distTableBits)&(1<<(e&31)-1)]
 		}
 		l = uint(e & 31)
 		if l == 0 {

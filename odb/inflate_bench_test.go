@@ -85,6 +85,20 @@ func BenchmarkInflate(b *testing.B) {
 		}
 		perObject(b)
 	})
+	b.Run("wholebuffer-first-byte", func(b *testing.B) {
+		// Fixed cost per stream: header, first block's tables, one symbol.
+		b.ReportAllocs()
+		cpu = startCPU()
+		d := new(flateDecoder)
+		for b.Loop() {
+			for i, s := range streams {
+				if _, _, err := d.inflateZlib(out[:min(1, sizes[i])], s, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		perObject(b)
+	})
 	b.Run("stdlib", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu = startCPU()
