@@ -3,13 +3,15 @@ package cli
 // git blame's command line, exactly as git 2.39.5 reads it.
 //
 // cmd_blame (builtin/blame.c) parses its arguments in one loop over
-// parse-options: its own options first (abbreviable long names, clustered
-// short options), and every argument its table does not know goes to the
-// revision machinery and then the diff option parser (revopts.go). Words
-// that are not options are collected, in order, together with the
-// pseudo-revision options the revision machinery passes through (--not,
-// --all, ...); "--" (or "--end-of-options") ends the options. After the
-// loop the words are split into revisions and the one path:
+// parse-options (args_parseopt.go): its own options first (abbreviable long
+// names, clustered short options, values attached or detached, optional
+// values only attached), and every argument its table does not know goes
+// to the revision machinery and then the diff option parser (revopts.go,
+// revopts_diff.go), which never abbreviate. Words that are not options are
+// collected, in order, together with the pseudo-revision options the
+// revision machinery passes through (--not, --all, ...); "--" (or
+// "--end-of-options") ends the options. After the loop the words are split
+// into revisions and the one path:
 //
 //	blame [<revisions>] -- <path>   (exactly one word after "--")
 //	blame -- <path> <rev>           (the old order: nothing before "--")
@@ -17,10 +19,60 @@ package cli
 //	blame [<revisions>] <path>      (otherwise the last word is the path)
 //
 // Anything else is a usage error. A lone word that names an object in a
-// repository without a work tree is "missing <path> to blame".
+// repository without a work tree is "missing <path> to blame". The <rev>
+// of the old order can be any word, and setup_revisions reads one that
+// looks like an option as an option (revParser.setupWord).
 //
 // git annotate is "git blame -c" with its own usage line and the ISO date
 // format forced; ParseArgs with ParseContext.Annotate does the same.
+//
+// # Using it
+//
+// The driver, in git's order: discover the repository (except for a lone
+// "-h", which git answers anywhere), read the configuration into
+// DefaultBlameArgs and ParseContext, call ParseArgs, print a *UsageError
+// or *FatalError verbatim and exit with its status; then resolve RevArgs as
+// setup_revisions does (pseudo revisions, --default, --merge), call
+// CheckRevisionSetup, and blame.
+//
+// # Concurrency
+//
+// ParseArgs, Usage and ParseDateFormat have no shared state: any number
+// may run at once. ParseArgs calls the ParseContext callbacks on the
+// calling goroutine, in git's order.
+//
+// # Security
+//
+// The arguments are untrusted text. Parsing never panics (FuzzParseArgs),
+// allocates in proportion to the input, follows pretty.<name> aliases at
+// most as many times as there are formats, and runs no regular expression
+// (the -I check is a syntax scan).
+//
+// # Tests
+//
+// TestArgsAgainstGit runs 907 command lines through git blame (or
+// git annotate) 2.39.5 and ParseArgs, for SHA-1 and SHA-256 fixtures: a
+// rejected command line must produce git's standard output, standard error
+// and exit status byte for byte; an accepted one must decode the fields
+// the case names, and git must print exactly the same for the canonical
+// command line rebuilt from the parse (canonicalArgs) as for the original,
+// which shows that nothing that changes the output was lost.
+// TestArgsRandomAgainstGit does the same for random command lines (150 by
+// default); the long run:
+//
+//	GOBLAME_ARGS_RANDOM=20000 GOBLAME_ARGS_SEED=12 go test ./cli -run TestArgsRandomAgainstGit
+//
+// Speed does not matter next to a blame, but for the record
+// (go test ./cli -run '^$' -bench ParseArgs, 2-core Xeon VM): an editor's
+// command line parses in 3-5 µs with about 60 allocations, one with four
+// revision and diff options in 14 µs.
+//
+// # Not covered
+//
+// git compiles --grep, --author, --committer and --grep-reflog patterns
+// in setup_revisions and dies on a bad one; goblame does not check them.
+// The -I pattern is checked against glibc's extended regular expression
+// syntax in the C locale. Messages are git's untranslated English.
 
 import (
 	"fmt"

@@ -27,7 +27,19 @@ var randomArgsTokens = []string{
 	"--", "--", "--end-of-options", "-h", "-Z", "--bogus", "--show", "--col", "-fZ", "-fu", "-fWZ", "-root",
 	"-", "--git-completion-helper", "--cc", "--combined-all-paths", "--children", "--parents", "-g",
 	"--simplify-merges", "--topo-order", "--left-only", "--right-only", "--default", "--output-indicator-new=",
-	"", "-I", "(", "--diff-filter=Q",
+	"", "-I", "(", "--diff-filter=Q", "--find-copies", "--no-renames", "--find-renames", "-B", "-Xfiles",
+	"--stat=1,x", "-G", "--pickaxe-all", "--pickaxe-regex", "--find-object=HEAD", "--pretty=ref", "--exclude-first-parent-only",
+	"--ancestry-path=v1", "--simplify-by-decoration", "--cherry-pick", "--boundary", "--do-walk",
+	"--show-linear-break", "-m", "-W", "-R", "--textconv", "--exit-code", "-z", "-fS", "--ignore-rev=v1",
+	"--until=2005-04-07", "-fnW", "-fC20", "-Cf", "--no-", "--no-show", "--no-line-porcelain", "--abbrev=4",
+	"--abbrev=-3", "--merges", "--reverse", "--first-parent", "--since", "--no-root", "-ef", "--walk-reflogs",
+	"--relative", "--no-walk=unsorted", "--exclude=x", "--tags", "--help", "-hf", "--root=x", "--line-p",
+}
+
+var randomArgsConfig = []string{
+	"blame.showRoot=true", "blame.blankBoundary=true", "blame.showEmail=true", "blame.date=short",
+	"blame.date=iso-local", "blame.ignoreRevsFile=ignorelist", "core.abbrev=12", "core.abbrev=no",
+	"pretty.mine=reference",
 }
 
 var randomArgsWords = []string{"file", "HEAD", "v1", "v1..", "HEAD~1", "nosuch", "other2", "sub/f", "v2", "side", "^v1", "v1...side"}
@@ -63,7 +75,13 @@ func TestArgsRandomAgainstGit(t *testing.T) {
 		if rng.IntN(10) < 7 {
 			c.args = append(c.args, "file")
 		}
+		if len(c.args) > 0 && c.args[0] == "--help" {
+			continue // git runs "git help blame" for this, before blame starts
+		}
 		c.annotate = rng.IntN(10) == 0
+		if rng.IntN(8) == 0 {
+			c.config = []string{randomArgsConfig[rng.IntN(len(randomArgsConfig))]}
+		}
 		if rng.IntN(10) == 0 {
 			c.bare = true
 		}

@@ -201,6 +201,9 @@ func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs
 		Resolve:  func(name string) ResolvedName { return r.resolve(dir, name) },
 		ReadRevsFile: func(path string) error {
 			data, err := os.ReadFile(filepath.Join(dir, path))
+			if path == "" {
+				err = os.ErrNotExist // fopen("")
+			}
 			if err != nil {
 				return fatalf("reading graft file '%s' failed: %s", path, errnoText(err))
 			}
@@ -446,7 +449,7 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 		t.Fatalf("ParseArgs: unexpected error type %T: %v", err, err)
 	}
 
-	malformedRange := len(got.Ranges) > 0 && string(gitRes.Stderr) == UsageLine(c.annotate)
+	malformedRange := len(got.Ranges) > 0 && string(gitRes.Stderr) == callbackOutput.String()+UsageLine(c.annotate)
 	if gitRes.ExitCode == 129 && c.later == "" && !malformedRange {
 		t.Fatalf("ParseArgs accepted a command line git rejects:\n%s\nparse: %+v", gitRes, got)
 	}

@@ -116,6 +116,8 @@ type revParser struct {
 	// blame is the parser of blame's own table; pass-through words go to
 	// its word list and errors to its output.
 	blame *poParser
+	// diffTable is the diff option table, built on first use.
+	diffTable []poOption
 }
 
 // handle emulates handle_revision_opt on argv (argv[0] is the option, the

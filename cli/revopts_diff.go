@@ -27,7 +27,10 @@ func (r *revParser) diffOption(argv []string) (int, error) {
 		oneShot:         true,
 		stopAtNonOption: true,
 	}
-	res := p.step(r.diffOptionTable())
+	if r.diffTable == nil {
+		r.diffTable = r.diffOptionTable()
+	}
+	res := p.step(r.diffTable)
 	// Errors and completion output go to the same streams as blame's.
 	r.blame.stdout.WriteString(p.stdout.String())
 	r.blame.stderr.WriteString(p.stderr.String())
