@@ -730,6 +730,10 @@ func argsCases(t *testing.T) []argsCase {
 		cmd("-fn", "--", "--porcelain").has("Path", "--porcelain", "ShowName", true),
 		cmd("file", "--", "other2").has("RevArgs", "[file]", "Path", "other2").then("fatal: bad revision 'file'\n"),
 		cmd("a", "b", "c", "d"),
+		cmd("--all", "v1").has("Path", "--all", "RevArgs", "[v1]"),
+		cmd("v1", "--not").has("Path", "--not", "RevArgs", "[v1]"),
+		cmd("-help"),
+		cmd("-help", "file"),
 		cmd("--=x", "file"),
 		cmd("--=", "file"),
 		cmd("---", "file"),
@@ -777,6 +781,17 @@ func argsCases(t *testing.T) []argsCase {
 		cmd("--", "file", "-fZ").has("RevArgs", "[]"),
 		cmd("--", "file", "-5x"),
 		cmd("--", "file", "--simplify-by-decoration").has("Rev.SimplifyByDecoration", true),
+		cmd("--", "file", "--abbrev=x").has("Abbrev", -1),
+		cmd("--", "file", "--abbrev").has("Abbrev", -1),
+		cmd("--", "file", "--no-abbrev").has("Abbrev", -1),
+		cmd("--", "file", "-h").has("RevArgs", "[]"),
+		cmd("--", "file", "--help").has("RevArgs", "[]"),
+		cmd("--", "file", "-L1,2").has("Ranges", "[]"),
+		cmd("--", "file", "-p").has("Porcelain", false),
+		cmd("--", "file", "-W"),
+		cmd("--", "file", "-Ux"),
+		cmd("--", "file", "--unified"),
+		cmd("--", "file", "--output-indicator-new"),
 	)
 
 	// A repository without a work tree.

@@ -470,7 +470,7 @@ func (r *revParser) valueOption(argv []string) (int, error, bool) {
 	if strings.HasPrefix(arg, "--unpacked=") {
 		return 0, fatalf("--unpacked=<packfile> no longer supported"), true
 	}
-	for _, prefix := range []string{"--no-kept-objects=", "--min-parents=", "--max-parents="} {
+	for _, prefix := range []string{"--no-kept-objects=", "--min-parents=", "--max-parents=", "--abbrev="} {
 		if strings.HasPrefix(arg, prefix) {
 			return 1, nil, true
 		}
