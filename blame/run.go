@@ -245,13 +245,9 @@ func LineStarts(buf []byte) []int {
 func (sb *scoreboard) limit(req Request) error {
 	tips := req.Tips
 	if sb.final.Uncommitted {
-		// The pseudo commit is a pending revision too; the walk starts
-		// from it, which is the same as starting from its parents.
-		var withParents []traverse.Tip
-		for _, p := range sb.final.tc.Parents {
-			withParents = append(withParents, traverse.Tip{ID: p.ID})
-		}
-		tips = append(withParents, tips...)
+		// git adds the pseudo commit to the pending revisions (as ":")
+		// after the command line's.
+		tips = append(append([]traverse.Tip(nil), tips...), traverse.Tip{ID: sb.final.ID, Commit: sb.final.tc})
 	}
 	marks, err := traverse.Limit(sb.hist.commits, tips, traverse.LimitOptions{
 		FirstParent: sb.opts.FirstParent,
