@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// movesScript exercises -M and -C: a function moved within a file, code
+// copied from a sibling file changed in the same commit, code copied from
+// a file the commit does not touch (when the destination is created, and
+// when it already existed), and a reformatting commit for --ignore-rev
+// (whitespace and brace changes, a line with nothing like it in the
+// parent). Every commit has its own date: git's -M/-C results depend on
+// the order of commits with equal dates, which git itself does not fix.
+const movesScript = `git init -q r && cd r
+cat >main.c <<'CEOF'
+#include <stdio.h>
+
+static int helper_alpha(int value)
+{
+	int doubled = value * 2;
+	return doubled + 1;
+}
+
+static int helper_beta(int value)
+{
+	int tripled = value * 3;
+	return tripled - 1;
+}
+
+int main(void)
+{
+	printf("%d %d\n", helper_alpha(1), helper_beta(2));
+	return 0;
+}
+CEOF
+cat >util.c <<'CEOF'
+int utility_function_one(int first_argument, int second_argument)
+{
+	return first_argument * second_argument + 42;
+}
+
+int utility_function_two(const char *string_argument)
+{
+	return string_argument[0] == 'x';
+}
+CEOF
+cat >lib.c <<'CEOF'
+/* a library file that later commits copy from without touching */
+int library_routine_compute(int alpha_value, int beta_value, int gamma_value)
+{
+	return alpha_value * beta_value - gamma_value * 7;
+}
+CEOF
+commit_all initial
+# Move helper_beta above helper_alpha (-M finds it).
+cat >main.c <<'CEOF'
+#include <stdio.h>
+
+static int helper_beta(int value)
+{
+	int tripled = value * 3;
+	return tripled - 1;
+}
+
+static int helper_alpha(int value)
+{
+	int doubled = value * 2;
+	return doubled + 1;
+}
+
+int main(void)
+{
+	printf("%d %d\n", helper_alpha(1), helper_beta(2));
+	return 0;
+}
+CEOF
+commit_all "move helper_beta"
+# Copy from util.c, which this commit also changes (-C).
+{ cat main.c; sed -n 1,4p util.c; } >main.tmp && mv main.tmp main.c
+printf '/* touched */\n' >>util.c
+commit_all "copy utility_function_one into main.c"
+# Create a file copying lib.c, untouched here (-C -C: created file).
+{ printf '/* new file */\n'; sed -n 2,5p lib.c; printf 'int extra_line_here;\n'; } >copy.c
+commit_all "create copy.c from lib.c"
+# Copy lib.c into an existing file (-C -C -C).
+{ cat util.c; sed -n 2,5p lib.c; } >util.tmp && mv util.tmp util.c
+commit_all "copy lib.c into util.c"
+# A reformatting commit: indentation and brace style change, plus one
+# line that has no counterpart in the parent.
+sed -e 's/^\t/    /' -e 's/^{$/ {/' main.c >main.tmp && mv main.tmp main.c
+printf 'int completely_new_line_zzz;\n' >>main.c
+commit_all "reformat main.c"
+sed -i 's/return 0;/return 1;/' main.c
+commit_all "after reformat"
+git rev-parse HEAD~1 >revs
+printf '# a comment\n\n%s  # trailing comment\n' "$(git rev-parse HEAD~2)" >>revs
+printf 'not-a-revision\n' >badrevs
+`
+
+func TestMovesCopiesAndIgnoreRevsMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "moves", movesScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		reformat := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD~1"))
+		after := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD"))
+		flagSets := [][]string{
+			nil, {"-M"}, {"-M5"}, {"-M50"}, {"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}, {"-C10"}, {"-C30", "-M50"},
+			{"-C", "-C1"}, {"-M", "-C", "-C", "-C"}, {"--find-copies-harder"}, {"-w", "-C"},
+			{"-C", "-C", "-C", "--porcelain"}, {"-C", "-C", "-C", "--incremental"}, {"-C", "-C", "-C", "-f", "-n"},
+			{"--ignore-rev", reformat}, {"--ignore-rev", reformat, "-p"}, {"--ignore-rev", reformat, "--incremental"},
+			{"--ignore-rev", reformat, "--ignore-rev", after}, {"--ignore-rev", after, "-M"},
+			{"--ignore-rev", "HEAD~1", "--no-ignore-rev"}, {"--ignore-rev", "nosuchrev"},
+			{"--ignore-revs-file", "revs"}, {"--ignore-revs-file", "nosuchfile"},
+			{"--ignore-revs-file", "revs", "--ignore-revs-file", ""}, {"--ignore-revs-file", "badrevs"},
+		}
+		for _, file := range []string{"main.c", "util.c", "copy.c"} {
+			for _, flags := range flagSets {
+				compareWithGit(t, dir, format, nil, nil, append(append([]string{}, flags...), "HEAD", "--", file)...)
+			}
+		}
+		marks := []string{"GIT_CONFIG_PARAMETERS='blame.markIgnoredLines'='true' 'blame.markUnblamableLines'='true'"}
+		for _, flags := range [][]string{{"--ignore-rev", reformat}, {"--ignore-rev", reformat, "-c"}, {"--ignore-rev", reformat, "-b"}} {
+			compareWithGit(t, dir, format, nil, marks, append(flags, "HEAD", "--", "main.c")...)
+		}
+		cfgFile := []string{"GIT_CONFIG_PARAMETERS='blame.ignoreRevsFile'='revs'"}
+		compareWithGit(t, dir, format, nil, cfgFile, "main.c")
+		compareWithGit(t, dir, format, nil, cfgFile, "--no-ignore-revs-file", "main.c")
+		missing := []string{"GIT_CONFIG_PARAMETERS='blame.ignoreRevsFile'='nosuch'"}
+		compareWithGit(t, dir, format, nil, missing, "main.c")
+	}
+}
