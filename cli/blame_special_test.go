@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// specialScript builds repositories around one history: a shallow clone,
+// a bare clone (HEAD:.mailmap), grafts, a replace ref, a linked worktree,
+// a merge in progress with a conflict, a latin-1 commit, a symlink, an
+// empty file, CRLF under core.autocrlf, a binary file and a long line.
+const specialScript = `git init -q r && cd r
+printf 'one\ntwo\nthree\nfour\nfive\n' >file
+printf 'target\n' >target
+ln -s target link
+: >empty
+printf 'a\r\nb\r\nc\r\n' >crlf
+printf 'bin\000ary\nx\n' >binary
+head -c 5000 /dev/zero | tr '\0' 'y' >long; echo >>long
+commit_all initial
+sed -i 's/^two$/TWO/' file
+ln -sf file link
+commit_all second
+test_tick
+printf 'J\xf6rg Latin <joerg@example.com>\n' >/dev/null
+git -c i18n.commitEncoding=ISO-8859-1 commit -q --allow-empty -m "$(printf 'caf\xe9 summary')"
+sed -i 's/^four$/FOUR/' file
+GIT_AUTHOR_NAME="$(printf 'J\xf6rg')" git -c i18n.commitEncoding=ISO-8859-1 commit -q -am "$(printf 'latin \xe9')"
+test_tick
+sed -i 's/^five$/FIVE/' file
+printf 'Mapped Name <mapped@example.com> <author@example.com>\n' >.mailmap
+commit_all "mailmap"
+git checkout -q -b side HEAD~2
+sed -i 's/^one$/one (side)/' file
+commit_all side
+git checkout -q main
+sed -i 's/^one$/one (main)/' file
+commit_all main-one
+git merge -q side || true
+cd ..
+git clone -q --bare r bare.git
+git clone -q --depth 2 "file://$PWD/r" shallow
+git clone -q r grafted
+( cd grafted && git rev-parse HEAD~1 >.git/info/grafts )
+git clone -q r replaced
+( cd replaced && git replace "$(git rev-parse HEAD~2)" "$(git rev-parse HEAD~4)" )
+( cd r && git worktree add -q ../wt HEAD~1 && cd ../wt && printf 'wt line\n' >>file )
+git clone -q r crlf
+( cd crlf && git config core.autocrlf true && printf 'a\r\nB\r\nc\r\n' >crlf )
+`
+
+func TestSpecialRepositoriesMatchGit(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-special", format, specialScript)
+		cases := []struct {
+			dir  string
+			args []string
+		}{
+			{"r", []string{"file"}}, {"r", []string{"-p", "file"}}, {"r", []string{"HEAD", "--", "link"}},
+			{"r", []string{"HEAD", "--", "empty"}}, {"r", []string{"-p", "HEAD", "--", "empty"}}, {"r", []string{"-L", "1", "HEAD", "--", "empty"}},
+			{"r", []string{"HEAD", "--", "crlf"}}, {"r", []string{"HEAD", "--", "binary"}}, {"r", []string{"HEAD", "--", "long"}},
+			{"r", []string{"HEAD~2", "--", "file"}}, {"r", []string{"-p", "HEAD~2", "--", "file"}},
+			{"r", []string{"--encoding=none", "-p", "HEAD~2", "--", "file"}}, {"r", []string{"--encoding=ISO-8859-1", "HEAD~2", "--", "file"}},
+			{"r", []string{"-e", "HEAD", "--", "file"}}, {"r", []string{"link"}}, {"r", []string{"HEAD", "--", "nosuch"}},
+			{"bare.git", []string{"file"}}, {"bare.git", []string{"-p", "file"}}, {"bare.git", []string{"HEAD"}},
+			{"bare.git", []string{"--contents", "-", "file"}},
+			{"shallow", []string{"file"}}, {"shallow", []string{"-p", "HEAD", "--", "file"}}, {"shallow", []string{"--root", "HEAD", "--", "file"}},
+			{"grafted", []string{"HEAD", "--", "file"}}, {"grafted", []string{"-p", "HEAD", "--", "file"}},
+			{"replaced", []string{"HEAD", "--", "file"}}, {"replaced", []string{"-p", "HEAD", "--", "file"}},
+			{"wt", []string{"file"}}, {"wt", []string{"-p", "file"}}, {"wt", []string{"HEAD", "--", "file"}},
+			{"crlf", []string{"crlf"}}, {"crlf", []string{"-p", "crlf"}},
+		}
+		for _, c := range cases {
+			compareWithGit(t, filepath.Join(root, c.dir), format, []byte("buffer\n"), nil, c.args...)
+		}
+		// Revisions read from a file with -S (graft lines).
+		dir := filepath.Join(root, "r")
+		head := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD~3"))
+		revs := filepath.Join(t.TempDir(), "revs")
+		if err := os.WriteFile(revs, []byte(head+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		compareWithGit(t, dir, format, nil, nil, "-S", revs, "HEAD~3", "--", "file")
+		compareWithGit(t, dir, format, nil, nil, "-S", "/nonexistent/revs", "file")
+	}
+}
