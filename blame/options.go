@@ -51,6 +51,11 @@ type Options struct {
 	// before entries are sorted and coalesced.
 	OnGuilty func(Entry)
 
+	// Warn receives the lines git prints to standard error without
+	// stopping (a parent commit that cannot be read is skipped with
+	// "error: Could not read <id>"); nil discards them.
+	Warn func(line string)
+
 	// Mailmap maps author and committer identities; nil maps nothing.
 	Mailmap Mailmap
 	// OutputEncoding is the encoding names and summaries are re-encoded

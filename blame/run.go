@@ -33,6 +33,24 @@ func (e *PathError) Error() string {
 
 func (e *PathError) Unwrap() error { return ErrNoSuchPath }
 
+// BlobError reports a blob that could not be read, in git's words
+// (errors.Unwrap gives the cause).
+type BlobError struct {
+	ID    oid.ID
+	Path  string
+	Err   error
+	final bool // the final image: git words it in lower case
+}
+
+func (e *BlobError) Error() string {
+	if e.final {
+		return fmt.Sprintf("cannot read blob %s for path %s", e.ID, e.Path)
+	}
+	return fmt.Sprintf("Cannot read blob %s for path %s", e.ID, e.Path)
+}
+
+func (e *BlobError) Unwrap() error { return e.Err }
+
 // Request names what to blame.
 type Request struct {
 	// Path is the file, relative to the repository top.
@@ -208,7 +226,7 @@ func (sb *scoreboard) setup(req Request) error {
 	o.blob, o.mode, o.blobKnown = id, mode, true
 	buf, err := sb.hist.blob(id)
 	if err != nil {
-		return fmt.Errorf("cannot read blob %s for path %s: %w", id, req.Path, err)
+		return &BlobError{ID: id, Path: req.Path, Err: err, final: true}
 	}
 	sb.stats.ReadBlobs++
 	sb.setFinal(buf)

@@ -2,10 +2,13 @@ package blame
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/traverse"
 )
@@ -118,6 +121,35 @@ func (sb *scoreboard) markParentsUninteresting(c *commitNode) {
 	sb.marks.MarkParentsUninteresting(c.tc)
 }
 
+// parseFailed handles a parent that cannot be parsed as git's
+// parse_commit does: a missing or malformed commit is reported as an
+// error line and skipped; damage to the object database is fatal.
+func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
+	var corrupt *odb.CorruptError
+	var format *object.FormatError
+	switch {
+	case errors.As(err, &corrupt):
+		return err
+	case errors.Is(err, odb.ErrNotFound):
+		sb.warn("error: Could not read " + c.ID.String())
+	case errors.Is(err, traverse.ErrNotCommit):
+		sb.warn("error: Object " + c.ID.String() + " not a commit")
+	case errors.As(err, &format) && strings.Contains(format.Msg, "parent"):
+		sb.warn("error: bad parents in commit " + c.ID.String())
+	case errors.As(err, &format):
+		sb.warn("error: bogus commit object " + c.ID.String())
+	default:
+		return err
+	}
+	return nil
+}
+
+func (sb *scoreboard) warn(line string) {
+	if sb.opts.Warn != nil {
+		sb.opts.Warn(line)
+	}
+}
+
 // scapegoats returns the commits blame is passed to: parents (cut to the
 // first with --first-parent) or, in reverse mode, children.
 func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
@@ -163,7 +195,7 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 	data, err := sb.hist.blob(o.blob)
 	if err != nil {
 		if o.blob != oid.EmptyBlob(sb.format) {
-			return nil, fmt.Errorf("cannot read blob %s for path %s: %w", o.blob, o.path, err)
+			return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
 		}
 		data = []byte{}
 	}
@@ -281,6 +313,9 @@ func (sb *scoreboard) passBlame(o *origin) error {
 				continue
 			}
 			if err := sb.parse(p); err != nil {
+				if err := sb.parseFailed(p, err); err != nil {
+					return err
+				}
 				continue
 			}
 			var porigin *origin

@@ -163,6 +163,7 @@ func (b *blameRun) run(args []string) error {
 	if a.IndentHeuristic != nil {
 		opts.Diff.IndentHeuristic = *a.IndentHeuristic
 	}
+	opts.Warn = b.warn
 	opts.ShowRoot = a.ShowRoot
 	opts.FirstParent = a.FirstParent
 	opts.NoFollow = a.NoFollow
