@@ -29,7 +29,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 		return nil, die("no such ref: HEAD")
 	}
 	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
-		return nil, die("no such ref: HEAD")
+		return nil, die("no such commit %s", head)
 	}
 	parents := []oid.ID{head}
 	merges, err := r.MergeHeads()

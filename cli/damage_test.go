@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// damageScript makes damaged copies of one small repository: a missing
+// blob of an old version, a missing parent commit, a truncated pack, a
+// flipped byte inside a packed object, an empty pack index, a corrupt
+// loose object, and a HEAD that names nothing.
+const damageScript = `git init -q r && cd r
+for i in 1 2 3 4 5; do seq 1 $((i*10)) >f; commit_all c$i; done
+cd ..
+cp -r r missing-blob
+b=$(git -C r rev-parse HEAD~2:f); rm missing-blob/.git/objects/${b%${b#??}}/${b#??}
+cp -r r missing-commit
+c=$(git -C r rev-parse HEAD~3); rm missing-commit/.git/objects/${c%${c#??}}/${c#??}
+cp -r r corrupt-loose
+c=$(git -C r rev-parse HEAD~1); chmod u+w corrupt-loose/.git/objects/${c%${c#??}}/${c#??}; printf 'garbage' >corrupt-loose/.git/objects/${c%${c#??}}/${c#??}
+cp -r r packed && git -C packed repack -qad
+cp -r packed truncated-pack && p=$(ls truncated-pack/.git/objects/pack/*.pack) && chmod u+w $p && truncate -s 300 $p
+cp -r packed flipped-byte && p=$(ls flipped-byte/.git/objects/pack/*.pack) && chmod u+w $p && printf '\377\377\377\377' | dd of=$p bs=1 seek=200 conv=notrunc 2>/dev/null
+cp -r packed empty-idx && i=$(ls empty-idx/.git/objects/pack/*.idx) && chmod u+w $i && : >$i
+cp -r r bad-head && echo 0123456789012345678901234567890123456789 >bad-head/.git/refs/heads/main
+`
+
+// TestDamagedRepositories checks that goblame fails where git fails, with
+// the same exit status and output, a "fatal:"/"error:" message and no
+// panic; where git reports and goes on (a missing parent), goblame says
+// exactly what git says.
+func TestDamagedRepositories(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage", format, damageScript)
+		for _, dir := range []string{"missing-blob", "missing-commit", "corrupt-loose", "truncated-pack", "flipped-byte", "empty-idx", "bad-head"} {
+			for _, args := range [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "f"}} {
+				path := filepath.Join(root, dir)
+				want, err := testgit.Run(path, format, nil, nil, "git", append([]string{"blame"}, args...)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := runGoblame(path, format, nil, nil, args...)
+				if bytes.Contains(got.Stderr, []byte("panic")) || bytes.Contains(got.Stderr, []byte("goroutine")) {
+					t.Fatalf("%s %v: goblame panicked:\n%s", dir, args, got.Stderr)
+				}
+				if got.ExitCode != want.ExitCode {
+					t.Errorf("%s %v: exit %d, git %d\n%s\ngit:\n%s", dir, args, got.ExitCode, want.ExitCode, got.Stderr, want.Stderr)
+					continue
+				}
+				if want.ExitCode == 0 || !strings.Contains(string(args[0]), "incremental") {
+					if !bytes.Equal(got.Stdout, want.Stdout) {
+						t.Errorf("%s %v: stdout differs:\n%s", dir, args, describeDiff(got, want))
+					}
+				}
+				if want.ExitCode == 0 && !bytes.Equal(got.Stderr, want.Stderr) {
+					t.Errorf("%s %v: stderr differs:\n%s", dir, args, describeDiff(got, want))
+				}
+				if want.ExitCode != 0 {
+					last := strings.TrimSpace(string(got.Stderr))
+					if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+						last = last[i+1:]
+					}
+					if !strings.HasPrefix(last, "fatal: ") {
+						t.Errorf("%s %v: last stderr line %q is not a fatal error", dir, args, last)
+					}
+				}
+			}
+		}
+	}
+}
