@@ -90,19 +90,49 @@ var benchInputs = []struct {
 	{"blocks", benchBlocks},
 }
 
-// BenchmarkBlameDiff is one blame diff from bytes: split, hash and intern
-// both files, then diff (what git does for every diff).
+// BenchmarkBlameDiff is one blame diff of the pair, three ways:
+//
+//   - repeat: BlameDiff on the same bytes again (the byte API remembers
+//     both blobs, so this is the diff plus two comparisons of the bytes);
+//   - prepare: both files prepared line by line (every line hashed and
+//     looked up, as git does for every diff) and diffed;
+//   - near: the old file prepared next to the new one (PrepareNear, as
+//     blame does) and diffed.
 func BenchmarkBlameDiff(b *testing.B) {
 	for _, in := range benchInputs {
 		x, y := in.gen()
-		b.Run(in.name, func(b *testing.B) {
+		opts := Options{IndentHeuristic: true}
+		b.Run("repeat/"+in.name, func(b *testing.B) {
 			d := NewDiffer()
-			opts := Options{IndentHeuristic: true}
 			var dst []Hunk
 			b.SetBytes(int64(len(x) + len(y)))
 			b.ReportAllocs()
 			for b.Loop() {
 				dst = d.BlameDiff(dst, x, y, opts)
+			}
+		})
+		b.Run("prepare/"+in.name, func(b *testing.B) {
+			d := NewDiffer()
+			var fx, fy File
+			var dst []Hunk
+			b.SetBytes(int64(len(x) + len(y)))
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Prepare(&fx, x, opts)
+				d.Prepare(&fy, y, opts)
+				dst, _ = d.BlameDiffFiles(dst, &fx, &fy, opts)
+			}
+		})
+		b.Run("near/"+in.name, func(b *testing.B) {
+			d := NewDiffer()
+			var fx File
+			fy, _ := d.Prepare(nil, y, opts)
+			var dst []Hunk
+			b.SetBytes(int64(len(x) + len(y)))
+			b.ReportAllocs()
+			for b.Loop() {
+				d.PrepareNear(&fx, x, fy, opts)
+				dst, _ = d.BlameDiffFiles(dst, &fx, fy, opts)
 			}
 		})
 	}

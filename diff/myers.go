@@ -266,25 +266,10 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 		} else {
 			fmax--
 		}
-		for d := fmax; d >= fmin; d -= 2 {
-			w := kvf[d-1+sh : d+2+sh : d+2+sh] // diagonals d-1, d, d+1
-			// Ties prefer d-1 (consuming a line of A): if F[d-1] >= F[d+1]
-			// then F[d-1]+1 > F[d+1], else F[d-1]+1 <= F[d+1]; so max
-			// picks as xdiff does, without a branch.
-			i1 := max(int(w[0])+1, int(w[2]))
-			prev := i1
-			i2 := i1 - d
-			for uint(i1) < uint(len(a1)) && uint(i2) < uint(len(a2)) && a1[i1] == a2[i2] {
-				i1++
-				i2++
-			}
-			if i1-prev > snakeCnt {
-				gotSnake = true
-			}
-			w[1] = int32(i1)
-			if odd && bmin <= d && d <= bmax && int(kvb[d+sh]) <= i1 {
-				return i1, i2, true, true
-			}
+		if x, y, met, snake := sweepForward(kvf, kvb, sh, fmin, fmax, bmin, bmax, odd, a1, a2); met {
+			return x, y, true, true
+		} else if snake {
+			gotSnake = true
 		}
 
 		if bmin > dmin {
@@ -299,26 +284,10 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 		} else {
 			bmax--
 		}
-		for d := bmax; d >= bmin; d -= 2 {
-			w := kvb[d-1+sh : d+2+sh : d+2+sh]
-			// B[d-1] if B[d-1] < B[d+1], else B[d+1]-1: that is the min.
-			i1 := min(int(w[0]), int(w[2])-1)
-			prev := i1
-			i2 := i1 - d
-			// j1, j2 index b1, b2: the pair before (i1, i2).
-			j1, j2 := i1-off1-1, i2-off2-1
-			for uint(j1) < uint(len(b1)) && uint(j2) < uint(len(b2)) && b1[j1] == b2[j2] {
-				j1--
-				j2--
-			}
-			i1, i2 = j1+off1+1, j2+off2+1
-			if prev-i1 > snakeCnt {
-				gotSnake = true
-			}
-			w[1] = int32(i1)
-			if !odd && fmin <= d && d <= fmax && i1 <= int(kvf[d+sh]) {
-				return i1, i2, true, true
-			}
+		if x, y, met, snake := sweepBackward(kvb, kvf, sh, bmin, bmax, fmin, fmax, !odd, b1, b2, off1, off2); met {
+			return x, y, true, true
+		} else if snake {
+			gotSnake = true
 		}
 
 		if needMin {
@@ -408,4 +377,61 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 			return bbest1, bbest - bbest1, false, true
 		}
 	}
+}
+
+// sweepForward extends every forward diagonal d = fmax, fmax-2, ..., fmin
+// by one edit and then along its snake, recording the furthest x in kvf.
+// With check set (the distance between the corner diagonals is odd), it
+// stops at the first diagonal where the forward path has reached the
+// backward one, returning that point and met. snake reports whether any
+// snake was longer than snakeCnt. a1 and a2 are A and B up to the box's
+// limits. (Kept small so that its loop gets registers.)
+func sweepForward(kvf, kvb []int32, sh, fmin, fmax, bmin, bmax int, check bool, a1, a2 []uint32) (x, y int, met, snake bool) {
+	for d := fmax; d >= fmin; d -= 2 {
+		w := kvf[d-1+sh : d+2+sh : d+2+sh] // diagonals d-1, d, d+1
+		// Ties prefer d-1 (consuming a line of A): if F[d-1] >= F[d+1]
+		// then F[d-1]+1 > F[d+1], else F[d-1]+1 <= F[d+1]; so max
+		// picks as xdiff does, without a branch.
+		i1 := max(int(w[0])+1, int(w[2]))
+		prev := i1
+		i2 := i1 - d
+		for uint(i1) < uint(len(a1)) && uint(i2) < uint(len(a2)) && a1[i1] == a2[i2] {
+			i1++
+			i2++
+		}
+		if i1-prev > snakeCnt {
+			snake = true
+		}
+		w[1] = int32(i1)
+		if check && bmin <= d && d <= bmax && int(kvb[d+sh]) <= i1 {
+			return i1, i2, true, snake
+		}
+	}
+	return 0, 0, false, snake
+}
+
+// sweepBackward is sweepForward's mirror image from the box's far corner;
+// b1 and b2 are A and B from the box's offsets (off1, off2) on.
+func sweepBackward(kvb, kvf []int32, sh, bmin, bmax, fmin, fmax int, check bool, b1, b2 []uint32, off1, off2 int) (x, y int, met, snake bool) {
+	for d := bmax; d >= bmin; d -= 2 {
+		w := kvb[d-1+sh : d+2+sh : d+2+sh]
+		// B[d-1] if B[d-1] < B[d+1], else B[d+1]-1: that is the min.
+		i1 := min(int(w[0]), int(w[2])-1)
+		prev := i1
+		// j1, j2 index b1, b2: the pair before (i1, i1-d).
+		j1, j2 := i1-off1-1, i1-d-off2-1
+		for uint(j1) < uint(len(b1)) && uint(j2) < uint(len(b2)) && b1[j1] == b2[j2] {
+			j1--
+			j2--
+		}
+		i1 = j1 + off1 + 1
+		if prev-i1 > snakeCnt {
+			snake = true
+		}
+		w[1] = int32(i1)
+		if check && fmin <= d && d <= fmax && i1 <= int(kvf[d+sh]) {
+			return i1, i1 - d, true, snake
+		}
+	}
+	return 0, 0, false, snake
 }
