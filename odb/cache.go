@@ -14,10 +14,12 @@ type baseKey struct {
 }
 
 type baseEntry struct {
-	key        baseKey
-	typ        object.Type
-	data       []byte
-	prev, next int32 // LRU links; -1 ends the list
+	key     baseKey
+	typ     object.Type
+	data    []byte
+	weight  uint32 // cost of recomputing one byte of this entry (1/16 ns)
+	prio    uint64 // (clock + weight) << 32 | sequence number
+	heapPos int32
 }
 
 // deltaBaseCache keeps recently used delta bases, bounded by the total
@@ -25,46 +27,81 @@ type baseEntry struct {
 // ownership, and evicted buffers go to a small free list from which
 // buffer() hands them out again, so a long walk over delta chains stops
 // allocating once the cache is warm.
+//
+// Eviction is cost-aware (GreedyDual-Size): an entry's priority is the
+// cache's clock plus the cost of recomputing one of its bytes; the entry of
+// lowest priority goes first and the clock advances to its priority, so
+// that entries not used for a while age out. A full object costs an
+// inflate to recompute, about ten times a delta result of the same size
+// (a delta replay is mostly a copy), so chain roots outlive intermediate
+// results; among entries of equal cost the least recently used goes first,
+// which is plain LRU for the sequential reads of a file's history.
 type deltaBaseCache struct {
 	limit      int64
 	used       int64
+	clock      uint64
+	seq        uint64
 	index      map[baseKey]int32
 	entries    []baseEntry
 	freeSlots  []int32
-	head, tail int32      // head = most recently used
+	heap       []int32    // entry indices, min-heap on prio
 	spare      [][][]byte // spare buffers by size class
 	spareBytes int64
 }
 
+// Recompute costs per byte, in 1/16 ns: inflating (about 3 ns a byte)
+// and replaying a delta (about 0.4 ns a byte, plus inflating the delta).
+const (
+	costInflate = 48
+	costReplay  = 6
+)
+
 func newDeltaBaseCache(limit int64) *deltaBaseCache {
-	return &deltaBaseCache{limit: limit, index: map[baseKey]int32{}, head: -1, tail: -1}
+	return &deltaBaseCache{limit: limit, index: map[baseKey]int32{}}
 }
 
-func (c *deltaBaseCache) unlink(i int32) {
-	e := &c.entries[i]
-	if e.prev >= 0 {
-		c.entries[e.prev].next = e.next
-	} else {
-		c.head = e.next
-	}
-	if e.next >= 0 {
-		c.entries[e.next].prev = e.prev
-	} else {
-		c.tail = e.prev
-	}
-	e.prev, e.next = -1, -1
+func (c *deltaBaseCache) priority(weight uint32) uint64 {
+	c.seq++
+	return (c.clock+uint64(weight))<<32 | c.seq&0xffffffff
 }
 
-func (c *deltaBaseCache) pushFront(i int32) {
-	e := &c.entries[i]
-	e.prev = -1
-	e.next = c.head
-	if c.head >= 0 {
-		c.entries[c.head].prev = i
+func (c *deltaBaseCache) less(a, b int) bool {
+	return c.entries[c.heap[a]].prio < c.entries[c.heap[b]].prio
+}
+
+func (c *deltaBaseCache) swap(a, b int) {
+	c.heap[a], c.heap[b] = c.heap[b], c.heap[a]
+	c.entries[c.heap[a]].heapPos = int32(a)
+	c.entries[c.heap[b]].heapPos = int32(b)
+}
+
+func (c *deltaBaseCache) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !c.less(j, i) {
+			break
+		}
+		c.swap(i, j)
+		j = i
 	}
-	c.head = i
-	if c.tail < 0 {
-		c.tail = i
+}
+
+func (c *deltaBaseCache) down(i int) {
+	n := len(c.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && c.less(r, l) {
+			j = r
+		}
+		if !c.less(j, i) {
+			return
+		}
+		c.swap(i, j)
+		i = j
 	}
 }
 
@@ -75,17 +112,16 @@ func (c *deltaBaseCache) get(key baseKey) (object.Type, []byte, bool) {
 	if !ok {
 		return 0, nil, false
 	}
-	if c.head != i {
-		c.unlink(i)
-		c.pushFront(i)
-	}
 	e := &c.entries[i]
+	e.prio = c.priority(e.weight)
+	c.down(int(e.heapPos)) // priorities only grow
 	return e.typ, e.data, true
 }
 
-// put stores data (taking ownership) under key, evicting least recently
-// used entries to stay within the limit.
-func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte) {
+// put stores data (taking ownership) under key, evicting entries of lowest
+// priority to stay within the limit. weight is the cost of recomputing
+// one byte of data (costInflate for a full object).
+func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight uint32) {
 	size := int64(cap(data))
 	if size > c.limit {
 		c.recycle(data)
@@ -95,8 +131,8 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte) {
 		c.recycle(data)
 		return
 	}
-	for c.used+size > c.limit && c.tail >= 0 {
-		c.evict(c.tail)
+	for c.used+size > c.limit && len(c.heap) > 0 {
+		c.evictMin()
 	}
 	var i int32
 	if n := len(c.freeSlots); n > 0 {
@@ -106,15 +142,23 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte) {
 		c.entries = append(c.entries, baseEntry{})
 		i = int32(len(c.entries) - 1)
 	}
-	c.entries[i] = baseEntry{key: key, typ: typ, data: data, prev: -1, next: -1}
+	c.entries[i] = baseEntry{key: key, typ: typ, data: data, weight: weight, prio: c.priority(weight), heapPos: int32(len(c.heap))}
+	c.heap = append(c.heap, i)
+	c.up(len(c.heap) - 1)
 	c.index[key] = i
 	c.used += size
-	c.pushFront(i)
 }
 
-func (c *deltaBaseCache) evict(i int32) {
-	c.unlink(i)
+func (c *deltaBaseCache) evictMin() {
+	i := c.heap[0]
+	last := len(c.heap) - 1
+	c.swap(0, last)
+	c.heap = c.heap[:last]
+	if last > 0 {
+		c.down(0)
+	}
 	e := &c.entries[i]
+	c.clock = e.prio >> 32
 	delete(c.index, e.key)
 	c.used -= int64(cap(e.data))
 	c.recycle(e.data)
@@ -158,13 +202,13 @@ func floorClass(c int) int {
 }
 
 // recycle keeps a no longer used buffer for buffer() to hand out, within a
-// byte budget of half the cache limit (at least 1 MiB).
+// byte budget of a quarter of the cache limit (at least 1 MiB).
 func (c *deltaBaseCache) recycle(b []byte) {
 	cls := floorClass(cap(b))
 	if cls < 0 || cls >= numSizeClasses {
 		return
 	}
-	budget := max(c.limit/2, 1<<20)
+	budget := max(c.limit/4, 1<<20)
 	if c.spareBytes+int64(cap(b)) > budget {
 		return // let the garbage collector have it
 	}

@@ -35,7 +35,7 @@ func TestSizeClasses(t *testing.T) {
 func TestDeltaBaseCacheBound(t *testing.T) {
 	c := newDeltaBaseCache(10000)
 	for i := 0; i < 100; i++ {
-		c.put(baseKey{1, uint64(i)}, 3, c.buffer(1000))
+		c.put(baseKey{1, uint64(i)}, 3, c.buffer(1000), costInflate)
 		if c.used > c.limit {
 			t.Fatalf("cache holds %d bytes, limit %d", c.used, c.limit)
 		}
@@ -48,12 +48,12 @@ func TestDeltaBaseCacheBound(t *testing.T) {
 	}
 	// Touching an entry protects it from the next eviction.
 	c.get(baseKey{1, 92})
-	c.put(baseKey{2, 0}, 3, c.buffer(1000))
+	c.put(baseKey{2, 0}, 3, c.buffer(1000), costInflate)
 	if _, _, ok := c.get(baseKey{1, 92}); !ok {
 		t.Fatal("recently used entry evicted")
 	}
 	// An entry larger than the whole cache is not kept.
-	c.put(baseKey{3, 0}, 3, make([]byte, 20000))
+	c.put(baseKey{3, 0}, 3, make([]byte, 20000), costInflate)
 	if _, _, ok := c.get(baseKey{3, 0}); ok {
 		t.Fatal("oversized entry kept")
 	}

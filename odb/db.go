@@ -17,8 +17,11 @@ import (
 // measured cache sizes.
 type Options struct {
 	// DeltaBaseCacheBytes bounds each Reader's cache of delta bases, keyed
-	// by (pack, offset). 0 selects DefaultDeltaBaseCacheBytes; a negative
-	// value disables the cache.
+	// by (pack, offset). 0 selects the measured default: 16 MiB
+	// (DefaultDeltaBaseCacheBytes), raised to git's 96 MiB
+	// (BulkDeltaBaseCacheBytes) once the reader has inflated more than
+	// BulkReadThreshold bytes, the sign of a bulk read such as reading every
+	// object. A negative value disables the cache.
 	DeltaBaseCacheBytes int64
 	// ObjectCacheBytes bounds each Reader's by-ID cache used by ReadCached.
 	// 0 selects DefaultObjectCacheBytes; a negative value disables it.
@@ -36,6 +39,8 @@ type Options struct {
 // Default cache sizes, chosen by measurement (see doc.go).
 const (
 	DefaultDeltaBaseCacheBytes = 16 << 20
+	BulkDeltaBaseCacheBytes    = 96 << 20
+	BulkReadThreshold          = 256 << 20
 	DefaultObjectCacheBytes    = 16 << 20
 )
 

@@ -35,6 +35,8 @@ type Reader struct {
 	looseBuf []byte
 	hdrBuf   [maxLooseHeader]byte
 	sizeBuf  [20]byte // the two size varints at the start of delta data
+
+	growCache bool // default cache size: grow it for bulk reads
 	bad      []*pack
 }
 
@@ -55,6 +57,7 @@ func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 	r := &Reader{db: db}
 	if deltaBaseBytes == 0 {
 		deltaBaseBytes = DefaultDeltaBaseCacheBytes
+		r.growCache = true
 	}
 	if deltaBaseBytes < 0 {
 		deltaBaseBytes = 0
@@ -97,6 +100,10 @@ func (r *Reader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	typ, data, err := r.read(id, dst)
 	if err == nil {
 		r.stats.ObjectsRead++
+	}
+	if r.growCache && r.stats.BytesInflated > BulkReadThreshold {
+		r.growCache = false
+		r.bases.limit = BulkDeltaBaseCacheBytes
 	}
 	return typ, data, err
 }
@@ -313,6 +320,8 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 		baseOwned bool // base is a buffer of ours, to hand to the cache
 		baseKeyOK bool // base came from a pack entry (cacheable under baseKey)
 		bKey      baseKey
+		// baseWeight is the cost of recomputing a byte of base.
+		baseWeight uint32 = costInflate
 	)
 	curP, curOff := p, off
 	for {
@@ -391,11 +400,14 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 		}
 		if baseOwned {
 			if baseKeyOK {
-				r.bases.put(bKey, baseType, base)
+				r.bases.put(bKey, baseType, base, baseWeight)
 			} else {
 				r.bases.recycle(base)
 			}
 		}
+		// The next base is this delta's result: recomputing a byte of it
+		// costs a replay plus the inflation of the delta data.
+		baseWeight = costReplay + uint32(costInflate*l.hdr.size/uint64(max(len(out), 1)))
 		base, baseOwned, baseKeyOK, bKey = out, i != 0, true, baseKey{l.pack.id, l.off}
 	}
 	return baseType, base, nil
