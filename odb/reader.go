@@ -37,7 +37,7 @@ type Reader struct {
 	sizeBuf  [20]byte // the two size varints at the start of delta data
 
 	growCache bool // default cache size: grow it for bulk reads
-	bad      []*pack
+	bad       []*pack
 }
 
 // chainLink is one delta entry on the way from a requested object down to
