@@ -88,8 +88,11 @@ func (h *History) treeEntry(tree oid.ID, path string) (uint32, oid.ID, bool, err
 	return h.trees.Lookup(tree, []byte(path))
 }
 
-func (h *History) blob(id oid.ID) ([]byte, error) {
-	typ, data, err := h.rd.Read(id, nil)
+func (h *History) blob(id oid.ID) ([]byte, error) { return h.blobInto(id, nil) }
+
+// blobInto reads a blob into dst's storage when it is large enough.
+func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
+	typ, data, err := h.rd.Read(id, dst)
 	if err != nil {
 		return nil, err
 	}

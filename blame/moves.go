@@ -232,7 +232,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				sb.copySplitIfBetter(&splits[j], &potential)
 			}
 			if norigin.suspects == nil {
-				norigin.file = nil
+				sb.dropFile(norigin)
 			}
 		}
 		var newUnblamed *entry

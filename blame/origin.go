@@ -1,6 +1,9 @@
 package blame
 
-import "github.com/goblame/goblame/oid"
+import (
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/oid"
+)
 
 // origin is one (commit, path) pair under suspicion (git's struct
 // blame_origin).
@@ -22,8 +25,14 @@ type origin struct {
 	// guilty is set once some entry ends up blamed on this origin.
 	guilty bool
 
-	// file caches the blob's content while the origin is being worked on.
-	file []byte
+	// file caches the blob's content while the origin is being worked on;
+	// fileOwned says the buffer came from the scoreboard's pool and goes
+	// back to it when dropped.
+	file      []byte
+	fileOwned bool
+	// prep is file prepared for diffing (lines split and interned), made
+	// on first use and dropped with file.
+	prep *diff.File
 	// fingerprints caches per-line fingerprints for --ignore-rev.
 	fingerprints []fingerprint
 }

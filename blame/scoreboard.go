@@ -52,6 +52,8 @@ type scoreboard struct {
 
 	differ    *diff.Differ
 	diffOpts  diff.Options
+	freeBufs  [][]byte     // recycled blob buffers
+	freeFiles []*diff.File // recycled prepared files
 	hunks     []diff.Hunk
 	bloomKeys []traverse.BloomKey
 	useBloom  bool
@@ -186,13 +188,20 @@ func (sb *scoreboard) queueBlames(porigin *origin, sorted *entry) {
 	sb.queue.put(porigin.commit)
 }
 
-// fillBlob reads an origin's blob into its file cache.
+// fillBlob reads an origin's blob into its file cache (git's
+// fill_origin_blob, which counts every read).
 func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 	if o.file != nil {
 		return o.file, nil
 	}
 	sb.stats.ReadBlobs++
-	data, err := sb.hist.blob(o.blob)
+	if o == sb.finalOrigin && !sb.final.Uncommitted {
+		// The final image is this blob; git reads it again, goblame
+		// shares the bytes (never recycled).
+		o.file = sb.finalBuf
+		return o.file, nil
+	}
+	data, err := sb.hist.blobInto(o.blob, sb.getBuf())
 	if err != nil {
 		if o.blob != oid.EmptyBlob(sb.format) {
 			return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
@@ -203,7 +212,51 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 		data = []byte{}
 	}
 	o.file = data
+	o.fileOwned = true
 	return data, nil
+}
+
+// prepared returns o's blob prepared for diffing, preparing it next to
+// near (a version likely to share most lines) the first time.
+func (sb *scoreboard) prepared(o *origin, near *diff.File) (*diff.File, error) {
+	if o.prep != nil {
+		return o.prep, nil
+	}
+	var f *diff.File
+	if n := len(sb.freeFiles); n > 0 {
+		f = sb.freeFiles[n-1]
+		sb.freeFiles = sb.freeFiles[:n-1]
+	}
+	f, err := sb.differ.PrepareNear(f, o.file, near, sb.diffOpts)
+	if err != nil {
+		return nil, err
+	}
+	o.prep = f
+	return f, nil
+}
+
+// dropFile forgets an origin's blob and prepared lines (git's
+// drop_origin_blob), recycling the buffers.
+func (sb *scoreboard) dropFile(o *origin) {
+	if o.fileOwned && o.file != nil && len(sb.freeBufs) < 8 {
+		sb.freeBufs = append(sb.freeBufs, o.file[:0])
+	}
+	if o.prep != nil && len(sb.freeFiles) < 8 {
+		sb.freeFiles = append(sb.freeFiles, o.prep)
+	}
+	o.file, o.fileOwned, o.prep = nil, false, nil
+	o.fingerprints = nil
+}
+
+// getBuf returns a recycled blob buffer (nil when there is none).
+func (sb *scoreboard) getBuf() []byte {
+	n := len(sb.freeBufs)
+	if n == 0 {
+		return nil
+	}
+	b := sb.freeBufs[n-1]
+	sb.freeBufs = sb.freeBufs[:n-1]
+	return b
 }
 
 // assign is the main loop (git's assign_blame).
@@ -291,12 +344,10 @@ func (sb *scoreboard) passBlame(o *origin) error {
 		}
 		for _, p := range sgOrigins {
 			if p != nil && p.suspects == nil {
-				p.file = nil
-				p.fingerprints = nil
+				sb.dropFile(p)
 			}
 		}
-		o.file = nil
-		o.fingerprints = nil
+		sb.dropFile(o)
 	}
 	if len(sgs) == 0 {
 		finish()
@@ -376,8 +427,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 			if err := sb.passToParent(o, porigin, true); err != nil {
 				return err
 			}
-			porigin.file = nil
-			porigin.fingerprints = nil
+			sb.dropFile(porigin)
 			if o.suspects == nil {
 				finish()
 				return nil
@@ -433,8 +483,9 @@ func (sb *scoreboard) passBlame(o *origin) error {
 // identical.
 func (sb *scoreboard) passWholeBlame(o, porigin *origin) {
 	if porigin.file == nil && o.file != nil {
-		porigin.file = o.file
-		o.file = nil
+		// Steal the blob (and its prepared lines): same content.
+		porigin.file, porigin.fileOwned, porigin.prep = o.file, o.fileOwned, o.prep
+		o.file, o.fileOwned, o.prep = nil, false, nil
 	}
 	suspects := o.suspects
 	o.suspects = nil
@@ -481,7 +532,19 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 		c.ign = sb.newIgnorePass(parent, target)
 	}
 	sb.stats.Diffs++
-	sb.hunks = sb.differ.BlameDiff(sb.hunks, pfile, tfile, sb.diffOpts)
+	_, _ = pfile, tfile
+	tprep, err := sb.prepared(target, nil)
+	if err != nil {
+		return sb.diffFailed(parent, target, err)
+	}
+	pprep, err := sb.prepared(parent, tprep)
+	if err != nil {
+		return sb.diffFailed(parent, target, err)
+	}
+	sb.hunks, err = sb.differ.BlameDiffFiles(sb.hunks, pprep, tprep, sb.diffOpts)
+	if err != nil {
+		return sb.diffFailed(parent, target, err)
+	}
 	offset := 0
 	for _, h := range sb.hunks {
 		c.chunk(h.NewStart, h.OldStart-h.NewStart, h.NewStart+h.NewCount, h.OldCount)
@@ -494,6 +557,11 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 	}
 	sb.queueBlames(parent, list)
 	return nil
+}
+
+// diffFailed is git's "unable to generate diff (parent -> target)".
+func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
+	return fmt.Errorf("unable to generate diff (%s -> %s): %w", parent.commit.ID, target.commit.ID, err)
 }
 
 // findOrigin finds the parent's version of o's path without rename
