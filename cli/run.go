@@ -136,7 +136,7 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 
-	revs, err := r.ParseRevisionArgs(b.rd, a.RevArgs)
+	revs, err := b.revisions(a)
 	if err != nil {
 		return err
 	}
@@ -260,6 +260,77 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 	return format.Write(b.env.Stdout, res, fopts)
+}
+
+// revisions resolves the revision words as setup_revisions does for
+// blame: --not and the revisions, then --default and --merge, then the
+// checks git makes once the words are known.
+func (b *blameRun) revisions(a *BlameArgs) ([]repo.Revision, error) {
+	r := b.r
+	var words []string
+	noWalk := false
+	for _, w := range a.RevArgs {
+		switch {
+		case w == "--not" || !strings.HasPrefix(w, "-"):
+			words = append(words, w)
+		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
+			noWalk = true
+		case w == "--do-walk":
+			noWalk = false
+		default:
+			// --all, --branches, --tags, --remotes, --glob, --reflog and
+			// friends name every ref of a kind; blame then has several
+			// commits to dig from. goblame does not list refs.
+			return nil, die("goblame does not support the revision option %s", w)
+		}
+	}
+	if a.NoDashDash {
+		for _, w := range words {
+			if w == "--not" || strings.Contains(w, "..") || strings.HasPrefix(w, "^") {
+				continue
+			}
+			if !r.IsRevision(b.rd, w) {
+				return nil, die("ambiguous argument '%s': unknown revision or path not in the working tree.\n"+
+					"Use '--' to separate paths from revisions, like this:\n"+
+					"'git <command> [<revision>...] -- [<file>...]'", w)
+			}
+		}
+	}
+	revs, err := r.ParseRevisionArgs(b.rd, words)
+	if err != nil {
+		return nil, err
+	}
+	if len(revs) == 0 && a.Rev.Default != nil {
+		id, err := r.ResolveRevision(b.rd, *a.Rev.Default)
+		if err != nil {
+			return nil, die("bad default revision '%s'", *a.Rev.Default)
+		}
+		typ, _, _ := b.rd.ReadHeader(id)
+		revs = append(revs, repo.Revision{Name: *a.Rev.Default, ID: id, Type: typ})
+	}
+	if a.Rev.ShowMerge {
+		heads, err := r.MergeHeads()
+		if err != nil {
+			return nil, err
+		}
+		head, _, herr := r.Head()
+		if herr != nil || len(heads) == 0 {
+			return nil, die("--merge without MERGE_HEAD?")
+		}
+		revs = append(revs, repo.Revision{Name: "HEAD", ID: head, Type: object.Commit},
+			repo.Revision{Name: "MERGE_HEAD", ID: heads[0], Type: object.Commit})
+	}
+	hasGraph := false
+	if a.Rev.TopoOrder && !r.HasReplacements() && len(r.Shallow()) == 0 {
+		if g, _, err := traverse.OpenGraph(r.Objects.ObjectDirs(), r.Format); err == nil && g != nil {
+			hasGraph = true
+			g.Close()
+		}
+	}
+	if err := a.CheckRevisionSetup(hasGraph, noWalk); err != nil {
+		return nil, err
+	}
+	return revs, nil
 }
 
 // strerror is the strerror text of a file error.
