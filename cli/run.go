@@ -30,6 +30,8 @@ type blameRun struct {
 	// get_time(), which GIT_TEST_DATE_NOW overrides.
 	dateNow time.Time
 	local   *time.Location
+	// fatalLater is an error git raises while using a diff driver.
+	fatalLater error
 }
 
 func (b *blameRun) warn(line string) {
@@ -207,7 +209,17 @@ func (b *blameRun) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	ranges, err := blame.ParseLineRanges(a.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, b.funcLine(path))
+	var isFunc blame.FuncLine
+	for _, rg := range a.Ranges {
+		if strings.HasPrefix(rg, ":") || strings.HasPrefix(rg, "^:") {
+			isFunc = b.funcLine(path)
+			break
+		}
+	}
+	if b.fatalLater != nil {
+		return b.fatalLater
+	}
+	ranges, err := blame.ParseLineRanges(a.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc)
 	if err != nil {
 		return err
 	}
@@ -727,12 +739,6 @@ func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, 
 		}
 	}
 	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{Graph: g, Grafts: grafts, DisableGraph: disable}), append(msgs, warnings...), nil
-}
-
-// funcLine returns the -L :<funcname> test for path: the default rule
-// unless a diff driver with a funcname pattern is configured.
-func (b *blameRun) funcLine(path string) blame.FuncLine {
-	return nil
 }
 
 // formatOptions maps the command line and configuration to the output.

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/posixre"
+)
+
+// funcLine returns the -L :<funcname> test for path (git's userdiff
+// driver lookup): the diff attribute names a driver whose funcname
+// pattern comes from diff.<driver>.xfuncname or .funcname (the last one
+// configured) or from the builtin table; without a pattern, nil (git's
+// default rule).
+func (b *blameRun) funcLine(path string) blame.FuncLine {
+	pattern, flags, ok := b.funcnamePattern(path)
+	if !ok {
+		return nil
+	}
+	type funcReg struct {
+		re     *posixre.Regexp
+		negate bool
+	}
+	var regs []funcReg
+	for _, expr := range strings.Split(pattern, "\n") {
+		negate := strings.HasPrefix(expr, "!")
+		if negate {
+			expr = expr[1:]
+		}
+		re, err := posixre.Compile(expr, flags)
+		if err != nil {
+			b.fatalLater = die("Invalid regexp to look for hunk header: %s", expr)
+			return func([]byte) bool { return false }
+		}
+		regs = append(regs, funcReg{re: re, negate: negate})
+	}
+	return func(line []byte) bool {
+		// The terminating newline (and a CR before it) is not matched.
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+		}
+		for _, r := range regs {
+			if _, _, ok := r.re.Find(line); ok {
+				return !r.negate
+			}
+		}
+		return false
+	}
+}
+
+func (b *blameRun) funcnamePattern(path string) (string, int, bool) {
+	driver := b.r.Attributes(path, "diff")["diff"]
+	switch driver {
+	case "", "set", "unset", "unspecified":
+		return "", 0, false
+	}
+	pattern, flags, found := "", 0, false
+	for _, e := range b.r.Config.Entries() {
+		switch e.Key {
+		case "diff." + driver + ".funcname":
+			pattern, flags, found = e.Value, 0, true
+		case "diff." + driver + ".xfuncname":
+			pattern, flags, found = e.Value, posixre.Extended, true
+		}
+	}
+	if found {
+		return pattern, flags, true
+	}
+	for _, d := range builtinFuncnames {
+		if d.name == driver {
+			flags := posixre.Extended
+			if d.icase {
+				flags |= posixre.ICase
+			}
+			return d.pattern, flags, true
+		}
+	}
+	return "", 0, false
+}
