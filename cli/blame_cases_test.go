@@ -56,6 +56,10 @@ func TestRevisionsAndRangesMatchGit(t *testing.T) {
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
+		// The progress meter, shown at once.
+		for _, args := range [][]string{{"--progress", "file"}, {"--progress", "-L", "3,5", "file"}, {"--progress", "-L", "1,2", "-L", "8,9", "file"}} {
+			compareWithGit(t, dir, format, nil, []string{"GIT_PROGRESS_DELAY=0"}, args...)
+		}
 	}
 }
 
