@@ -20,11 +20,12 @@ type Differ struct {
 	recent     [recentFiles]recentFile
 	tick       uint64
 
-	myers myersState
-	ch    []byte
-	hist  histState
-	pat   patState
-	err   error
+	myers     myersState
+	nearIndex []int32 // PrepareNear's resync index: per id, 1+line in near, -1 if repeated
+	ch        []byte
+	hist      histState
+	pat       patState
+	err       error
 }
 
 // NewDiffer returns a Differ with empty tables.
@@ -110,7 +111,7 @@ func (d *Differ) bytesFile(t *lineTable, data []byte, near *File) *File {
 	}
 	victim.copy = append(victim.copy[:0], data...)
 	victim.used = d.tick
-	prepareNear(&victim.f, t, victim.copy, near)
+	prepareNear(&victim.f, t, victim.copy, near, &d.nearIndex)
 	return &victim.f
 }
 
@@ -158,11 +159,11 @@ func (d *Differ) PrepareNear(f *File, data []byte, near *File, opts Options) (*F
 	if near != nil && (near.table != t || near.gen != t.gen) {
 		near = nil
 	}
-	prepareNear(f, t, data, near)
+	prepareNear(f, t, data, near, &d.nearIndex)
 	return f, nil
 }
 
-func prepareNear(f *File, t *lineTable, data []byte, near *File) {
+func prepareNear(f *File, t *lineTable, data []byte, near *File, index *[]int32) {
 	f.data = data
 	f.table = t
 	f.gen = t.gen
@@ -214,6 +215,8 @@ func prepareNear(f *File, t *lineTable, data []byte, near *File) {
 	// Either way each id is exact; the lockstep only saves hashing.
 	pos, nj := head, k
 	nearMidEnd := near.start(j)
+	indexed := false
+	misses := 0 // consecutive lines found neither in step nor just ahead
 	for pos < tailStart {
 		if nj < j {
 			s := near.start(nj)
@@ -234,6 +237,7 @@ func prepareNear(f *File, t *lineTable, data []byte, near *File) {
 				f.ids = append(f.ids, near.ids[nj:q]...)
 				pos += int(near.ends[q-1]) - s
 				nj = q
+				misses = 0
 				continue
 			}
 		}
@@ -245,11 +249,36 @@ func prepareNear(f *File, t *lineTable, data []byte, near *File) {
 		f.ends = append(f.ends, int32(end))
 		f.ids = append(f.ids, id)
 		pos = end
+		found := false
 		for look := nj; look < j && look < nj+lockstepLookahead; look++ {
-			if near.ids[look] == id {
+			// A match just ahead counts if the following line agrees too
+			// (a lone "}" or blank line matches all over the place).
+			if near.ids[look] == id && (look+1 == j || hasLinePrefix(data[end:tailStart], near, look+1)) {
 				nj = look + 1
+				found = true
 				break
 			}
+		}
+		if found {
+			misses = 0
+		} else if misses++; misses >= lostAfter {
+			// Lost: find the line in near's middle if it is unique there
+			// (a moved block), building the index of near's middle lines
+			// on first need.
+			if !indexed {
+				indexed = true
+				buildNearIndex(index, near.ids[k:j], k, t.count())
+			}
+			if int(id) < len(*index) {
+				if p := (*index)[id]; p > 0 {
+					nj = int(p)
+				}
+			}
+		}
+	}
+	if indexed {
+		for _, id := range near.ids[k:j] {
+			(*index)[id] = 0
 		}
 	}
 	for i := j; i < near.Lines(); i++ {
@@ -261,6 +290,33 @@ func prepareNear(f *File, t *lineTable, data []byte, near *File) {
 // lockstepLookahead is how far PrepareNear looks ahead in near for a line
 // that did not match where it expected.
 const lockstepLookahead = 16
+
+// lostAfter is how many consecutive unmatched lines make PrepareNear look
+// for its place with an index of near's lines.
+const lostAfter = 8
+
+// hasLinePrefix reports whether rest starts with near's line i.
+func hasLinePrefix(rest []byte, near *File, i int) bool {
+	line := near.Line(i)
+	return len(rest) >= len(line) && bytes.Equal(rest[:len(line)], line)
+}
+
+// buildNearIndex records, for each id of near's middle lines (which start
+// at line first), 1+its line number, or -1 if it occurs more than once.
+// The index must be all zero for those ids on entry; the caller clears it.
+func buildNearIndex(index *[]int32, ids []uint32, first, nids int) {
+	if len(*index) < nids {
+		*index = make([]int32, nids+nids/4)
+	}
+	idx := *index
+	for i, id := range ids {
+		if idx[id] == 0 {
+			idx[id] = int32(first + i + 1)
+		} else {
+			idx[id] = -1
+		}
+	}
+}
 
 // commonPrefix is the length of the longest common prefix of a and b.
 func commonPrefix(a, b []byte) int {
