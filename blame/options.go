@@ -51,6 +51,12 @@ type Options struct {
 	// before entries are sorted and coalesced.
 	OnGuilty func(Entry)
 
+	// TextConv, when set, converts blobs before they are blamed, as git
+	// does for paths whose diff driver has a textconv command (on by
+	// default in git blame; --no-textconv turns it off). It returns the
+	// converted text, or nil when no conversion applies to the path.
+	TextConv func(path string, mode uint32, blob []byte) ([]byte, error)
+
 	// Warn receives the lines git prints to standard error without
 	// stopping (a parent commit that cannot be read is skipped with
 	// "error: Could not read <id>"); nil discards them.

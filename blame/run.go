@@ -228,6 +228,16 @@ func (sb *scoreboard) setup(req Request) error {
 	if err != nil {
 		return &BlobError{ID: id, Path: req.Path, Err: err, final: true}
 	}
+	if sb.opts.TextConv != nil {
+		conv, err := sb.opts.TextConv(req.Path, mode, buf)
+		if err != nil {
+			return err
+		}
+		if conv != nil {
+			buf = conv
+			sb.finalConverted = true
+		}
+	}
 	sb.stats.ReadBlobs++
 	sb.setFinal(buf)
 	sb.finalOrigin = o

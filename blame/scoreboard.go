@@ -46,6 +46,8 @@ type scoreboard struct {
 	index       []IndexEntry
 	finalBuf    []byte
 	lineStarts  []int
+	// finalConverted: the final image went through textconv.
+	finalConverted bool
 
 	// ent collects guilty entries (unsorted until the end).
 	ent *entry
@@ -195,7 +197,7 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 		return o.file, nil
 	}
 	sb.stats.ReadBlobs++
-	if o == sb.finalOrigin && !sb.final.Uncommitted {
+	if o == sb.finalOrigin && !sb.final.Uncommitted && !sb.finalConverted {
 		// The final image is this blob; git reads it again, goblame
 		// shares the bytes (never recycled).
 		o.file = sb.finalBuf
@@ -210,6 +212,19 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 	}
 	if data == nil {
 		data = []byte{}
+	}
+	if sb.opts.TextConv != nil {
+		conv, err := sb.opts.TextConv(o.path, o.mode, data)
+		if err != nil {
+			return nil, err
+		}
+		if conv != nil {
+			if len(sb.freeBufs) < 8 {
+				sb.freeBufs = append(sb.freeBufs, data[:0])
+			}
+			o.file = conv
+			return conv, nil
+		}
 	}
 	o.file = data
 	o.fileOwned = true

@@ -26,6 +26,7 @@ func runGoblame(dir string, format oid.Format, stdin []byte, extra []string, arg
 		Dir:       dir,
 		Getenv:    func(k string) string { return m[k] },
 		LookupEnv: func(k string) (string, bool) { v, ok := m[k]; return v, ok },
+		Env:       envList,
 		Stdin:     bytes.NewReader(stdin),
 		Stdout:    &stdout,
 		Stderr:    &stderr,

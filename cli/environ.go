@@ -13,6 +13,9 @@ type Environ struct {
 	Getenv func(string) string // environment lookup
 	// LookupEnv tells unset from empty; nil means "empty is unset".
 	LookupEnv func(string) (string, bool)
+	// Env is the whole environment ("K=V"), handed to commands goblame
+	// runs (textconv filters).
+	Env []string
 	Stdin     io.Reader
 	Stdout    io.Writer
 	Stderr    io.Writer
@@ -32,6 +35,7 @@ func OSEnviron() Environ {
 		Dir:              dir,
 		Getenv:           os.Getenv,
 		LookupEnv:        os.LookupEnv,
+		Env:              os.Environ(),
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,

@@ -32,6 +32,8 @@ type blameRun struct {
 	local   *time.Location
 	// fatalLater is an error git raises while using a diff driver.
 	fatalLater error
+	// textconvCache maps paths to their textconv command.
+	textconvCache map[string]string
 }
 
 func (b *blameRun) warn(line string) {
@@ -166,6 +168,9 @@ func (b *blameRun) run(args []string) error {
 		opts.Diff.IndentHeuristic = *a.IndentHeuristic
 	}
 	opts.Warn = b.warn
+	if a.TextConv {
+		opts.TextConv = b.textconv
+	}
 	opts.ShowRoot = a.ShowRoot
 	opts.FirstParent = a.FirstParent
 	opts.NoFollow = a.NoFollow

@@ -104,6 +104,15 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 			return nil, die("unsupported file type %s", name)
 		}
 	}
+	if a.TextConv && a.Contents == nil || a.TextConv && *a.Contents != "-" {
+		conv, err := b.textconv(path, mode, content)
+		if err != nil {
+			return nil, err
+		}
+		if conv != nil {
+			content = conv
+		}
+	}
 	converted, err := r.ConvertToGit(path, content)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path"
+
+	"github.com/goblame/goblame/object"
+)
+
+// textconvCommand returns the textconv command of path's diff driver
+// (diff.<driver>.textconv, the last one configured), "" when none.
+func (b *blameRun) textconvCommand(p string) string {
+	if cmd, ok := b.textconvCache[p]; ok {
+		return cmd
+	}
+	cmd := ""
+	driver := b.r.Attributes(p, "diff")["diff"]
+	switch driver {
+	case "", "set", "unset", "unspecified":
+	default:
+		for _, e := range b.r.Config.Entries() {
+			if e.Key == "diff."+driver+".textconv" {
+				cmd = e.Value
+			}
+		}
+	}
+	if b.textconvCache == nil {
+		b.textconvCache = map[string]string{}
+	}
+	b.textconvCache[p] = cmd
+	return cmd
+}
+
+// textconv converts a blob as git's textconv_object does: regular files
+// whose driver has a textconv command are written to a temporary file
+// named after the path, and the command's output (run through the shell
+// with the file name as argument) replaces the content. git may cache
+// the result in notes (diff.<driver>.cachetextconv); goblame never writes
+// to the repository and always runs the command.
+func (b *blameRun) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
+	if mode&0o170000 != object.ModeFile&0o170000 {
+		return nil, nil
+	}
+	cmd := b.textconvCommand(p)
+	if cmd == "" {
+		return nil, nil
+	}
+	dir, err := os.MkdirTemp("", "goblame-textconv-")
+	if err != nil {
+		return nil, die("unable to read files to diff")
+	}
+	defer os.RemoveAll(dir)
+	tmp := dir + "/" + path.Base(p)
+	if err := os.WriteFile(tmp, blob, 0o600); err != nil {
+		return nil, die("unable to read files to diff")
+	}
+	c := exec.Command("sh", "-c", cmd+` "$@"`, cmd, tmp)
+	c.Dir = b.r.WorkTree
+	if c.Dir == "" {
+		c.Dir = b.r.GitDir
+	}
+	var out bytes.Buffer
+	c.Stdout = &out
+	c.Stderr = b.env.Stderr
+	c.Env = b.env.Env
+	if err := c.Run(); err != nil {
+		return nil, die("unable to read files to diff")
+	}
+	if out.Len() == 0 {
+		return []byte{}, nil
+	}
+	return out.Bytes(), nil
+}
