@@ -279,7 +279,7 @@ func TestRealRepositories(t *testing.T) {
 		found = true
 		for _, path := range strings.Split(paths, ",") {
 			n := compareHistory(t, dir, oid.SHA1, path, limit, Myers)
-			t.Logf("%s %s: %d pairs", filepath.Base(filepath.Dir(dir)), path, n)
+			t.Logf("%s %s: %d comparisons (version pairs x option sets)", filepath.Base(filepath.Dir(dir)), path, n)
 		}
 	}
 	if !found {
