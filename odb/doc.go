@@ -182,7 +182,7 @@
 // relative, C-quoted, duplicated, nested, missing, the depth limit, the
 // environment's order) and replace refs; plus the 20 packs and 15
 // repositories of github.com/go-git/go-git-fixtures/v4 (read in place from
-// the module cache; the 23 MB archive only with GOBLAME_ODB_LONG=1).
+// the module cache, skipped if it is absent).
 // Abbreviations are compared with git ls-tree --abbrev[=n] (19 036
 // abbreviations per format, with and without the MIDX), rev-parse --short
 // and --disambiguate, and git log %h for the MIDX double count.
@@ -201,9 +201,10 @@
 //	go test ./odb -run '^$' -fuzz FuzzPackData -fuzztime 60s
 //
 // (also FuzzDelta, FuzzLooseHeader, FuzzLooseObject, FuzzPackIndex,
-// FuzzMultiPackIndex, FuzzFlateDecoder). The default test run takes a few
-// seconds once the fixtures are cached; GOBLAME_ODB_LONG=1 adds the large
-// go-git-fixtures archive.
+// FuzzMultiPackIndex, FuzzFlateDecoder). The default test run takes about
+// five seconds once the fixtures are cached (building them the first time
+// takes about a minute). Measurements on real repositories are opt-in
+// benchmarks (GOBLAME_ODB_REPO, see bench_test.go and benchmarks/odb).
 //
 // # Concurrency
 //

@@ -72,7 +72,6 @@ func TestGoGitFixturePacks(t *testing.T) {
 
 // TestGoGitFixtureRepositories unpacks the .git directories that
 // go-git-fixtures ships as archives and compares every object with git.
-// The largest archive (23 MB) runs only with GOBLAME_ODB_LONG=1.
 func TestGoGitFixtureRepositories(t *testing.T) {
 	testgit.RequireGit(t)
 	data := goGitFixturesData(t)
@@ -84,9 +83,6 @@ func TestGoGitFixtureRepositories(t *testing.T) {
 	for _, archive := range archives {
 		name := strings.TrimSuffix(filepath.Base(archive), ".tgz")
 		t.Run(name, func(t *testing.T) {
-			if st, err := os.Stat(archive); err == nil && st.Size() > 5<<20 && os.Getenv("GOBLAME_ODB_LONG") == "" {
-				t.Skip("large archive: set GOBLAME_ODB_LONG=1")
-			}
 			dir := t.TempDir()
 			if err := untgz(archive, dir); err != nil {
 				t.Fatal(err)
