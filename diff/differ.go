@@ -431,7 +431,7 @@ func (d *Differ) check(a, b *File, opts Options) error {
 	if !opts.IgnoreWhitespace {
 		t = d.exact
 	}
-	if t == nil || a.table != t || b.table != t || a.gen != t.gen || b.gen != t.gen {
+	if t == nil || a == nil || b == nil || a.table != t || b.table != t || a.gen != t.gen || b.gen != t.gen {
 		return ErrForeignFile
 	}
 	if len(a.data) > MaxFileSize || len(b.data) > MaxFileSize {

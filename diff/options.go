@@ -7,7 +7,7 @@ import (
 
 // Algorithm selects how the longest common subsequence is searched for.
 // The zero value is Myers, xdiff's default and the only algorithm git 2.39.5's
-// blame ever uses.
+// blame ever uses. Values other than the three below act as Myers.
 type Algorithm uint8
 
 const (
