@@ -250,3 +250,35 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatal("Open with an unknown format succeeded")
 	}
 }
+
+// TestUseAfterClose reports ErrClosed instead of touching unmapped files.
+func TestUseAfterClose(t *testing.T) {
+	format := oid.SHA1
+	fx := layoutFixtures[1]
+	dir := fixture(t, fx.name, format, fx.script)
+	want := catFileAll(t, dir, format)
+	db, err := Open(objectsDir(t, dir, format), format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := db.NewReader()
+	if _, _, err := r.Read(want[0].id, nil); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, _, err := r.Read(want[0].id, nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Read after Close: %v", err)
+	}
+	if _, _, err := r.ReadHeader(want[0].id); !errors.Is(err, ErrClosed) {
+		t.Fatalf("ReadHeader after Close: %v", err)
+	}
+	if _, _, err := r.ReadCached(want[1].id); !errors.Is(err, ErrClosed) {
+		t.Fatalf("ReadCached after Close: %v", err)
+	}
+	if r.Has(want[0].id) {
+		t.Fatal("Has after Close")
+	}
+	if err := db.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}

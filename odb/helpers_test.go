@@ -183,9 +183,12 @@ func compareObjects(t *testing.T, db *DB, want []gitObject) {
 			t.Fatalf("ReadHeader (reverse) %s: %v %d %v, git %v %d", w.id, htyp, size, err, w.typ, len(w.content))
 		}
 	}
-	// A reader with no caches at all must agree too.
+	// A reader with no caches at all must agree too (on a sample of large
+	// repositories: without a cache every delta rebuilds its whole chain).
 	r3 := db.newReader(-1, -1)
-	for _, w := range want {
+	step := max(1, len(want)/2000)
+	for i := 0; i < len(want); i += step {
+		w := want[i]
 		typ, data, err := r3.Read(w.id, nil)
 		if err != nil || typ != w.typ || !bytes.Equal(data, w.content) {
 			t.Fatalf("Read without caches %s: %v %v", w.id, typ, err)

@@ -79,6 +79,9 @@ func (r *Reader) Stats() Stats {
 }
 
 func (r *Reader) checkFormat(id oid.ID) error {
+	if r.db.closed.Load() {
+		return ErrClosed
+	}
 	if id.Format() != r.db.format {
 		return fmt.Errorf("odb: object name %s has format %v, the repository %v", id, id.Format(), r.db.format)
 	}
@@ -170,7 +173,7 @@ func (r *Reader) rescan() {
 // Has reports whether the object exists (without replace refs, as git's
 // has_object). The empty tree always exists.
 func (r *Reader) Has(id oid.ID) bool {
-	if id.Format() != r.db.format {
+	if id.Format() != r.db.format || r.db.closed.Load() {
 		return false
 	}
 	if id == oid.EmptyTree(r.db.format) {
