@@ -225,7 +225,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
 			pfile, err := sb.fillBlob(norigin)
 			if err != nil {
-				continue
+				return err // git dies: "Cannot read blob ... for path ..."
 			}
 			for j, e := range ents {
 				potential := sb.findCopyInBlob(e, norigin, pfile)
