@@ -18,7 +18,9 @@ import (
 // bare or not) with the default format and --porcelain, and compares
 // with git blame byte for byte. GOBLAME_REAL_FLAGS adds flag sets
 // ("-M;-C -C;-w"); GOBLAME_REAL_MAX limits the number of files per
-// repository. Without GOBLAME_REAL_REPOS the test is skipped: CI has no
+// repository. In a flag set, {newest} stands for the newest commit that
+// touched the file (for "--ignore-rev {newest}"). Without
+// GOBLAME_REAL_REPOS the test is skipped: CI has no
 // copies of real repositories; run it by hand, e.g.
 //
 //	GOBLAME_REAL_REPOS=/work/scratch/go-git.git go test ./cli -run RealRepositories -v -timeout 0
@@ -60,8 +62,21 @@ func TestRealRepositories(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for f := range work {
+					newest := ""
 					for _, flags := range flagSets {
 						args := append(append([]string{}, flags...), "HEAD", "--", f)
+						for i, a := range args {
+							if a == "{newest}" {
+								if newest == "" {
+									out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%H", "HEAD", "--", f).Output()
+									if err != nil {
+										t.Error(err)
+									}
+									newest = strings.TrimSpace(string(out))
+								}
+								args[i] = newest
+							}
+						}
 						want, err := testgit.Run(dir, format, nil, nil, "git", append([]string{"blame"}, args...)...)
 						if err != nil {
 							t.Error(err)
