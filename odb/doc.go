@@ -22,6 +22,10 @@
 //     (bit 31 set: index into a 64-bit table). A multi-pack-index
 //     (objects/pack/multi-pack-index) is one sorted table over several
 //     packs; packs it does not list are searched through their own .idx.
+//     A MIDX this package cannot use (git 2.39.5 reads only version 1; a
+//     wrong hash version, bad chunks, unsorted pack names) is ignored and
+//     every pack is read through its .idx, which is always correct; git
+//     2.39.5 dies on some of these instead.
 //
 // A delta is two sizes (base, result) and instructions: copy a range of
 // the base, or insert literal bytes. Chains of deltas reach 50 in
@@ -213,9 +217,9 @@
 // Reader rescan, and the lazily opened pack files (sync.Once). A Reader is
 // not safe for concurrent use; make one per goroutine. SetReplacements
 // must be called before Readers are made. Close unmaps the files: no
-// Reader may be used during or after it. Bytes returned by Read belong to
-// the caller; bytes returned by ReadCached are shared and must not be
-// modified.
+// Reader may be in use during Close; afterwards reads return ErrClosed.
+// Bytes returned by Read belong to the caller; bytes returned by
+// ReadCached are shared and must not be modified.
 //
 // # Security
 //
