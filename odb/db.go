@@ -17,7 +17,7 @@ import (
 // measured cache sizes.
 type Options struct {
 	// DeltaBaseCacheBytes bounds each Reader's cache of delta bases, keyed
-	// by (pack, offset). 0 selects the measured default: 16 MiB
+	// by (pack, offset). 0 selects the measured default: 8 MiB
 	// (DefaultDeltaBaseCacheBytes), raised to git's 96 MiB
 	// (BulkDeltaBaseCacheBytes) once the reader has inflated more than
 	// BulkReadThreshold bytes, the sign of a bulk read such as reading every
@@ -38,7 +38,7 @@ type Options struct {
 
 // Default cache sizes, chosen by measurement (see doc.go).
 const (
-	DefaultDeltaBaseCacheBytes = 16 << 20
+	DefaultDeltaBaseCacheBytes = 8 << 20
 	BulkDeltaBaseCacheBytes    = 96 << 20
 	BulkReadThreshold          = 256 << 20
 	DefaultObjectCacheBytes    = 16 << 20

@@ -130,6 +130,28 @@ func HistoryBlobs(repo, path string, format oid.Format) ([]oid.ID, error) {
 	return ids, nil
 }
 
+// HistoryTrees lists the root trees of the commits reachable from HEAD,
+// newest first, without repeats: the trees a history walk reads.
+func HistoryTrees(repo string, format oid.Format) ([]oid.ID, error) {
+	out, err := exec.Command("git", "-C", repo, "log", "--format=%T", "HEAD").Output()
+	if err != nil {
+		return nil, fmt.Errorf("git log: %w", err)
+	}
+	var ids []oid.ID
+	seen := map[oid.ID]bool{}
+	for _, f := range strings.Fields(string(out)) {
+		id, err := oid.ParseHex(format, f)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
 // ReadIDs reads object names, one per line.
 func ReadIDs(path string, format oid.Format) ([]oid.ID, error) {
 	b, err := os.ReadFile(path)

@@ -24,7 +24,7 @@ type Config struct {
 	Runs          int      // runs of each side (interleaved)
 	Catall        string   // path of the catall binary
 	DeltaCacheMiB int64    // catall's -delta-cache (0: odb's default)
-	Modes         []string // any of "all", "unordered", "history"
+	Modes         []string // any of "all", "unordered", "history", "trees"
 }
 
 // Sample is one process run.
@@ -49,7 +49,7 @@ func Compare(cfg Config, progress io.Writer) ([]Measurement, error) {
 		cfg.Runs = 5
 	}
 	if len(cfg.Modes) == 0 {
-		cfg.Modes = []string{"all", "unordered", "history"}
+		cfg.Modes = []string{"all", "unordered", "history", "trees"}
 	}
 	tmp, err := os.MkdirTemp("", "odbbench-")
 	if err != nil {
@@ -67,12 +67,15 @@ func Compare(cfg Config, progress io.Writer) ([]Measurement, error) {
 		case "unordered":
 			gitArgs = append(gitArgs, "--unordered")
 			ourArgs = append(ourArgs, "-unordered")
-		case "history":
-			format := oid.SHA1
-			if out, err := exec.Command("git", "-C", cfg.Repo, "rev-parse", "--show-object-format").Output(); err == nil && strings.TrimSpace(string(out)) == "sha256" {
-				format = oid.SHA256
+		case "history", "trees":
+			format := repoFormat(cfg.Repo)
+			var ids []oid.ID
+			var err error
+			if mode == "history" {
+				ids, err = HistoryBlobs(cfg.Repo, cfg.File, format)
+			} else {
+				ids, err = HistoryTrees(cfg.Repo, format)
 			}
-			ids, err := HistoryBlobs(cfg.Repo, cfg.File, format)
 			if err != nil {
 				return nil, err
 			}
@@ -228,6 +231,7 @@ func Table(ms []Measurement) string {
 			"all":       "all objects (cat-file --batch-all-objects)",
 			"unordered": "all objects, pack order (--unordered)",
 			"history":   fmt.Sprintf("every version of one file (%d blobs)", m.Objects),
+			"trees":     fmt.Sprintf("root trees of HEAD's history (%d trees)", m.Objects),
 		}[m.Mode]
 		same := "identical"
 		if !m.SameOutput {

@@ -2,7 +2,9 @@
 // against git on the same repository: reading every object, as
 // "git cat-file --batch --batch-all-objects" does (in id order, and with
 // --unordered in pack order), and reading every version of one file, newest
-// first, as blame does (git cat-file --batch fed the same blob names).
+// first, as blame does (git cat-file --batch fed the same blob names), and
+// reading the root tree of every commit, newest first, as a history walk
+// does.
 //
 // CatAll and CatIDs print exactly what git cat-file --batch prints, so each
 // measurement also checks the output: TestCatAllMatchesGit compares the

@@ -116,7 +116,7 @@ func TestCompareRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 3 {
+	if len(ms) != 4 {
 		t.Fatalf("%d measurements", len(ms))
 	}
 	for _, m := range ms {

@@ -2,7 +2,7 @@
 // same repository and prints a Markdown table of medians (see package
 // odbbench):
 //
-//	go run ./benchmarks/odb/compare [-repo PATH] [-file PATH] [-runs N] [-delta-cache MiB] [-modes all,unordered,history]
+//	go run ./benchmarks/odb/compare [-repo PATH] [-file PATH] [-runs N] [-delta-cache MiB] [-modes all,unordered,history,trees]
 //
 // Without -repo (or GOBLAME_ODB_REPO) it uses the generated CI-sized
 // repository.
@@ -24,7 +24,7 @@ func main() {
 	file := flag.String("file", os.Getenv("GOBLAME_ODB_FILE"), "file whose history to read")
 	runs := flag.Int("runs", 5, "runs of each side")
 	deltaCache := flag.Int64("delta-cache", 0, "goblame's delta-base cache in MiB (0: odb's default)")
-	modes := flag.String("modes", "all,unordered,history", "what to read")
+	modes := flag.String("modes", "all,unordered,history,trees", "what to read")
 	quiet := flag.Bool("q", false, "no progress lines")
 	flag.Parse()
 	if *repo == "" {
