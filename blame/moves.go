@@ -1,5 +1,7 @@
 package blame
 
+import "fmt"
+
 // This file holds -M and -C: finding lines that moved within a file or
 // were copied from other files (git's find_move_in_parent and
 // find_copy_in_parent).
@@ -71,10 +73,13 @@ func (sb *scoreboard) copySplitIfBetter(best, potential *split) {
 
 // findCopyInBlob finds the best run of e's final-image lines that
 // matches somewhere in the candidate blob pfile (git's find_copy_in_blob).
-func (sb *scoreboard) findCopyInBlob(e *entry, parent *origin, pfile []byte) split {
+func (sb *scoreboard) findCopyInBlob(e *entry, parent *origin, pfile []byte) (split, error) {
 	var best split
 	target := sb.finalBuf[sb.lineStarts[e.lno]:sb.lineStarts[e.lno+e.numLines]]
 	sb.hunks = sb.differ.BlameDiff(sb.hunks, pfile, target, sb.diffOpts)
+	if err := sb.differ.Err(); err != nil {
+		return best, fmt.Errorf("unable to generate diff (%s): %w", parent.commit.ID, err)
+	}
 	tlno, plno := 0, 0
 	handle := func(tlno, plno, same int) {
 		if e.numLines <= tlno {
@@ -91,7 +96,7 @@ func (sb *scoreboard) findCopyInBlob(e *entry, parent *origin, pfile []byte) spl
 		tlno = h.NewStart + h.NewCount
 	}
 	handle(tlno, plno, e.numLines)
-	return best
+	return best, nil
 }
 
 // filterSmall moves the entries of *source whose score is at most
@@ -137,7 +142,10 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 		unb := listAppender{link: &newUnblamed}
 		for e := unblamed; e != nil; {
 			next := e.next
-			s := sb.findCopyInBlob(e, parent, pfile)
+			s, err := sb.findCopyInBlob(e, parent, pfile)
+			if err != nil {
+				return err
+			}
 			if s[1].suspect != nil && sb.opts.moveScore() < sb.entryScore(&s[1]) {
 				sb.applySplit(&blamedApp, &unb, &s, e)
 			} else {
@@ -228,7 +236,10 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				return err // git dies: "Cannot read blob ... for path ..."
 			}
 			for j, e := range ents {
-				potential := sb.findCopyInBlob(e, norigin, pfile)
+				potential, err := sb.findCopyInBlob(e, norigin, pfile)
+				if err != nil {
+					return err
+				}
 				sb.copySplitIfBetter(&splits[j], &potential)
 			}
 			if norigin.suspects == nil {
