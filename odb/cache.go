@@ -18,7 +18,8 @@ type baseEntry struct {
 	typ     object.Type
 	data    []byte
 	weight  uint32 // cost of recomputing one byte of this entry (1/16 ns)
-	prio    uint64 // (clock + weight) << 32 | sequence number
+	prio    uint64 // clock + weight when last used
+	seq     uint64 // when last used, to order entries of equal priority
 	heapPos int32
 }
 
@@ -29,8 +30,9 @@ type baseEntry struct {
 // allocating once the cache is warm.
 //
 // Eviction is cost-aware (GreedyDual-Size): an entry's priority is the
-// cache's clock plus the cost of recomputing one of its bytes; the entry of
-// lowest priority goes first and the clock advances to its priority, so
+// cache's clock at its last use plus the cost of recomputing one of its
+// bytes; the entry of lowest priority goes first and the clock advances to
+// its priority, so
 // that entries not used for a while age out. A full object costs an
 // inflate to recompute, about ten times a delta result of the same size
 // (a delta replay is mostly a copy), so chain roots outlive intermediate
@@ -60,13 +62,16 @@ func newDeltaBaseCache(limit int64) *deltaBaseCache {
 	return &deltaBaseCache{limit: limit, index: map[baseKey]int32{}}
 }
 
-func (c *deltaBaseCache) priority(weight uint32) uint64 {
+// touch sets an entry's priority for a use now.
+func (c *deltaBaseCache) touch(e *baseEntry) {
 	c.seq++
-	return (c.clock+uint64(weight))<<32 | c.seq&0xffffffff
+	e.prio = c.clock + uint64(e.weight)
+	e.seq = c.seq
 }
 
 func (c *deltaBaseCache) less(a, b int) bool {
-	return c.entries[c.heap[a]].prio < c.entries[c.heap[b]].prio
+	x, y := &c.entries[c.heap[a]], &c.entries[c.heap[b]]
+	return x.prio < y.prio || x.prio == y.prio && x.seq < y.seq
 }
 
 func (c *deltaBaseCache) swap(a, b int) {
@@ -113,7 +118,7 @@ func (c *deltaBaseCache) get(key baseKey) (object.Type, []byte, bool) {
 		return 0, nil, false
 	}
 	e := &c.entries[i]
-	e.prio = c.priority(e.weight)
+	c.touch(e)
 	c.down(int(e.heapPos)) // priorities only grow
 	return e.typ, e.data, true
 }
@@ -142,7 +147,8 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight u
 		c.entries = append(c.entries, baseEntry{})
 		i = int32(len(c.entries) - 1)
 	}
-	c.entries[i] = baseEntry{key: key, typ: typ, data: data, weight: weight, prio: c.priority(weight), heapPos: int32(len(c.heap))}
+	c.entries[i] = baseEntry{key: key, typ: typ, data: data, weight: weight, heapPos: int32(len(c.heap))}
+	c.touch(&c.entries[i])
 	c.heap = append(c.heap, i)
 	c.up(len(c.heap) - 1)
 	c.index[key] = i
@@ -158,7 +164,7 @@ func (c *deltaBaseCache) evictMin() {
 		c.down(0)
 	}
 	e := &c.entries[i]
-	c.clock = e.prio >> 32
+	c.clock = e.prio
 	delete(c.index, e.key)
 	c.used -= int64(cap(e.data))
 	c.recycle(e.data)

@@ -58,3 +58,34 @@ func TestDeltaBaseCacheBound(t *testing.T) {
 		t.Fatal("oversized entry kept")
 	}
 }
+
+// TestDeltaBaseCacheKeepsExpensiveEntries checks the cost-aware eviction:
+// full objects (costly to inflate again) survive a stream of cheap delta
+// results of the same size that would push them out of a plain LRU.
+func TestDeltaBaseCacheKeepsExpensiveEntries(t *testing.T) {
+	c := newDeltaBaseCache(10000)
+	for i := 0; i < 3; i++ {
+		c.put(baseKey{1, uint64(i)}, 3, c.buffer(1000), costInflate)
+	}
+	for i := 0; i < 30; i++ {
+		c.put(baseKey{2, uint64(i)}, 3, c.buffer(1000), costReplay)
+	}
+	for i := 0; i < 3; i++ {
+		if _, _, ok := c.get(baseKey{1, uint64(i)}); !ok {
+			t.Fatalf("full object %d evicted by cheap delta results", i)
+		}
+	}
+	if _, _, ok := c.get(baseKey{2, 0}); ok {
+		t.Fatal("oldest delta result survived")
+	}
+	if _, _, ok := c.get(baseKey{2, 29}); !ok {
+		t.Fatal("newest delta result evicted")
+	}
+	// Unused expensive entries still age out: the clock catches up.
+	for i := 0; i < 200; i++ {
+		c.put(baseKey{3, uint64(i)}, 3, c.buffer(1000), costReplay)
+	}
+	if _, _, ok := c.get(baseKey{1, 0}); ok {
+		t.Fatal("an unused full object never aged out")
+	}
+}

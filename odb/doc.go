@@ -116,16 +116,28 @@
 //
 // # Cache sizes
 //
-// Options.DeltaBaseCacheBytes = 0 selects 16 MiB, raised to git's 96 MiB
-// once a reader has inflated 256 MiB (a bulk read). Measured reading all
-// 1 187 versions of git.git's diff.c in a fresh process (CPU, peak RSS;
-// 5 runs, best): 16 MiB 0.06 s, 90 MB; 96 MiB 0.09 s, 155 MB; 8 MiB
-// 0.06 s, 79 MB; 4 MiB 0.07 s, 68 MB; 2 MiB 0.09 s, 64 MB (git cat-file
-// --batch: 0.108 s CPU, 152 MB). In-process (warm), the same read takes
-// 55 ms at 16 MiB and 71 ms at 96 MiB (BenchmarkReadFileHistory): the
-// larger cache only adds memory to fill. For reading every object, a
-// bigger cache pays: gitoxide in id order took 11.0 s CPU at 16 MiB and
-// 5.9 s at 96 MiB (git: 9.3 s), hence the growth for bulk reads.
+// Options.DeltaBaseCacheBytes = 0 selects 8 MiB, raised to git's 96 MiB
+// once a reader has inflated 256 MiB (a bulk read). Measured in fresh
+// processes (catall -ids, perf stat, best of 5: CPU time and page faults):
+//
+//	cache    15 196 root trees of gitoxide   1 187 versions of git.git's diff.c
+//	2 MiB    36.0 ms, 2 837 faults           76.1 ms, 3 595 faults
+//	4 MiB    38.2 ms, 3 612 faults           63.8 ms, 4 605 faults
+//	8 MiB    39.8 ms, 4 903 faults           59.7 ms, 6 605 faults
+//	16 MiB   41.3 ms, 6 628 faults           59.5 ms, 10 115 faults
+//	96 MiB                                   about 90 ms, 155 MB peak RSS
+//	git      46 ms, 5 016 faults             95 ms, 25 673 faults
+//
+// A cache fills with fresh memory before it recycles anything, and on this
+// machine a first touch of a page costs microseconds: beyond what a
+// workload reuses, a bigger cache is slower. Trees of a history want a
+// small cache, a long file history about 8 MiB. In-process (warm),
+// BenchmarkReadFileHistory reads diff.c's 1 326 versions (all refs) in
+// 517 ms without a cache (9.9 delta replays per version), 102 ms with
+// 1 MiB, 53 ms with 16 MiB (1.5 replays) and 66 ms with 96 MiB. Reading
+// every object is the opposite case: gitoxide in id order took 11.0 s CPU
+// at 16 MiB, 9.2 s at 32 MiB, 7.2 s at 64 MiB and 5.9 s at 96 MiB (git:
+// 9.3 s), hence the growth for bulk reads.
 //
 // # Inflating
 //

@@ -11,7 +11,7 @@ import (
 type Stats struct {
 	ObjectsRead          int64 // objects returned by Read (and by ReadCached misses)
 	BytesInflated        int64 // bytes produced by zlib (object bodies and delta data)
-	DeltasApplied        int64 // delta instructions streams replayed
+	DeltasApplied        int64 // deltas replayed onto their bases
 	DeltaBaseCacheHits   int64 // pack entries found in the delta-base cache
 	DeltaBaseCacheMisses int64 // delta bases that had to be read from the pack
 	ObjectCacheHits      int64 // ReadCached answered from the by-ID cache
@@ -73,10 +73,7 @@ func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 }
 
 // Stats returns the reader's counters so far.
-func (r *Reader) Stats() Stats {
-	s := r.stats
-	return s
-}
+func (r *Reader) Stats() Stats { return r.stats }
 
 func (r *Reader) checkFormat(id oid.ID) error {
 	if r.db.closed.Load() {
@@ -410,7 +407,7 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 		}
 		// The next base is this delta's result: recomputing a byte of it
 		// costs a replay plus the inflation of the delta data.
-		baseWeight = costReplay + uint32(costInflate*l.hdr.size/uint64(max(len(out), 1)))
+		baseWeight = costReplay + uint32(min(costInflate*l.hdr.size/uint64(max(len(out), 1)), costInflate))
 		base, baseOwned, baseKeyOK, bKey = out, i != 0, true, baseKey{l.pack.id, l.off}
 	}
 	return baseType, base, nil
