@@ -1,6 +1,11 @@
 package blame
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/oid"
+)
 
 // This file holds -M and -C: finding lines that moved within a file or
 // were copied from other files (git's find_move_in_parent and
@@ -71,13 +76,14 @@ func (sb *scoreboard) copySplitIfBetter(best, potential *split) {
 	*best = *potential
 }
 
-// findCopyInBlob finds the best run of e's final-image lines that
-// matches somewhere in the candidate blob pfile (git's find_copy_in_blob).
-func (sb *scoreboard) findCopyInBlob(e *entry, parent *origin, pfile []byte) (split, error) {
+// findCopyInBlob finds the best run of e's final-image lines (prepared
+// as efile) that matches somewhere in the candidate blob (prepared as
+// pfile) (git's find_copy_in_blob).
+func (sb *scoreboard) findCopyInBlob(e *entry, efile *diff.File, parent *origin, pfile *diff.File) (split, error) {
 	var best split
-	target := sb.finalBuf[sb.lineStarts[e.lno]:sb.lineStarts[e.lno+e.numLines]]
-	sb.hunks = sb.differ.BlameDiff(sb.hunks, pfile, target, sb.diffOpts)
-	if err := sb.differ.Err(); err != nil {
+	var err error
+	sb.hunks, err = sb.differ.BlameDiffFiles(sb.hunks, pfile, efile, sb.diffOpts)
+	if err != nil {
 		return best, fmt.Errorf("unable to generate diff (%s): %w", parent.commit.ID, err)
 	}
 	tlno, plno := 0, 0
@@ -97,6 +103,156 @@ func (sb *scoreboard) findCopyInBlob(e *entry, parent *origin, pfile []byte) (sp
 	}
 	handle(tlno, plno, e.numLines)
 	return best, nil
+}
+
+// entryFiles prepares the final-image text of each entry for diffing
+// against candidate blobs; the Files are reused from call to call.
+func (sb *scoreboard) entryFiles(ents []*entry) ([]*diff.File, error) {
+	for len(sb.entFiles) < len(ents) {
+		sb.entFiles = append(sb.entFiles, nil)
+	}
+	for i, e := range ents {
+		text := sb.finalBuf[sb.lineStarts[e.lno]:sb.lineStarts[e.lno+e.numLines]]
+		f, err := sb.differ.Prepare(sb.entFiles[i], text, sb.diffOpts)
+		if err != nil {
+			return nil, err
+		}
+		sb.entFiles[i] = f
+	}
+	return sb.entFiles[:len(ents)], nil
+}
+
+// candidateBlob returns a -C candidate's blob. Blobs are remembered by
+// ID across commits (a file that did not change is a candidate again and
+// again under -C -C -C), within a byte budget, with their prepared lines
+// once made; the read is counted as git counts it (fill_origin_blob).
+func (sb *scoreboard) candidateBlob(o *origin) (*candidate, error) {
+	key := candidateKey{id: o.blob}
+	if sb.opts.TextConv != nil {
+		key.path = o.path // textconv depends on the path's attributes
+	}
+	if o.file != nil {
+		return &candidate{data: o.file, origin: o}, nil
+	}
+	sb.stats.ReadBlobs++
+	if c := sb.candidates[key]; c != nil {
+		sb.candidateTick++
+		c.used = sb.candidateTick
+		o.file, o.fileOwned, o.prep = c.data, false, nil
+		return c, nil
+	}
+	data, err := sb.hist.blob(o.blob)
+	if err != nil {
+		if o.blob != oid.EmptyBlob(sb.format) {
+			return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
+		}
+		data = []byte{}
+	}
+	if sb.opts.TextConv != nil {
+		conv, err := sb.opts.TextConv(o.path, o.mode, data)
+		if err != nil {
+			return nil, err
+		}
+		if conv != nil {
+			data = conv
+		}
+	}
+	if sb.candidates == nil {
+		sb.candidates = make(map[candidateKey]*candidate)
+	}
+	sb.candidateTick++
+	c := &candidate{data: data, used: sb.candidateTick}
+	sb.candidates[key] = c
+	sb.candidateBytes += len(data)
+	for sb.candidateBytes > candidateBudget && len(sb.candidates) > 1 {
+		var oldKey candidateKey
+		var old *candidate
+		for k, c := range sb.candidates {
+			if old == nil || c.used < old.used {
+				oldKey, old = k, c
+			}
+		}
+		delete(sb.candidates, oldKey)
+		sb.candidateBytes -= len(old.data)
+	}
+	o.file, o.fileOwned, o.prep = data, false, nil
+	return c, nil
+}
+
+// prepared returns the candidate's lines prepared for diffing.
+func (c *candidate) prepared(sb *scoreboard) (*diff.File, error) {
+	if c.origin != nil {
+		return sb.prepared(c.origin, nil)
+	}
+	if c.file == nil {
+		f, err := sb.differ.Prepare(nil, c.data, sb.diffOpts)
+		if err != nil {
+			return nil, err
+		}
+		c.file = f
+	}
+	return c.file, nil
+}
+
+// lineKeys is the set of line hashes of the entries looked for in the
+// candidates of a -C round: a candidate that shares no line with them
+// cannot hold a copy of any, and is not diffed (the diff would find no
+// common run). Lines are hashed without their newline, and under -w
+// without whitespace, so the test errs only towards diffing.
+type lineKeys map[uint64]struct{}
+
+func lineKey(line []byte, ignoreWS bool) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, c := range line {
+		if c == '\n' || (ignoreWS && (c == ' ' || c == '\t' || c == '\r')) {
+			continue
+		}
+		h ^= uint64(c)
+		h *= prime
+	}
+	return h
+}
+
+func (sb *scoreboard) entryLineKeys(ents []*entry) lineKeys {
+	keys := make(lineKeys)
+	ws := sb.diffOpts.IgnoreWhitespace
+	for _, e := range ents {
+		for l := e.lno; l < e.lno+e.numLines; l++ {
+			keys[lineKey(sb.finalBuf[sb.lineStarts[l]:sb.lineStarts[l+1]], ws)] = struct{}{}
+		}
+	}
+	return keys
+}
+
+// sharesLine reports whether any line of data is in keys.
+func (k lineKeys) sharesLine(data []byte, ignoreWS bool) bool {
+	for start := 0; start < len(data); {
+		end := start
+		for end < len(data) && data[end] != '\n' {
+			end++
+		}
+		if _, ok := k[lineKey(data[start:end], ignoreWS)]; ok {
+			return true
+		}
+		start = end + 1
+	}
+	return false
+}
+
+// candidateBudget bounds the bytes of remembered candidate blobs.
+const candidateBudget = 32 << 20
+
+type candidateKey struct {
+	id   oid.ID
+	path string
+}
+
+type candidate struct {
+	data   []byte
+	file   *diff.File
+	used   int64
+	origin *origin // set when the blob is an origin's own (not cached)
 }
 
 // filterSmall moves the entries of *source whose score is at most
@@ -130,19 +286,30 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 	if unblamed == nil {
 		return nil
 	}
-	pfile, err := sb.fillBlob(parent)
+	if _, err := sb.fillBlob(parent); err != nil {
+		return err
+	}
+	pfile, err := sb.prepared(parent, nil)
 	if err != nil {
 		return err
 	}
 	var leftover *entry
 	blamedApp := listAppender{link: lastLink(blamed)}
 	smallLink := toosmall
+	var ents []*entry
 	for unblamed != nil {
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}
-		for e := unblamed; e != nil; {
-			next := e.next
-			s, err := sb.findCopyInBlob(e, parent, pfile)
+		ents = ents[:0]
+		for e := unblamed; e != nil; e = e.next {
+			ents = append(ents, e)
+		}
+		efiles, err := sb.entryFiles(ents)
+		if err != nil {
+			return err
+		}
+		for i, e := range ents {
+			s, err := sb.findCopyInBlob(e, efiles[i], parent, pfile)
 			if err != nil {
 				return err
 			}
@@ -152,7 +319,6 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 				e.next = leftover
 				leftover = e
 			}
-			e = next
 		}
 		unblamed = newUnblamed
 		smallLink = sb.filterSmall(smallLink, &unblamed, sb.opts.moveScore())
@@ -219,6 +385,11 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			ents = append(ents, e)
 		}
 		splits := make([]split, len(ents))
+		efiles, err := sb.entryFiles(ents)
+		if err != nil {
+			return err
+		}
+		keys := sb.entryLineKeys(ents)
 		for _, ch := range changes {
 			if ch.OldMode == 0 {
 				continue // not in the parent
@@ -231,12 +402,22 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			}
 			norigin := sb.getOrigin(parent, ch.Path)
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
-			pfile, err := sb.fillBlob(norigin)
+			cand, err := sb.candidateBlob(norigin)
 			if err != nil {
 				return err // git dies: "Cannot read blob ... for path ..."
 			}
+			if !keys.sharesLine(cand.data, sb.diffOpts.IgnoreWhitespace) {
+				if norigin.suspects == nil {
+					sb.dropFile(norigin)
+				}
+				continue
+			}
+			pfile, err := cand.prepared(sb)
+			if err != nil {
+				return fmt.Errorf("unable to generate diff (%s): %w", parent.ID, err)
+			}
 			for j, e := range ents {
-				potential, err := sb.findCopyInBlob(e, norigin, pfile)
+				potential, err := sb.findCopyInBlob(e, efiles[j], norigin, pfile)
 				if err != nil {
 					return err
 				}

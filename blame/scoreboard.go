@@ -56,9 +56,15 @@ type scoreboard struct {
 	diffOpts  diff.Options
 	freeBufs  [][]byte     // recycled blob buffers
 	freeFiles []*diff.File // recycled prepared files
-	hunks     []diff.Hunk
-	bloomKeys []traverse.BloomKey
-	useBloom  bool
+	entFiles  []*diff.File // prepared entry texts for -M/-C
+
+	// candidates remembers -C candidate blobs by ID (see candidateBlob).
+	candidates     map[candidateKey]*candidate
+	candidateBytes int
+	candidateTick  int64
+	hunks          []diff.Hunk
+	bloomKeys      []traverse.BloomKey
+	useBloom       bool
 
 	ignore map[oid.ID]bool
 

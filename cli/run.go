@@ -34,6 +34,8 @@ type blameRun struct {
 	fatalLater error
 	// textconvCache maps paths to their textconv command.
 	textconvCache map[string]string
+	// graph is the commit-graph in use, closed when the run ends.
+	graph *traverse.Graph
 }
 
 func (b *blameRun) warn(line string) {
@@ -206,6 +208,9 @@ func (b *blameRun) run(args []string) error {
 	hist, graphWarnings, err := b.history(grafts)
 	if err != nil {
 		return err
+	}
+	if b.graph != nil {
+		defer b.graph.Close()
 	}
 	for _, w := range graphWarnings {
 		b.warn(w)
@@ -742,6 +747,7 @@ func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, 
 		if err != nil {
 			g = nil
 		}
+		b.graph = g
 	}
 	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{Graph: g, Grafts: grafts, DisableGraph: disable}), append(msgs, warnings...), nil
 }
