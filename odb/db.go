@@ -19,9 +19,10 @@ type Options struct {
 	// DeltaBaseCacheBytes bounds each Reader's cache of delta bases, keyed
 	// by (pack, offset). 0 selects the measured default: 8 MiB
 	// (DefaultDeltaBaseCacheBytes), raised to git's 96 MiB
-	// (BulkDeltaBaseCacheBytes) once the reader has inflated more than
-	// BulkReadThreshold bytes, the sign of a bulk read such as reading every
-	// object. A negative value disables the cache.
+	// (BulkDeltaBaseCacheBytes) for bulk reads such as reading every
+	// object: once the reader has inflated more than BulkReadThreshold
+	// bytes, or once three quarters of at least 4096 base lookups missed.
+	// A negative value disables the cache.
 	DeltaBaseCacheBytes int64
 	// ObjectCacheBytes bounds each Reader's by-ID cache used by ReadCached.
 	// 0 selects DefaultObjectCacheBytes; a negative value disables it.

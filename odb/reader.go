@@ -101,11 +101,25 @@ func (r *Reader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	if err == nil {
 		r.stats.ObjectsRead++
 	}
-	if r.growCache && r.stats.BytesInflated > BulkReadThreshold {
+	if r.growCache && r.isBulkRead() {
 		r.growCache = false
 		r.bases.limit = BulkDeltaBaseCacheBytes
 	}
 	return typ, data, err
+}
+
+// isBulkRead reports a workload for which the default cache is too small:
+// a lot of data inflated, or delta-base lookups that mostly miss (objects
+// read in an order unrelated to their delta chains, such as every object
+// by name). Histories of one file and walks over trees hit 50-70% of the
+// time and keep the small cache.
+func (r *Reader) isBulkRead() bool {
+	s := &r.stats
+	if s.BytesInflated > BulkReadThreshold {
+		return true
+	}
+	lookups := s.DeltaBaseCacheHits + s.DeltaBaseCacheMisses
+	return lookups >= 4096 && s.DeltaBaseCacheMisses > 3*s.DeltaBaseCacheHits
 }
 
 // read reads id (no replace refs), falling back to other copies of the
