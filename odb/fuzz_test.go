@@ -123,6 +123,16 @@ func FuzzMultiPackIndex(f *testing.F) {
 
 // makeMidx builds a version 1 MIDX naming one pack for the given sorted ids.
 func makeMidx(ids [][]byte) []byte {
+	var offsets []uint32
+	for i := range ids {
+		offsets = append(offsets, uint32(12+100*i))
+	}
+	return makeMidxWith(ids, offsets, nil)
+}
+
+// makeMidxWith builds a MIDX with the given 32-bit offset fields and, if
+// large is not nil, a LOFF chunk.
+func makeMidxWith(ids [][]byte, offsets []uint32, large []uint64) []byte {
 	pnam := []byte("pack-a.idx\x00\x00")
 	var oidf bytes.Buffer
 	for b := 0; b < 256; b++ {
@@ -138,12 +148,22 @@ func makeMidx(ids [][]byte) []byte {
 	var ooff bytes.Buffer
 	for i := range ids {
 		binary.Write(&ooff, binary.BigEndian, uint32(0))
-		binary.Write(&ooff, binary.BigEndian, uint32(12+100*i))
+		binary.Write(&ooff, binary.BigEndian, offsets[i])
 	}
 	chunks := []struct {
 		id   string
 		data []byte
 	}{{"PNAM", pnam}, {"OIDF", oidf.Bytes()}, {"OIDL", oidl}, {"OOFF", ooff.Bytes()}}
+	if large != nil {
+		var loff bytes.Buffer
+		for _, v := range large {
+			binary.Write(&loff, binary.BigEndian, v)
+		}
+		chunks = append(chunks, struct {
+			id   string
+			data []byte
+		}{"LOFF", loff.Bytes()})
+	}
 	var out bytes.Buffer
 	out.WriteString("MIDX")
 	out.Write([]byte{1, 1, byte(len(chunks)), 0})
