@@ -2,6 +2,7 @@ package blame
 
 import (
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // Result is a finished blame: the final image and, for every line, the
@@ -107,4 +108,8 @@ type Stats struct {
 	ReadBlobs int // git's "num read blob"
 	Diffs     int // git's "num get patch"
 	Commits   int // git's "num commits": commits whose blame was passed to parents
+
+	// goblame's own counters (not printed by --show-stats).
+	Walk  traverse.CommitStats // commits from the graph or objects, Bloom answers
+	Trees traverse.TreeStats   // path lookups and tree reads
 }

@@ -352,6 +352,8 @@ func (sb *scoreboard) result() *Result {
 		refs[e.suspect]++
 		mark(e.suspect)
 	}
+	sb.stats.Walk = sb.hist.commits.Stats()
+	sb.stats.Trees = sb.hist.trees.Stats()
 	res := &Result{Path: sb.path, Final: sb.finalBuf, LineStarts: sb.lineStarts, Stats: sb.stats}
 	res.Entries = make([]Entry, len(merged))
 	for i, e := range merged {

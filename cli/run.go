@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"fmt"
 	"context"
 	"errors"
 	"os"
@@ -280,6 +281,9 @@ func (b *blameRun) run(args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if env.Getenv("GOBLAME_TRACE_STATS") != "" {
+		fmt.Fprintf(b.stderr, "goblame stats: %+v\n", res.Stats)
 	}
 	return format.Write(b.env.Stdout, res, fopts)
 }
