@@ -15,11 +15,11 @@ type Environ struct {
 	LookupEnv func(string) (string, bool)
 	// Env is the whole environment ("K=V"), handed to commands goblame
 	// runs (textconv filters).
-	Env []string
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer
-	Now       func() time.Time
+	Env    []string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
 	// StdoutIsTerminal and StderrIsTerminal decide paging, progress and
 	// auto date formats as isatty does for git.
 	StdoutIsTerminal, StderrIsTerminal bool

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
