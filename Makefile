@@ -9,6 +9,8 @@ build:
 	$(GO) build -o goblame .
 
 vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
 # Every test, go vet included. Tests that compare with git skip (with a
