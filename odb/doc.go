@@ -170,15 +170,17 @@
 // for byte; benchmarks/odb/RESULTS.md holds the full tables. Medians, CPU
 // time goblame/git:
 //
-//	gitoxide, all objects in id order        0.73   (6.8 s vs 9.3 s)
-//	gitoxide, all objects in pack order      0.86   (2.9 s vs 3.4 s)
-//	git.git, all objects in pack order       0.84   (16.7 s vs 19.9 s)
-//	git.git, 1 187 versions of diff.c        0.83   (89 ms vs 108 ms; 92 MB vs 152 MB peak RSS)
+//	gitoxide, all objects in id order          0.69   (6.8 s vs 9.8 s)
+//	gitoxide, all objects in pack order        0.82   (3.2 s vs 3.8 s)
+//	gitoxide, root trees of 15 196 commits     0.77   (50 ms vs 65 ms)
+//	git.git, all objects in pack order         0.82   (18.7 s vs 22.8 s)
+//	git.git, root trees of 81 604 commits      0.57   (0.64 s vs 1.12 s; 191 MB vs 268 MB peak RSS)
+//	git.git, 1 187 versions of diff.c          0.82   (84 ms vs 102 ms; 76 MB vs 152 MB peak RSS)
 //
 // measured with
 //
 //	go run ./benchmarks/odb/compare -runs 5 -repo /path/to/gitoxide.git -file README.md
-//	go run ./benchmarks/odb/compare -runs 3 -repo /path/to/git.git -file diff.c -modes history,unordered
+//	go run ./benchmarks/odb/compare -runs 3 -repo /path/to/git.git -file diff.c -modes history,trees,unordered
 //
 // Bulk reads use more memory than git (388 MB vs 266-293 MB on gitoxide):
 // the 96 MiB cache plus the garbage collector's headroom; GOGC=25 brings
