@@ -282,3 +282,16 @@ func TestUseAfterClose(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 }
+
+// TestReadWithPageRelease reads a fixture while releasing the pack's
+// pages after every entry: the data must not change.
+func TestReadWithPageRelease(t *testing.T) {
+	old := releaseAfter
+	releaseAfter = 1
+	defer func() { releaseAfter = old }()
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		fx := layoutFixtures[1]
+		dir := fixture(t, fx.name, format, fx.script)
+		compareAll(t, dir, format, Options{})
+	}
+}

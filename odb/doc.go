@@ -238,6 +238,19 @@
 // Bytes returned by Read belong to the caller; bytes returned by
 // ReadCached are shared and must not be modified.
 //
+// # Memory
+//
+// A pack is mapped whole, but a blame reads scattered entries of it: every
+// page touched (and the neighbours the kernel maps with each fault) would
+// stay in the process's resident set, which is how git's peak memory
+// grows to hundreds of megabytes on git.git. Readers count the bytes they
+// pull from a pack and, every 8 MiB, release its pages (madvise
+// MADV_DONTNEED on the shared read-only mapping: the pages stay in the
+// page cache and are mapped again on next use). Measured with
+// /usr/bin/time on git.git (commit-graph with Bloom filters), peak RSS
+// of goblame went from 176 to 86 MB for diff.c and from 222 to 92 MB
+// for Makefile (git: 237 and 276 MB), at the same CPU time.
+//
 // # Security
 //
 // Everything read from the objects directory is untrusted. Files are

@@ -61,3 +61,11 @@ func (m *mapping) close() error {
 	m.data = nil
 	return err
 }
+
+// release drops the pages of a memory-mapped file from the process's
+// resident set; they are read again from the page cache on next use.
+func (m *mapping) release() {
+	if m != nil && m.mmapped && len(m.data) > 0 {
+		releasePages(m.data)
+	}
+}

@@ -22,3 +22,7 @@ func mmapFile(f *os.File, size int64) ([]byte, bool) {
 }
 
 func munmap(b []byte) error { return unix.Munmap(b) }
+
+// releasePages tells the kernel the mapped pages are not needed now
+// (MADV_DONTNEED on a shared file mapping only unmaps them).
+func releasePages(b []byte) { _ = unix.Madvise(b, unix.MADV_DONTNEED) }

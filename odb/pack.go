@@ -38,6 +38,32 @@ type pack struct {
 	dataMap  *mapping
 	data     []byte
 	dataErr  error
+
+	// touched estimates the bytes of the mapping brought into memory
+	// since it was last released (see touch).
+	touched atomic.Int64
+}
+
+// releaseAfter is how many bytes of a mapped pack readers may touch before
+// its pages are released from the process (they stay in the page cache).
+// A blame reads scattered entries of a pack that can be far larger than
+// memory needs to be; without this, every page ever touched (and the
+// neighbours the kernel maps with it) counts in the resident set.
+var releaseAfter int64 = 8 << 20
+
+// touch records that an entry of about n bytes was read from the mapped
+// pack and, past releaseAfter, drops the mapping's pages from the
+// process's resident set.
+func (p *pack) touch(n uint64) {
+	if p.dataMap == nil || !p.dataMap.mmapped {
+		return
+	}
+	// The kernel maps up to 64 KiB around each faulting page.
+	if p.touched.Add(int64(n)+64<<10) < releaseAfter {
+		return
+	}
+	p.touched.Store(0)
+	p.dataMap.release()
 }
 
 func (p *pack) idxPath() string  { return p.base + ".idx" }

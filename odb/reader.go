@@ -374,6 +374,7 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 				return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "unable to inflate %s entry", object.Type(h.typ))
 			}
 			r.stats.BytesInflated += int64(h.size)
+			curP.touch(h.size)
 			if len(chain) == 0 {
 				return object.Type(h.typ), buf, nil
 			}
@@ -441,6 +442,7 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "unable to inflate delta")
 	}
 	r.stats.BytesInflated += int64(len(delta))
+	l.pack.touch(uint64(len(delta)))
 	baseSize, resultSize, opsStart, err := deltaHeader(delta)
 	if err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
