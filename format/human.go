@@ -34,10 +34,18 @@ func (p *printer) align() (alignment, error) {
 	compute := p.opts.Abbrev < 0
 	autoAbbrev := p.opts.DefaultAbbrev
 	seen := make(map[*blame.Commit]bool)
+	uniq := make(map[*blame.Commit]int)
 	for i := range p.res.Entries {
 		e := &p.res.Entries[i]
 		if compute {
-			n := p.opts.UniqueAbbrevLen(e.Commit.ID, autoAbbrev)
+			// git asks find_unique_abbrev for every entry; the answer for
+			// a commit is max(len, its unique length), so one question
+			// per commit is enough.
+			n, ok := uniq[e.Commit]
+			if !ok {
+				n = p.opts.UniqueAbbrevLen(e.Commit.ID, autoAbbrev)
+				uniq[e.Commit] = n
+			}
 			if autoAbbrev < n {
 				autoAbbrev = n
 			}
