@@ -30,6 +30,10 @@ type History struct {
 	format  oid.Format
 	commits *traverse.Commits
 	trees   *traverse.Trees
+	// newReader makes a second reader for reading ahead on another
+	// goroutine (nil: no read-ahead).
+	newReader      func() ObjectReader
+	prefetchReader ObjectReader
 }
 
 // HistoryOptions say how commits are read.
@@ -40,6 +44,9 @@ type HistoryOptions struct {
 	Grafts       map[oid.ID][]oid.ID
 	Shallow      map[oid.ID]bool
 	DisableGraph bool
+	// NewReader, when set, makes another reader of the same object
+	// database, used on a second goroutine to read -C candidates ahead.
+	NewReader func() ObjectReader
 }
 
 // NewHistory returns a History reading objects through rd.
@@ -50,7 +57,8 @@ func NewHistory(rd ObjectReader, format oid.Format, opts HistoryOptions) *Histor
 		commits: traverse.NewCommits(rd, opts.Graph, format, traverse.CommitOptions{
 			Grafts: opts.Grafts, Shallow: opts.Shallow, DisableGraph: opts.DisableGraph,
 		}),
-		trees: traverse.NewTrees(rd, format),
+		trees:     traverse.NewTrees(rd, format),
+		newReader: opts.NewReader,
 	}
 }
 

@@ -126,7 +126,7 @@ func (sb *scoreboard) entryFiles(ents []*entry) ([]*diff.File, error) {
 // ID across commits (a file that did not change is a candidate again and
 // again under -C -C -C), within a byte budget, with their prepared lines
 // once made; the read is counted as git counts it (fill_origin_blob).
-func (sb *scoreboard) candidateBlob(o *origin) (*candidate, error) {
+func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, error) {
 	key := candidateKey{id: o.blob}
 	if sb.opts.TextConv != nil {
 		key.path = o.path // textconv depends on the path's attributes
@@ -141,7 +141,13 @@ func (sb *scoreboard) candidateBlob(o *origin) (*candidate, error) {
 		o.file, o.fileOwned, o.prep = c.data, false, nil
 		return c, nil
 	}
-	data, err := sb.hist.blob(o.blob)
+	var data []byte
+	var err error
+	if pf != nil && pf.pending > 0 && sb.prefetchWant(o) {
+		data, err = pf.next()
+	} else {
+		data, err = sb.hist.blob(o.blob)
+	}
 	if err != nil {
 		if o.blob != oid.EmptyBlob(sb.format) {
 			return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
@@ -236,6 +242,16 @@ func (k lineKeys) sharesLine(data []byte, ignoreWS bool) bool {
 			return true
 		}
 		start = end + 1
+	}
+	return false
+}
+
+// prefetchWant reports whether o is the next blob the read-ahead holds
+// (the candidates are visited in the order they were scheduled).
+func (sb *scoreboard) prefetchWant(o *origin) bool {
+	if sb.prefetchPos < len(sb.prefetchSet) && sb.prefetchSet[sb.prefetchPos] == o.path {
+		sb.prefetchPos++
+		return true
 	}
 	return false
 }
@@ -376,6 +392,33 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 	if err != nil {
 		return err
 	}
+	// Read ahead, on the second core, the candidates the first round will
+	// read: those with no blob loaded and none remembered.
+	var ids []oid.ID
+	scheduled := make(map[candidateKey]bool)
+	sb.prefetchSet = sb.prefetchSet[:0]
+	for _, ch := range changes {
+		if ch.OldMode == 0 || ch.OldMode&0o170000 == 0o160000 || (porigin != nil && ch.Path == porigin.path) {
+			continue
+		}
+		if o := findLiveOrigin(parent, ch.Path); o != nil && o.file != nil {
+			continue
+		}
+		key := candidateKey{id: ch.OldID}
+		if sb.opts.TextConv != nil {
+			key.path = ch.Path
+		}
+		if sb.candidates[key] != nil || scheduled[key] {
+			continue
+		}
+		scheduled[key] = true
+		ids = append(ids, ch.OldID)
+		sb.prefetchSet = append(sb.prefetchSet, ch.Path)
+	}
+	pf := sb.prefetch(ids)
+	defer sb.closePrefetch(pf)
+	sb.prefetchPos = 0
+
 	var leftover *entry
 	blamedApp := listAppender{link: lastLink(blamed)}
 	smallLink := toosmall
@@ -402,7 +445,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			}
 			norigin := sb.getOrigin(parent, ch.Path)
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
-			cand, err := sb.candidateBlob(norigin)
+			cand, err := sb.candidateBlob(norigin, pf)
 			if err != nil {
 				return err // git dies: "Cannot read blob ... for path ..."
 			}

@@ -315,7 +315,9 @@ func compareWithGit(t *testing.T, db *odb.DB, dir string, format oid.Format, rev
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist := blame.NewObjectHistory(db.NewReader(), format)
+	hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{
+		NewReader: func() blame.ObjectReader { return db.NewReader() }, // -C reads ahead
+	})
 	got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
 	if err != nil {
 		t.Fatalf("seed %d: blame %v %s %s: %v", seed, flags, rev, file, err)

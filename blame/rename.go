@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // This file follows whole-file renames the way blame's find_rename asks
@@ -49,9 +48,6 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 	src, err := sb.matchRename(dst, sources)
 	if err != nil || src == nil {
 		return nil, err
-	}
-	if sb.useBloom {
-		sb.bloomKeys = append(sb.bloomKeys, traverse.NewBloomKey([]byte(src.Path)))
 	}
 	p := sb.getOrigin(parent, src.Path)
 	p.blob, p.mode, p.blobKnown = src.OldID, src.OldMode, true

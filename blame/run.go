@@ -138,11 +138,15 @@ func New(ctx context.Context, hist *History, format oid.Format, req Request, opt
 	if err := sb.setup(req); err != nil {
 		return nil, err
 	}
-	if sb.final.Uncommitted || opts.CopyLevel > 0 || hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
+	// git turns the filters off under -C, because it asks them about the
+	// blamed path and its rename sources only, while -C puts lines on
+	// other paths. goblame asks about the origin's own path, whose "not
+	// changed" answers find_origin exactly, so it keeps the filters under
+	// -C: the result is the same, without tree reads.
+	if sb.final.Uncommitted || hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
 		sb.useBloom = false
 	} else {
 		sb.useBloom = opts.UseBloom
-		sb.bloomKeys = []traverse.BloomKey{traverse.NewBloomKey([]byte(req.Path))}
 	}
 	return &Blamer{sb: sb}, nil
 }

@@ -60,10 +60,13 @@ type scoreboard struct {
 
 	// candidates remembers -C candidate blobs by ID (see candidateBlob).
 	candidates     map[candidateKey]*candidate
+	prefetchDone   chan struct{}
+	prefetchSet    []string // paths of the blobs read ahead, in order
+	prefetchPos    int
 	candidateBytes int
 	candidateTick  int64
 	hunks          []diff.Hunk
-	bloomKeys      []traverse.BloomKey
+	bloomKeys      map[string]*traverse.BloomKey // by origin path
 	useBloom       bool
 
 	ignore map[oid.ID]bool
@@ -580,6 +583,19 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 	return nil
 }
 
+// bloomKey returns the changed-path filter key of a path, made once.
+func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
+	if k := sb.bloomKeys[path]; k != nil {
+		return k
+	}
+	if sb.bloomKeys == nil {
+		sb.bloomKeys = make(map[string]*traverse.BloomKey)
+	}
+	k := traverse.NewBloomKey([]byte(path))
+	sb.bloomKeys[path] = &k
+	return &k
+}
+
 // diffFailed is git's "unable to generate diff (parent -> target)".
 func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
 	return fmt.Errorf("unable to generate diff (%s -> %s): %w", parent.commit.ID, target.commit.ID, err)
@@ -609,7 +625,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 		}
 	} else {
 		if len(o.commit.parents) > 0 && o.commit.parents[0] == parent && sb.useBloom &&
-			!sb.hist.commits.MaybeChangedKeys(o.commit.tc, sb.bloomKeys) {
+			!sb.hist.commits.MaybeChangedKey(o.commit.tc, sb.bloomKey(o.path)) {
 			unchanged = true
 		} else {
 			m, id, ok, err := sb.hist.treeEntry(parent.tc.Tree, o.path)

@@ -20,6 +20,15 @@ import (
 	"github.com/goblame/goblame/traverse"
 )
 
+// Delta-base cache sizes: a blame reads one file's versions (whose delta
+// chains an 8 MiB cache serves well) and, with -C, other files; a fixed
+// bound keeps the peak memory of -C below git's (the odb default grows to
+// 96 MiB for bulk reads). The second reader reads -C candidates ahead.
+const (
+	deltaBaseCacheBytes = 8 << 20
+	readAheadCacheBytes = 16 << 20
+)
+
 // blameRun is one invocation of the blame command.
 type blameRun struct {
 	env    Environ
@@ -99,7 +108,7 @@ func (b *blameRun) run(args []string) error {
 		b.warn(w)
 	}
 	r.WarningHandler = b.warn
-	b.rd = r.Objects.NewReader()
+	b.rd = r.Objects.NewReaderCache(deltaBaseCacheBytes)
 
 	cfg, err := readBlameConfig(r, env, b.dateNow, b.local)
 	if err != nil {
@@ -753,7 +762,10 @@ func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, 
 		}
 		b.graph = g
 	}
-	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{Graph: g, Grafts: grafts, DisableGraph: disable}), append(msgs, warnings...), nil
+	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{
+		Graph: g, Grafts: grafts, DisableGraph: disable,
+		NewReader: func() blame.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
+	}), append(msgs, warnings...), nil
 }
 
 // formatOptions maps the command line and configuration to the output.

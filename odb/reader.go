@@ -53,6 +53,16 @@ func (db *DB) NewReader() *Reader {
 	return db.newReader(db.opts.DeltaBaseCacheBytes, db.opts.ObjectCacheBytes)
 }
 
+// NewReaderCache returns a Reader whose delta-base cache holds at most
+// deltaBaseBytes (it does not grow for bulk reads as NewReader's default
+// does); for callers that bound their memory.
+func (db *DB) NewReaderCache(deltaBaseBytes int64) *Reader {
+	if deltaBaseBytes == 0 {
+		deltaBaseBytes = -1
+	}
+	return db.newReader(deltaBaseBytes, db.opts.ObjectCacheBytes)
+}
+
 func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 	r := &Reader{db: db}
 	if deltaBaseBytes == 0 {
