@@ -294,7 +294,16 @@ func (b *blameRun) run(args []string) error {
 	if env.Getenv("GOBLAME_TRACE_STATS") != "" {
 		fmt.Fprintf(b.stderr, "goblame stats: %+v\n", res.Stats)
 	}
-	return format.Write(b.env.Stdout, res, fopts)
+	out := b.env.Stdout
+	if pager := b.pagerCommand(); pager != "" {
+		b.flush()
+		w, wait, err := b.startPager(pager)
+		if err == nil {
+			out = w
+			defer wait()
+		}
+	}
+	return format.Write(out, res, fopts)
 }
 
 // revisions resolves the revision words as setup_revisions does for

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"io"
+	"os/exec"
+	"strings"
+
+	"github.com/goblame/goblame/repo"
+)
+
+// pagerCommand is the pager git would start for blame's output on a
+// terminal (git_pager): GIT_PAGER, pager.blame, core.pager, PAGER, then
+// "less"; "" or "cat" means none.
+func (b *blameRun) pagerCommand() string {
+	if !b.env.StdoutIsTerminal {
+		return ""
+	}
+	pager := b.env.Getenv("GIT_PAGER")
+	if pager == "" {
+		if v, ok := b.r.Config.Get("pager.blame"); ok {
+			if on, valid := repo.BoolText(v, true); valid {
+				if !on {
+					return ""
+				}
+			} else {
+				pager = v
+			}
+		}
+	}
+	if pager == "" {
+		if v, ok := b.r.Config.Get("core.pager"); ok {
+			pager = v
+		}
+	}
+	if pager == "" {
+		pager = b.env.Getenv("PAGER")
+	}
+	if pager == "" {
+		pager = "less"
+	}
+	if pager == "cat" || strings.TrimSpace(pager) == "" {
+		return ""
+	}
+	return pager
+}
+
+// startPager runs the pager with blame's output on its standard input, as
+// git does (LESS=FRX and LV=-c unless set). It returns the writer to use
+// and a function that closes it and waits for the pager.
+func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
+	cmd := exec.Command("sh", "-c", cmdline)
+	env := append([]string(nil), b.env.Env...)
+	if b.env.Getenv("LESS") == "" {
+		env = append(env, "LESS=FRX")
+	}
+	if b.env.Getenv("LV") == "" {
+		env = append(env, "LV=-c")
+	}
+	cmd.Env = env
+	cmd.Stdout = b.env.Stdout
+	cmd.Stderr = b.env.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	return in, func() {
+		in.Close()
+		cmd.Wait()
+	}, nil
+}
