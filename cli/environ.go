@@ -44,11 +44,3 @@ func OSEnviron() Environ {
 		StderrIsTerminal: isTerminal(os.Stderr),
 	}
 }
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
-}
