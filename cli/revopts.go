@@ -26,9 +26,10 @@ package cli
 // raises those in git's order.
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/goblame/goblame/format"
 )
 
 // DateLimit is the value of a date-limiting revision option.
@@ -692,125 +693,34 @@ func (a *BlameArgs) CheckRevisionSetup(generationNumbers, noWalk bool) error {
 
 func multipleBits(x uint) bool { return x&(x-1) != 0 }
 
-// DateType is a date format family: git's enum date_mode_type.
-type DateType uint8
+// DateMode is a parsed --date value: git's struct date_mode, as the
+// renderer (package format) takes it.
+type DateMode = format.DateMode
 
+// The date mode types (format's), under the names this package uses.
 const (
-	DateNormal        DateType = iota // "default": Thu Apr 7 15:14:13 2005 -0700
-	DateRelative                      // "relative": 2 days ago
-	DateShort                         // "short": 2005-04-07
-	DateISO8601                       // "iso", "iso8601": blame's default
-	DateISO8601Strict                 // "iso-strict", "iso8601-strict"
-	DateRFC2822                       // "rfc", "rfc2822"
-	DateStrftime                      // "format:<strftime>"
-	DateRaw                           // "raw": 1112912053 -0700
-	DateHuman                         // "human"
-	DateUnix                          // "unix": 1112912053
+	DateNormal        = format.DateNormal
+	DateRelative      = format.DateRelative
+	DateShort         = format.DateShort
+	DateISO8601       = format.DateISO8601
+	DateISO8601Strict = format.DateISO8601Strict
+	DateRFC2822       = format.DateRFC2822
+	DateStrftime      = format.DateStrftime
+	DateRaw           = format.DateRaw
+	DateHuman         = format.DateHuman
+	DateUnix          = format.DateUnix
 )
 
-// DateMode is a parsed --date value: git's struct date_mode.
-type DateMode struct {
-	Type     DateType
-	Local    bool   // "-local": render in the local time zone
-	Strftime string // the format of DateStrftime
-}
-
-var dateTypeNames = []struct {
-	prefix string
-	typ    DateType
-}{
-	{"relative", DateRelative},
-	{"iso8601-strict", DateISO8601Strict},
-	{"iso-strict", DateISO8601Strict},
-	{"iso8601", DateISO8601},
-	{"iso", DateISO8601},
-	{"rfc2822", DateRFC2822},
-	{"rfc", DateRFC2822},
-	{"short", DateShort},
-	{"default", DateNormal},
-	{"human", DateHuman},
-	{"raw", DateRaw},
-	{"unix", DateUnix},
-	{"format", DateStrftime},
-}
-
 // ParseDateFormat parses a --date (or blame.date) value as git's
-// parse_date_format does, failing with git's fatal message.
-// stdoutIsTerminal decides "auto:<fmt>" (git: isatty(1) or a pager in
-// use).
+// parse_date_format does (format.ParseDateModeAuto), failing with git's
+// fatal message. stdoutIsTerminal decides "auto:<fmt>" (git: isatty(1) or
+// a pager in use).
 func ParseDateFormat(spec string, stdoutIsTerminal bool) (DateMode, error) {
-	format := spec
-	if rest, ok := strings.CutPrefix(format, "auto:"); ok {
-		if stdoutIsTerminal {
-			format = rest
-		} else {
-			format = "default"
-		}
+	m, err := format.ParseDateModeAuto(spec, stdoutIsTerminal)
+	if err != nil {
+		return DateMode{}, &FatalError{Message: err.Error()}
 	}
-	if format == "local" {
-		format = "default-local"
-	}
-	var mode DateMode
-	rest := ""
-	found := false
-	for _, t := range dateTypeNames {
-		if r, ok := strings.CutPrefix(format, t.prefix); ok {
-			mode.Type, rest, found = t.typ, r, true
-			break
-		}
-	}
-	if !found {
-		return DateMode{}, fatalf("unknown date format %s", format)
-	}
-	if r, ok := strings.CutPrefix(rest, "-local"); ok {
-		mode.Local, rest = true, r
-	}
-	if mode.Type == DateStrftime {
-		r, ok := strings.CutPrefix(rest, ":")
-		if !ok {
-			return DateMode{}, fatalf("date format missing colon separator: %s", format)
-		}
-		mode.Strftime = r
-	} else if rest != "" {
-		return DateMode{}, fatalf("unknown date format %s", format)
-	}
-	return mode, nil
-}
-
-// String returns a --date value that parses back to m.
-func (m DateMode) String() string {
-	var name string
-	switch m.Type {
-	case DateNormal:
-		name = "default"
-	case DateRelative:
-		name = "relative"
-	case DateShort:
-		name = "short"
-	case DateISO8601:
-		name = "iso"
-	case DateISO8601Strict:
-		name = "iso-strict"
-	case DateRFC2822:
-		name = "rfc"
-	case DateStrftime:
-		name = "format"
-	case DateRaw:
-		name = "raw"
-	case DateHuman:
-		name = "human"
-	case DateUnix:
-		name = "unix"
-	default:
-		return fmt.Sprintf("DateType(%d)", m.Type)
-	}
-	if m.Local {
-		name += "-local"
-	}
-	if m.Type == DateStrftime {
-		name += ":" + m.Strftime
-	}
-	return name
+	return m, nil
 }
 
 // C number parsing, as git's option callbacks use it.

@@ -801,7 +801,7 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 		QuotePath:      cfg.quotePath,
 		Abbrev:         a.Abbrev,
 		DefaultAbbrev:  cfg.coreAbbrev,
-		DateMode:       toFormatDate(a.Date),
+		DateMode:       a.Date,
 		Now:            b.dateNow,
 		Local:          b.local,
 		UniqueAbbrevLen: func(id oid.ID, minLen int) int {
@@ -812,32 +812,4 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge
 	}
 	return f
-}
-
-// toFormatDate converts the command line's date mode to the renderer's.
-func toFormatDate(m DateMode) format.DateMode {
-	var t format.DateModeType
-	switch m.Type {
-	case DateNormal:
-		t = format.DateNormal
-	case DateRelative:
-		t = format.DateRelative
-	case DateShort:
-		t = format.DateShort
-	case DateISO8601:
-		t = format.DateISO8601
-	case DateISO8601Strict:
-		t = format.DateISO8601Strict
-	case DateRFC2822:
-		t = format.DateRFC2822
-	case DateStrftime:
-		t = format.DateStrftime
-	case DateRaw:
-		t = format.DateRaw
-	case DateHuman:
-		t = format.DateHuman
-	case DateUnix:
-		t = format.DateUnix
-	}
-	return format.DateMode{Type: t, Format: m.Strftime, Local: m.Local}
 }
