@@ -3,7 +3,6 @@ package blame_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
-	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/traverse"
 )
 
@@ -143,42 +141,7 @@ func TestAttributionMatchesGit(t *testing.T) {
 								sets = append(append([][]string{}, flagSets...), copyFlags...)
 							}
 							for _, flags := range sets {
-								args := append([]string{"blame", "--line-porcelain"}, flags...)
-								args = append(args, rev, "--", file)
-								res, err := testgit.Run(dir, format, nil, nil, "git", args...)
-								if err != nil || res.ExitCode != 0 {
-									t.Fatalf("git %v: %v %s", args, err, res)
-								}
-								want := parseLinePorcelain(t, res.Stdout)
-
-								opts := blame.DefaultOptions()
-								for _, f := range flags {
-									switch f {
-									case "-w":
-										opts.Diff.IgnoreWhitespace = true
-									case "--minimal":
-										opts.Diff.Minimal = true
-									case "--no-indent-heuristic":
-										opts.Diff.IndentHeuristic = false
-									case "--root":
-										opts.ShowRoot = true
-									case "--first-parent":
-										opts.FirstParent = true
-									}
-								}
-								id, err := oid.ParseHex(format, rev)
-								if err != nil {
-									t.Fatal(err)
-								}
-								hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{Graph: g,
-									NewReader: func() blame.ObjectReader { return db.NewReader() }})
-								got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
-								if err != nil {
-									t.Fatalf("blame %v %s: %v", flags, file, err)
-								}
-								if d := diffAttrs(skeleton(got), want); d != "" {
-									t.Errorf("%s %v %s: %s", rev[:8], flags, file, d)
-								}
+								compareWithGit(t, db, g, dir, format, rev, file, flags, variant)
 							}
 						}
 					}

@@ -16,6 +16,7 @@ import (
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/traverse"
 )
 
 // randomHistory generates a git fast-import stream of a random history:
@@ -268,7 +269,7 @@ func TestRandomHistoriesMatchGit(t *testing.T) {
 				files := strings.Fields(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev))
 				for _, file := range files {
 					for _, flags := range flagSets {
-						compareWithGit(t, db, dir, format, rev, file, flags, seed)
+						compareWithGit(t, db, nil, dir, format, rev, file, flags, fmt.Sprintf("seed %d", seed))
 					}
 				}
 			}
@@ -276,7 +277,11 @@ func TestRandomHistoriesMatchGit(t *testing.T) {
 	}
 }
 
-func compareWithGit(t *testing.T, db *odb.DB, dir string, format oid.Format, rev, file string, flags []string, seed int64) {
+// compareWithGit blames file at rev with the options flags name and
+// compares the per-line attribution with git blame --line-porcelain
+// (g, when set, is the commit-graph to walk with; label names the case
+// in failures).
+func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, format oid.Format, rev, file string, flags []string, label string) {
 	t.Helper()
 	args := append([]string{"blame", "--line-porcelain"}, flags...)
 	args = append(args, rev, "--", file)
@@ -316,13 +321,14 @@ func compareWithGit(t *testing.T, db *odb.DB, dir string, format oid.Format, rev
 		t.Fatal(err)
 	}
 	hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{
+		Graph:     g,
 		NewReader: func() blame.ObjectReader { return db.NewReader() }, // -C reads ahead
 	})
 	got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
 	if err != nil {
-		t.Fatalf("seed %d: blame %v %s %s: %v", seed, flags, rev, file, err)
+		t.Fatalf("%s: blame %v %s %s: %v", label, flags, rev, file, err)
 	}
 	if d := diffAttrs(skeleton(got), want); d != "" {
-		t.Errorf("seed %d: git blame %s %s -- %s: %s", seed, strings.Join(flags, " "), rev, file, d)
+		t.Errorf("%s: git blame %s %s -- %s: %s", label, strings.Join(flags, " "), rev, file, d)
 	}
 }
