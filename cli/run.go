@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,7 +135,7 @@ func (b *blameRun) run(args []string) error {
 				b.warn(m)
 			}
 			if err != nil {
-				return die("reading graft file '%s' failed: %s", path, strerror(err))
+				return die("reading graft file '%s' failed: %s", path, repo.Strerror(err))
 			}
 			grafts = g
 			return nil
@@ -147,7 +146,7 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 
-	path, err := b.prefixPath(a.Path)
+	path, err := r.PrefixPath(a.Path)
 	if err != nil {
 		return err
 	}
@@ -377,19 +376,6 @@ func (b *blameRun) revisions(a *BlameArgs) ([]repo.Revision, error) {
 	return revs, nil
 }
 
-// strerror is the strerror text of a file error.
-func strerror(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	s := err.Error()
-	if s != "" {
-		s = strings.ToUpper(s[:1]) + s[1:]
-	}
-	return s
-}
-
 // topPath resolves a file argument git opens after changing to the top
 // of the work tree (--contents, --ignore-revs-file, -S).
 func (b *blameRun) topPath(p string) string {
@@ -423,152 +409,6 @@ func (b *blameRun) resolveName(name string) ResolvedName {
 		return ResolvedName{Kind: NameCommittish}
 	}
 	return ResolvedName{Kind: NameObject, PeeledHex: id.String(), PeeledType: typ.String()}
-}
-
-// prefixPath is git's prefix_path: the path relative to the top of the
-// work tree, normalized; outside the work tree is an error.
-func (b *blameRun) prefixPath(arg string) (string, error) {
-	r := b.r
-	var p string
-	if filepath.IsAbs(arg) {
-		top := r.WorkTree
-		if top == "" {
-			return "", die("'%s' is outside repository at '%s'", arg, b.env.Dir)
-		}
-		rel, err := insideWorkTree(normalizeSlashes(arg), top)
-		if err != nil {
-			return "", err
-		}
-		if rel == nil {
-			return "", die("'%s' is outside repository at '%s'", arg, top)
-		}
-		p = *rel
-	} else {
-		joined, ok := normalizeRelative(r.Prefix + arg)
-		if !ok {
-			top := r.WorkTree
-			if top == "" {
-				top = b.env.Dir
-			}
-			return "", die("'%s' is outside repository at '%s'", arg, top)
-		}
-		p = joined
-	}
-	return p, nil
-}
-
-// normalizeRelative resolves "." and ".." and repeated slashes of a
-// repository-relative path; ok is false when it climbs above the top.
-func normalizeRelative(p string) (string, bool) {
-	var parts []string
-	for _, c := range strings.Split(p, "/") {
-		switch c {
-		case "", ".":
-		case "..":
-			if len(parts) == 0 {
-				return "", false
-			}
-			parts = parts[:len(parts)-1]
-		default:
-			parts = append(parts, c)
-		}
-	}
-	out := strings.Join(parts, "/")
-	if strings.HasSuffix(p, "/") && out != "" {
-		out += "/"
-	}
-	return out, true
-}
-
-// insideWorkTree is git's abspath_part_inside_repo: the part of an
-// absolute path below the work tree, found textually or by resolving
-// each leading part with realpath (nil when the path is outside).
-func insideWorkTree(path, top string) (*string, error) {
-	if path == top {
-		s := ""
-		return &s, nil
-	}
-	if strings.HasPrefix(path, top+"/") {
-		s := path[len(top)+1:]
-		return &s, nil
-	}
-	for i := 1; i < len(path); i++ {
-		if path[i] != '/' {
-			continue
-		}
-		rp, err := realpath(path[:i])
-		if err != nil {
-			return nil, err
-		}
-		if rp == top {
-			s := path[i+1:]
-			return &s, nil
-		}
-	}
-	rp, err := realpath(path)
-	if err != nil {
-		return nil, err
-	}
-	if rp == top {
-		s := ""
-		return &s, nil
-	}
-	return nil, nil
-}
-
-// realpath is git's strbuf_realpath with die_on_error: symbolic links
-// resolved component by component; only the last component may be
-// missing.
-func realpath(path string) (string, error) {
-	resolved := ""
-	remaining := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	for links := 0; len(remaining) > 0; {
-		c := remaining[0]
-		remaining = remaining[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			if i := strings.LastIndexByte(resolved, '/'); i >= 0 {
-				resolved = resolved[:i]
-			}
-			continue
-		}
-		next := resolved + "/" + c
-		fi, err := os.Lstat(next)
-		if err != nil {
-			if os.IsNotExist(err) && len(remaining) == 0 {
-				resolved = next
-				break
-			}
-			return "", die("Invalid path '%s': %s", next, strerror(err))
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			links++
-			if links > 32 {
-				return "", die("Invalid path '%s': Too many levels of symbolic links", next)
-			}
-			target, err := os.Readlink(next)
-			if err != nil {
-				return "", die("Invalid path '%s': %s", next, strerror(err))
-			}
-			if strings.HasPrefix(target, "/") {
-				resolved = ""
-			}
-			remaining = append(strings.Split(strings.TrimPrefix(target, "/"), "/"), remaining...)
-			continue
-		}
-		resolved = next
-	}
-	if resolved == "" {
-		return "/", nil
-	}
-	return resolved, nil
-}
-
-func normalizeSlashes(p string) string {
-	n, _ := normalizeRelative(strings.TrimPrefix(p, "/"))
-	return "/" + strings.TrimSuffix(n, "/")
 }
 
 // sinceValue is git's max_age for --since/--after (approxidate) and

@@ -9,6 +9,7 @@ import (
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/repo"
 )
 
 // workTree builds the pseudo commit's inputs (git's
@@ -61,7 +62,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 			readFrom = b.topPath(*a.Contents)
 			fi, err = os.Stat(readFrom)
 			if err != nil {
-				return nil, die("Cannot stat '%s': %s", *a.Contents, strerror(err))
+				return nil, die("Cannot stat '%s': %s", *a.Contents, repo.Strerror(err))
 			}
 		} else {
 			wt.Source = path
@@ -72,7 +73,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 				if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
 					return nil, verr
 				}
-				return nil, die("Cannot lstat '%s': %s", path, strerror(err))
+				return nil, die("Cannot lstat '%s': %s", path, repo.Strerror(err))
 			}
 		}
 		switch {
@@ -83,14 +84,14 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 			}
 			data, err := os.ReadFile(readFrom)
 			if err != nil {
-				return nil, die("cannot open or read '%s': %s", readFrom, strerror(err))
+				return nil, die("cannot open or read '%s': %s", readFrom, repo.Strerror(err))
 			}
 			content = data
 		case fi.Mode()&os.ModeSymlink != 0:
 			mode = object.ModeSymlink
 			target, err := os.Readlink(readFrom)
 			if err != nil {
-				return nil, die("cannot readlink '%s': %s", readFrom, strerror(err))
+				return nil, die("cannot readlink '%s': %s", readFrom, repo.Strerror(err))
 			}
 			content = []byte(target)
 		default:
