@@ -2,6 +2,7 @@ package odb
 
 import (
 	"bytes"
+	"github.com/goblame/goblame/internal/cquote"
 	"os"
 	"path/filepath"
 )
@@ -103,7 +104,7 @@ func parseAlternates(s []byte, sep byte) []string {
 		var end int
 		if s[0] == '#' {
 			end = indexOrLen(s, sep)
-		} else if unq, n, ok := unquoteC(s); s[0] == '"' && ok {
+		} else if unq, n, ok := cquote.Unquote(s); s[0] == '"' && ok {
 			entry, end = unq, n
 		} else {
 			end = indexOrLen(s, sep)
@@ -125,60 +126,4 @@ func indexOrLen(s []byte, c byte) int {
 		return i
 	}
 	return len(s)
-}
-
-// unquoteC decodes a C-style quoted string at the start of s (git's
-// unquote_c_style) and returns it with the number of bytes consumed.
-func unquoteC(s []byte) ([]byte, int, bool) {
-	if len(s) == 0 || s[0] != '"' {
-		return nil, 0, false
-	}
-	var out []byte
-	i := 1
-	for {
-		if i >= len(s) {
-			return nil, 0, false
-		}
-		c := s[i]
-		i++
-		switch c {
-		case '"':
-			return out, i, true
-		case '\\':
-		default:
-			out = append(out, c)
-			continue
-		}
-		if i >= len(s) {
-			return nil, 0, false
-		}
-		c = s[i]
-		i++
-		switch c {
-		case 'a':
-			c = '\a'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'v':
-			c = '\v'
-		case '\\', '"':
-		case '0', '1', '2', '3':
-			if i+1 >= len(s) || s[i] < '0' || s[i] > '7' || s[i+1] < '0' || s[i+1] > '7' {
-				return nil, 0, false
-			}
-			c = (c-'0')<<6 | (s[i]-'0')<<3 | (s[i+1] - '0')
-			i += 2
-		default:
-			return nil, 0, false
-		}
-		out = append(out, c)
-	}
 }

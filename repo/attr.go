@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/cquote"
 	"io/fs"
 	"os"
 	"strings"
@@ -345,60 +346,14 @@ func stripValue(s string) string {
 	return s
 }
 
-// unquoteC reads a C-quoted string at the start of s ("a\tb" with \a \b
-// \f \n \r \t \v \\ \" and three-digit octal escapes).
+// unquoteC reads a C-quoted string at the start of s (cquote.Unquote)
+// and returns it with the rest of s.
 func unquoteC(s string) (out, rest string, ok bool) {
-	if s == "" || s[0] != '"' {
+	u, n, ok := cquote.Unquote([]byte(s))
+	if !ok {
 		return "", "", false
 	}
-	var b strings.Builder
-	i := 1
-	for {
-		if i >= len(s) {
-			return "", "", false
-		}
-		c := s[i]
-		i++
-		switch c {
-		case '"':
-			return b.String(), s[i:], true
-		case '\\':
-		default:
-			b.WriteByte(c)
-			continue
-		}
-		if i >= len(s) {
-			return "", "", false
-		}
-		c = s[i]
-		i++
-		switch c {
-		case 'a':
-			c = '\a'
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'v':
-			c = '\v'
-		case '\\', '"':
-		case '0', '1', '2', '3':
-			if i+1 >= len(s) || s[i] < '0' || s[i] > '7' || s[i+1] < '0' || s[i+1] > '7' {
-				return "", "", false
-			}
-			c = (c-'0')<<6 | (s[i]-'0')<<3 | (s[i+1] - '0')
-			i += 2
-		default:
-			return "", "", false
-		}
-		b.WriteByte(c)
-	}
+	return string(u), s[n:], true
 }
 
 // parsePathPattern is dir.c's parse_path_pattern for attribute lines.
