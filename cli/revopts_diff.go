@@ -10,6 +10,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/repo"
 	"strconv"
 	"strings"
 )
@@ -553,82 +554,10 @@ func parseMaybeBool(v string) (bool, bool) {
 	return n != 0, ok
 }
 
-// parseConfigInt is git_parse_int: an integer as strtoimax reads it in
-// base 0 (decimal, 0x hex, 0 octal), an optional k, m or g unit, and a
-// result within ±(2^31-1).
+// parseConfigInt is git_parse_int: repo.ParseConfigInt within ±(2^31-1).
 func parseConfigInt(v string) (int64, bool) {
-	n, end, rangeErr := strtoimaxBase0(v)
-	if v == "" || rangeErr || end == 0 {
-		return 0, false
-	}
-	var factor int64
-	switch strings.ToLower(v[end:]) {
-	case "":
-		factor = 1
-	case "k":
-		factor = 1 << 10
-	case "m":
-		factor = 1 << 20
-	case "g":
-		factor = 1 << 30
-	default:
-		return 0, false
-	}
-	const maxInt = 1<<31 - 1
-	if (n < 0 && -maxInt/factor > n) || (n > 0 && maxInt/factor < n) {
-		return 0, false
-	}
-	return n * factor, true
-}
-
-// strtoimaxBase0 is C's strtoimax(s, &end, 0): it returns the value, the
-// index where parsing stopped (0 when nothing was parsed) and whether the
-// value overflowed.
-func strtoimaxBase0(s string) (int64, int, bool) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	base := uint64(10)
-	if i < len(s) && s[i] == '0' {
-		base = 8
-		if i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && hexValue(s[i+2]) < 16 {
-			base = 16
-			i += 2
-		}
-	}
-	start := i
-	var v uint64
-	overflow := false
-	for ; i < len(s); i++ {
-		d := uint64(hexValue(s[i]))
-		if d >= base {
-			break
-		}
-		if v > (1<<63-d)/base {
-			overflow = true
-		} else {
-			v = v*base + d
-		}
-	}
-	if i == start {
-		return 0, 0, false
-	}
-	if overflow || (!neg && v == 1<<63) {
-		if neg {
-			return -1 << 63, i, true
-		}
-		return 1<<63 - 1, i, true
-	}
-	if neg {
-		return -int64(v), i, false
-	}
-	return int64(v), i, false
+	n, err := repo.ParseConfigInt(v, 1<<31-1)
+	return n, err == nil
 }
 
 func hexValue(c byte) uint8 {

@@ -247,8 +247,11 @@ const (
 	errOutOfRange  = numError("out of range")
 )
 
-// parseConfigInt is git_parse_signed: strtoimax in base 0 followed by an
-// optional unit, checked against max after scaling.
+// ParseConfigInt is git_parse_signed: strtoimax in base 0 followed by an
+// optional k, m or g unit, checked against ±max after scaling. Errors are
+// git's "invalid unit" and "out of range".
+func ParseConfigInt(s string, max int64) (int64, error) { return parseConfigInt(s, max) }
+
 func parseConfigInt(s string, max int64) (int64, error) {
 	if s == "" {
 		return 0, errInvalidUnit
