@@ -2,6 +2,7 @@ package blame
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/oid"
@@ -170,19 +171,34 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	c := &candidate{data: data, used: sb.candidateTick}
 	sb.candidates[key] = c
 	sb.candidateBytes += len(data)
-	for sb.candidateBytes > candidateBudget && len(sb.candidates) > 1 {
-		var oldKey candidateKey
-		var old *candidate
-		for k, c := range sb.candidates {
-			if old == nil || c.used < old.used {
-				oldKey, old = k, c
-			}
-		}
-		delete(sb.candidates, oldKey)
-		sb.candidateBytes -= len(old.data)
+	if sb.candidateBytes > candidateBudget {
+		sb.evictCandidates()
 	}
 	o.file, o.fileOwned, o.prep = data, false, nil
 	return c, nil
+}
+
+// evictCandidates forgets the least recently used candidates until a
+// quarter of the budget is free (in one pass, so that a long scan of a
+// large tree does not search the whole cache for every new blob).
+func (sb *scoreboard) evictCandidates() {
+	type aged struct {
+		key  candidateKey
+		used int64
+		size int
+	}
+	all := make([]aged, 0, len(sb.candidates))
+	for k, c := range sb.candidates {
+		all = append(all, aged{k, c.used, len(c.data)})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].used < all[j].used })
+	for _, a := range all[:len(all)-1] { // keep the newest
+		if sb.candidateBytes <= candidateBudget*3/4 {
+			break
+		}
+		delete(sb.candidates, a.key)
+		sb.candidateBytes -= a.size
+	}
 }
 
 // prepared returns the candidate's lines prepared for diffing.
