@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"sort"
 	"strings"
-
-	"github.com/goblame/goblame/oid"
 )
 
 // This file follows whole-file renames the way blame's find_rename asks
@@ -310,5 +308,3 @@ func (sb *scoreboard) candidateFiles(parent, c *commitNode, all bool) ([]TreeCha
 	}
 	return sb.hist.diffTrees(parent.tc.Tree, c.tc.Tree, all)
 }
-
-var _ = oid.ID{}

@@ -543,12 +543,10 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 	if target.suspects == nil {
 		return nil
 	}
-	pfile, err := sb.fillBlob(parent)
-	if err != nil {
+	if _, err := sb.fillBlob(parent); err != nil {
 		return err
 	}
-	tfile, err := sb.fillBlob(target)
-	if err != nil {
+	if _, err := sb.fillBlob(target); err != nil {
 		return err
 	}
 	c := &chunker{parent: parent, target: target, ignoreDiffs: ignoreDiffs, rest: target.suspects}
@@ -556,7 +554,6 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 		c.ign = sb.newIgnorePass(parent, target)
 	}
 	sb.stats.Diffs++
-	_, _ = pfile, tfile
 	tprep, err := sb.prepared(target, nil)
 	if err != nil {
 		return sb.diffFailed(parent, target, err)
