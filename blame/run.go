@@ -142,8 +142,11 @@ func New(ctx context.Context, hist *History, format oid.Format, req Request, opt
 	// blamed path and its rename sources only, while -C puts lines on
 	// other paths. goblame asks about the origin's own path, whose "not
 	// changed" answers find_origin exactly, so it keeps the filters under
-	// -C: the result is the same, without tree reads.
-	if sb.final.Uncommitted || hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
+	// -C: the result is the same, without tree reads. An uncommitted
+	// final version (working tree, --contents) keeps them too, as in git:
+	// the pseudo commit is never asked (findOrigin compares its blob with
+	// the parent's tree entry), only the commits below it.
+	if hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
 		sb.useBloom = false
 	} else {
 		sb.useBloom = opts.UseBloom
