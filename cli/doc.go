@@ -1,9 +1,20 @@
 // Package cli is goblame's command line: git blame's argument syntax (parsed
-// faithfully, with urfave/cli/v2 for help and version), configuration,
+// faithfully, by git's parse-options rules in args*.go), configuration,
 // colour, progress, and the mapping of errors to git's messages and exit
-// codes (fatal: ... and 128; usage errors 129).
+// codes (fatal: ... and 128; usage errors 129). A first argument --help,
+// --version or --generate-bash-completion is goblame's own (Main).
 //
 // The command runs against an explicit Environ (arguments, working
 // directory, environment variables, standard streams, clock) so tests run
 // it in-process, in parallel, next to the real git.
+//
+// # Start-up
+//
+// Every package linked into goblame runs its initialisation on every run,
+// so the binary links only what a blame needs. The manual page goblame.1
+// is generated from the option table (OptionDocs) by
+// internal/gen/mangen with urfave/cli's documentation generator, which
+// stays out of the goblame binary.
 package cli
+
+//go:generate go run ./internal/gen/mangen -out ../goblame.1

@@ -1,19 +1,38 @@
 package cli
 
 import (
-	"fmt"
-
-	urfave "github.com/urfave/cli/v2"
+	"io"
+	"strings"
 )
 
 // Version is goblame's version, printed by --version.
 var Version = "0.1.0-dev (git blame 2.39.5 compatible)"
 
+// Name and Summary name the program in its help and its manual page.
+const (
+	Name    = "goblame"
+	Summary = "git blame, byte for byte, only faster"
+)
+
 // Main runs goblame with args (without the program name) and returns the
 // exit status: 0, 128 for fatal errors, 129 for usage errors, as git.
+//
+// A first argument --help, --version or --generate-bash-completion is
+// goblame's own (git would run "git help blame" for --help); anything else
+// is git blame's command line.
 func Main(args []string, env Environ) int {
-	if len(args) > 0 && (args[0] == "--help" || args[0] == "--version" || args[0] == "--generate-bash-completion") {
-		return appMain(args, env)
+	if len(args) > 0 {
+		switch args[0] {
+		case "--help":
+			io.WriteString(env.Stdout, Help())
+			return 0
+		case "--version":
+			io.WriteString(env.Stdout, Name+" version "+Version+"\n")
+			return 0
+		case "--generate-bash-completion":
+			io.WriteString(env.Stdout, completionWords())
+			return 0
+		}
 	}
 	r := &blameRun{env: env}
 	err := r.run(args)
@@ -24,27 +43,21 @@ func Main(args []string, env Environ) int {
 	return 0
 }
 
-// appMain uses urfave/cli for what it is good at: --help, --version and
-// shell completion. Everything else is git's syntax (ParseArgs).
-func appMain(args []string, env Environ) int {
-	app := &urfave.App{
-		Name:      "goblame",
-		Usage:     "git blame, byte for byte, only faster",
-		UsageText: "goblame [<options>] [<rev-opts>] [<rev>] [--] <file>\n\n" + Usage(false),
-		Version:   Version,
-		Writer:    env.Stdout,
-		ErrWriter: env.Stderr,
-		// Options are git's, parsed by ParseArgs; the app only answers
-		// --help, --version and completion.
-		HideHelpCommand:      true,
-		EnableBashCompletion: true,
-		Action: func(*urfave.Context) error {
-			return nil
-		},
+// completionWords is the answer to --generate-bash-completion (the
+// protocol of urfave/cli's bash_autocomplete script): every option of
+// blame's table, one per line.
+func completionWords() string {
+	var b strings.Builder
+	for _, o := range OptionDocs() {
+		if o.Hidden {
+			continue
+		}
+		if o.Long != "" {
+			b.WriteString("--" + o.Long + "\n")
+		}
+		if o.Short != 0 {
+			b.WriteString("-" + string(o.Short) + "\n")
+		}
 	}
-	if err := app.Run(append([]string{"goblame"}, args...)); err != nil {
-		fmt.Fprintln(env.Stderr, "fatal:", err)
-		return 128
-	}
-	return 0
+	return b.String()
 }

@@ -136,3 +136,49 @@ func usageArgHelp(o *poOption) string {
 	}
 	return " " + argh
 }
+
+// Help returns what goblame --help prints: the summary, then git blame's
+// option help with goblame's own usage line and its own options.
+func Help() string {
+	usage := []string{Name + " [<options>] [<rev-opts>] [<rev>] [--] <file>", "", "<rev-opts> are documented in git-rev-list(1)"}
+	opts := append(blameOptionTable(nil), ownOptions...)
+	return Name + " - " + Summary + "\n\n" + renderUsage(usage, opts, false)
+}
+
+// ownOptions are the options goblame answers itself, as the first
+// argument only.
+var ownOptions = []poOption{
+	{kind: poGroup, help: Name + " (as the first argument)"},
+	{kind: poSetInt, long: "help", flags: poNoArg, help: "show this help"},
+	{kind: poSetInt, long: "version", flags: poNoArg, help: "print the version"},
+}
+
+// OptionDoc describes one option of git blame's table for documentation
+// (the manual page generator) and completion.
+type OptionDoc struct {
+	Short byte   // 0 when the option has no short form
+	Long  string // "" when it has no long form
+	// Value is how the help names the option's value, as git prints it
+	// after the option: " <file>", "[<score>]", "[=<n>]"; "" for none.
+	Value  string
+	Help   string
+	Hidden bool // left out of -h (shown by --help-all)
+}
+
+// OptionDocs lists git blame's options in the order git's help shows them.
+func OptionDocs() []OptionDoc {
+	table := blameOptionTable(nil)
+	docs := make([]OptionDoc, 0, len(table))
+	for i := range table {
+		o := &table[i]
+		if o.kind == poGroup {
+			continue
+		}
+		d := OptionDoc{Short: o.short, Long: o.long, Help: o.help, Hidden: o.flags&poHidden != 0}
+		if o.flags&poLiteralArgHelp != 0 || o.flags&poNoArg == 0 {
+			d.Value = usageArgHelp(o)
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
