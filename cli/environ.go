@@ -23,6 +23,10 @@ type Environ struct {
 	// StdoutIsTerminal and StderrIsTerminal decide paging, progress and
 	// auto date formats as isatty does for git.
 	StdoutIsTerminal, StderrIsTerminal bool
+	// Process says the run is the goblame process itself, which may tune
+	// the Go runtime for a one-shot run (see process.go); in-process runs
+	// (tests, benchmarks) leave it false.
+	Process bool
 }
 
 // OSEnviron describes the running process.
@@ -42,5 +46,6 @@ func OSEnviron() Environ {
 		Now:              time.Now,
 		StdoutIsTerminal: isTerminal(os.Stdout),
 		StderrIsTerminal: isTerminal(os.Stderr),
+		Process:          true,
 	}
 }

@@ -107,6 +107,10 @@ func (b *blameRun) run(args []string) error {
 		b.warn(w)
 	}
 	r.WarningHandler = b.warn
+	if env.Process {
+		hugePageHeap(hugeHeapBytes(r.Objects.ObjectDirs()))
+		tuneGC(env.Getenv)
+	}
 	b.rd = r.Objects.NewReaderCache(deltaBaseCacheBytes)
 
 	cfg, err := readBlameConfig(r, env, b.dateNow, b.local)

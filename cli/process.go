@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+)
+
+// A blame is a short-lived process that allocates most of what it will
+// ever hold and then exits, on machines where a page fault is the largest
+// single cost of a run (see ../shared/reference/performance.md and
+// benchmarks/blame/RESULTS.md). Two process-wide settings follow; both are
+// made only for the goblame process itself (Environ.Process), never for
+// the library or for in-process runs in tests.
+//
+//   - No garbage collection until the heap reaches firstCollectionBytes:
+//     most blames finish before that and never pay a collection; a long
+//     one collects there once and from then on runs with GOGC=100, as any
+//     Go program. GOGC or GOMEMLIMIT in the environment leave the
+//     runtime's defaults alone.
+//   - The first megabytes of the heap on transparent huge pages (where the
+//     kernel offers them on request, as Debian's default "madvise" mode
+//     does): the heap's first growth is one allocation that is advised
+//     MADV_HUGEPAGE, touched once per 2 MiB and freed, so that the
+//     allocations that follow reuse resident huge pages instead of
+//     faulting in 4 KiB pages one at a time. Its size follows the size of
+//     the repository's packs (a small repository's blame needs a small
+//     heap), up to hugeHeapMaxBytes.
+const (
+	firstCollectionBytes = 64 << 20
+	hugeHeapMaxBytes     = 16 << 20
+	hugePageBytes        = 2 << 20
+)
+
+// tuneGC turns the collector off until the heap reaches
+// firstCollectionBytes, then back to GOGC=100 with no memory limit.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(firstCollectionBytes)
+	// The first collection frees sentinel and runs its cleanup, which
+	// restores the defaults for the rest of the run.
+	sentinel := new([2]uintptr)
+	runtime.AddCleanup(sentinel, func(struct{}) {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+	}, struct{}{})
+}
+
+// hugeHeapBytes sizes the huge-page start of the heap from the packs of
+// the object directories: an eighth of their bytes, in whole huge pages,
+// at most hugeHeapMaxBytes.
+func hugeHeapBytes(objectDirs []string) int {
+	var packBytes int64
+	for _, dir := range objectDirs {
+		packs, _ := filepath.Glob(filepath.Join(dir, "pack", "*.pack"))
+		for _, p := range packs {
+			if fi, err := os.Stat(p); err == nil {
+				packBytes += fi.Size()
+			}
+		}
+	}
+	n := min(packBytes/8, hugeHeapMaxBytes)
+	return int(n / hugePageBytes * hugePageBytes)
+}

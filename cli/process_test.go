@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// The process settings change the Go runtime of the whole process, so
+// their tests run in a child process (the test binary, re-executed).
+const processChildEnv = "GOBLAME_TEST_PROCESS_CHILD"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(processChildEnv) {
+	case "gc":
+		processChildGC()
+	case "hugepages":
+		processChildHugePages()
+	}
+	os.Exit(m.Run())
+}
+
+// processChildGC checks that the collector stays off below the first
+// collection and is back at GOGC=100 once the heap has passed it.
+func processChildGC() {
+	tuneGC(func(string) string { return "" })
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	small := make([][]byte, 0, 64)
+	for i := 0; i < 64; i++ { // 16 MiB, well below the first collection
+		small = append(small, make([]byte, 256<<10))
+	}
+	var mid runtime.MemStats
+	runtime.ReadMemStats(&mid)
+	if mid.NumGC != before.NumGC {
+		os.Stdout.WriteString("collected below the first collection\n")
+		os.Exit(1)
+	}
+	small = nil
+	for i := 0; i < 4*firstCollectionBytes/(1<<20); i++ {
+		_ = make([]byte, 1<<20)
+	}
+	runtime.GC() // let the cleanup run if the limit's collection raced it
+	for i := 0; i < 1000 && debug.SetGCPercent(100) != 100; i++ {
+		runtime.Gosched()
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		os.Stdout.WriteString("GOGC not restored after the first collection\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
+// processChildHugePages prints how much of the heap is on huge pages
+// after hugePageHeap.
+func processChildHugePages() {
+	hugePageHeap(8 << 20)
+	data, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		os.Stdout.WriteString("no smaps\n")
+		os.Exit(0)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "AnonHugePages:") {
+			os.Stdout.WriteString(line + "\n")
+		}
+	}
+	os.Exit(0)
+}
+
+func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), processChildEnv+"="+mode, "GOGC=", "GOMEMLIMIT="), extraEnv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child %s: %v\n%s", mode, err, out)
+	}
+	return string(out)
+}
+
+func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
+	if out := runProcessChild(t, "gc"); strings.TrimSpace(out) != "ok" {
+		t.Fatalf("child: %s", out)
+	}
+}
+
+func TestHugePageHeap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are advised on Linux only")
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !(strings.Contains(string(mode), "[madvise]") || strings.Contains(string(mode), "[always]")) {
+		t.Skipf("transparent huge pages are off here (%q)", strings.TrimSpace(string(mode)))
+	}
+	out := runProcessChild(t, "hugepages")
+	if strings.Contains(out, "no smaps") {
+		t.Skip("no /proc/self/smaps_rollup")
+	}
+	f := strings.Fields(out)
+	if len(f) < 2 || f[0] != "AnonHugePages:" {
+		t.Fatalf("child: %q", out)
+	}
+	// Where the kernel compacts memory for advised regions (defrag
+	// "madvise", "defer+madvise" or "always") it gives them huge pages;
+	// elsewhere it may fall back to small pages, which is correct, if
+	// slower.
+	defrag, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/defrag")
+	compacts := strings.Contains(string(defrag), "[madvise]") || strings.Contains(string(defrag), "[defer+madvise]") || strings.Contains(string(defrag), "[always]")
+	if f[1] == "0" && compacts {
+		t.Errorf("no anonymous huge pages after hugePageHeap (defrag %q): %q", strings.TrimSpace(string(defrag)), out)
+	}
+}
+
+func TestHugeHeapBytes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "pack"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := hugeHeapBytes([]string{dir}); got != 0 {
+		t.Errorf("no packs: %d, want 0", got)
+	}
+	write := func(name string, size int64) {
+		f, err := os.Create(filepath.Join(dir, "pack", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(size); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	write("pack-a.pack", 40<<20) // an eighth: 5 MiB, 2 huge pages
+	write("pack-a.idx", 1<<30)   // not a pack
+	if got := hugeHeapBytes([]string{dir}); got != 4<<20 {
+		t.Errorf("40 MiB of packs: %d, want %d", got, 4<<20)
+	}
+	write("pack-b.pack", 1<<30)
+	if got := hugeHeapBytes([]string{dir, filepath.Join(dir, "missing")}); got != hugeHeapMaxBytes {
+		t.Errorf("over 1 GiB of packs: %d, want %d", got, hugeHeapMaxBytes)
+	}
+}
