@@ -58,7 +58,12 @@ func (sb *scoreboard) getOrigin(c *commitNode, path string) *origin {
 // makeOrigin creates a new origin at the front of c's list.
 func (sb *scoreboard) makeOrigin(c *commitNode, path string) *origin {
 	sb.originSeq++
-	o := &origin{commit: c, path: path, seq: sb.originSeq}
+	if len(sb.originSlab) == 0 {
+		sb.originSlab = make([]origin, slabSize)
+	}
+	o := &sb.originSlab[0]
+	sb.originSlab = sb.originSlab[1:]
+	*o = origin{commit: c, path: path, seq: sb.originSeq}
 	c.origins = append(c.origins, o)
 	return o
 }

@@ -26,7 +26,17 @@ type commitNode struct {
 
 	// fakeBody is the pseudo commit's text (working-tree blame).
 	fakeBody []byte
+
+	// Room for the common case of one parent and one origin, so that a
+	// walk does not allocate two small slices per commit.
+	parent1 [1]*commitNode
+	origin1 [1]*origin
 }
+
+// slabSize is how many nodes or origins the scoreboard allocates at once:
+// a walk creates one node and about two origins per commit, and a slab
+// costs one allocation instead of hundreds.
+const slabSize = 256
 
 // scoreboard holds the state of one blame run (git's blame_scoreboard).
 type scoreboard struct {
@@ -36,9 +46,11 @@ type scoreboard struct {
 	opts   *Options
 	marks  *traverse.Marks
 
-	nodes     []*commitNode // by traverse.Commit.Index
-	queue     commitQueue
-	originSeq int
+	nodes      []*commitNode // by traverse.Commit.Index
+	nodeSlab   []commitNode  // nodes not yet handed out
+	originSlab []origin      // origins not yet handed out
+	queue      commitQueue
+	originSeq  int
 
 	final       *commitNode
 	finalOrigin *origin
@@ -84,7 +96,14 @@ func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
 	if n := sb.nodes[i]; n != nil {
 		return n
 	}
-	n := &commitNode{Commit: Commit{ID: tc.ID, loader: sb}, tc: tc}
+	if len(sb.nodeSlab) == 0 {
+		sb.nodeSlab = make([]commitNode, slabSize)
+	}
+	n := &sb.nodeSlab[0]
+	sb.nodeSlab = sb.nodeSlab[1:]
+	n.Commit = Commit{ID: tc.ID, loader: sb}
+	n.tc = tc
+	n.origins = n.origin1[:0]
 	sb.nodes[i] = n
 	return n
 }
@@ -110,7 +129,11 @@ func (sb *scoreboard) parse(c *commitNode) error {
 }
 
 func (sb *scoreboard) linkParents(c *commitNode) {
-	c.parents = make([]*commitNode, len(c.tc.Parents))
+	if len(c.tc.Parents) == 1 {
+		c.parents = c.parent1[:]
+	} else {
+		c.parents = make([]*commitNode, len(c.tc.Parents))
+	}
 	for i, p := range c.tc.Parents {
 		c.parents[i] = sb.node(p)
 	}
