@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/ianaindex"
-
+	"github.com/goblame/goblame/internal/charset"
 	"github.com/goblame/goblame/object"
 )
 
@@ -92,12 +90,8 @@ func reencodeMessage(body []byte, output string) []byte {
 	if sameEncoding(from, output) {
 		return body
 	}
-	src, err := lookupEncoding(from)
-	if err != nil {
-		return body
-	}
-	dst, err := lookupEncoding(output)
-	if err != nil {
+	dst, src, ok := charset.Open(output, from)
+	if !ok {
 		return body
 	}
 	utf8, err := src.NewDecoder().Bytes(body)
@@ -144,23 +138,3 @@ func sameEncoding(a, b string) bool {
 	}
 	return strings.EqualFold(a, b)
 }
-
-func lookupEncoding(name string) (encoding.Encoding, error) {
-	if isUTF8Name(name) {
-		return encoding.Nop, nil
-	}
-	enc, err := ianaindex.IANA.Encoding(name)
-	if err != nil || enc == nil {
-		if err == nil {
-			err = errUnknownEncoding
-		}
-		return nil, err
-	}
-	return enc, nil
-}
-
-type encodingError string
-
-func (e encodingError) Error() string { return string(e) }
-
-const errUnknownEncoding = encodingError("unknown encoding")

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/ianaindex"
 
+	"github.com/goblame/goblame/internal/charset"
 	"github.com/goblame/goblame/object"
 )
 
@@ -498,12 +498,12 @@ func decodeUTF(enc string, src []byte) (out []byte, handled, ok bool) {
 	return out, true, true
 }
 
-// decoderFor finds a decoder for an encoding name iconv knows (by its
-// IANA name or alias).
+// decoderFor finds the decoder git's iconv converts enc to UTF-8 with (nil
+// when it cannot).
 func decoderFor(enc string) encoding.Encoding {
-	e, err := ianaindex.IANA.Encoding(enc)
-	if err != nil || e == nil {
+	_, src, ok := charset.Open("UTF-8", enc)
+	if !ok {
 		return nil
 	}
-	return e
+	return src
 }

@@ -217,8 +217,8 @@
 //
 // ConvertToGit turns work-tree content into what git would store, as
 // blame does for the work-tree file (convert_to_git without safecrlf):
-// working-tree-encoding (UTF-16/32 with git's BOM rules, other IANA
-// names through golang.org/x/text), end-of-line conversion by the
+// working-tree-encoding (UTF-16/32 with git's BOM rules, other names as
+// glibc's iconv knows them, through internal/charset), end-of-line conversion by the
 // text/eol/crlf attributes and core.autocrlf/core.eol (the "auto" modes
 // leave binary content alone, and content whose index copy already has
 // CRLF), and the ident collapse. Clean filters (filter=<driver> with a

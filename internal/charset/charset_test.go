@@ -1,0 +1,239 @@
+package charset
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+)
+
+func TestNormalize(t *testing.T) {
+	cases := []struct{ name, key string }{
+		{"ISO-8859-1", "ISO-8859-1//"},
+		{"iso 8859-1", "ISO8859-1//"},
+		{" iso-8859-1\t", "ISO-8859-1//"},
+		{"ISO-8859-1/", "ISO-8859-1//"},
+		{"ISO-8859-1//TRANSLIT", "ISO-8859-1//"},
+		{"ISO-8859-1//TRANSLIT//IGNORE", "ISO-8859-1//"},
+		{"ISO-8859-1///x", "ISO-8859-1//"},
+		{"ISO-8859-1/x", "ISO-8859-1/X/"},
+		{"iso,8859-1", "ISO,8859-1//"},
+		{"iso-10646/utf8/", "ISO-10646/UTF8/"},
+		{"ISO-10646/UTF8/x,y", "ISO-10646/UTF8/"},
+		{"utf8", "UTF8//"},
+		{"ISO_8859-1:1987", "ISO_8859-1:1987//"},
+		{"latin\u00e91", "LATIN1//"},
+	}
+	for _, c := range cases {
+		if got, ok := normalize(c.name); !ok || got != c.key {
+			t.Errorf("normalize(%q) = %q, %v; want %q", c.name, got, ok, c.key)
+		}
+	}
+	for _, name := range []string{"", " ", "//", ",/"} {
+		if got, ok := normalize(name); ok {
+			t.Errorf("normalize(%q) = %q, want no name", name, got)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	latin1 := []byte("caf\xe9")
+	for _, from := range []string{"ISO-8859-1", "latin1", "latin-1", "LATIN-1", "l1", "iso8859-1", "ISO_8859-1:1987", "cp819"} {
+		dst, src, ok := Open("UTF-8", from)
+		if !ok {
+			t.Errorf("Open(UTF-8, %q) failed", from)
+			continue
+		}
+		got, err := src.NewDecoder().Bytes(latin1)
+		if err == nil {
+			got, err = dst.NewEncoder().Bytes(got)
+		}
+		if err != nil || string(got) != "café" {
+			t.Errorf("%s to UTF-8: %q, %v", from, got, err)
+		}
+	}
+	for _, from := range []string{"nonsense", "iso,8859-1", "ISO-8859-1/x", "UTF-16BE-BOM", "", "TIS-620"} {
+		if _, _, ok := Open("UTF-8", from); ok {
+			t.Errorf("Open(UTF-8, %q) succeeded", from)
+		}
+	}
+	if _, _, ok := Open("latin-2", "UTF-8"); ok {
+		t.Errorf("Open(latin-2, UTF-8) succeeded; git falls back for latin-1 only")
+	}
+
+	// git's own spellings of UTF-16 with a byte order mark.
+	encode := func(to, s string) string {
+		dst, _, ok := Open(to, "UTF-8")
+		if !ok {
+			t.Fatalf("Open(%q, UTF-8) failed", to)
+		}
+		out, err := dst.NewEncoder().Bytes([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	if got := encode("UTF-16LE-BOM", "a"); got != "\xff\xfea\x00" {
+		t.Errorf("UTF-16LE-BOM: %q", got)
+	}
+	if got := encode("utf16be-bom", "a"); got != "\xfe\xff\x00a" {
+		t.Errorf("UTF-16BE-BOM: %q", got)
+	}
+	if got := encode("UTF-16", "a"); got != "\xff\xfea\x00" {
+		t.Errorf("UTF-16: %q", got)
+	}
+	_, src, _ := Open("UTF-8", "UTF-16LE-BOM")
+	if got, err := src.NewDecoder().Bytes([]byte("\xfe\xff\x00a")); err != nil || string(got) != "a" {
+		t.Errorf("UTF-16LE-BOM read with a big-endian mark: %q, %v", got, err)
+	}
+
+	// UTF-8 and ASCII fail on invalid input, as iconv does.
+	for _, c := range []struct{ name, in string }{{"UTF-8", "caf\xe9"}, {"utf8", "\xed\xa0\x80"}, {"US-ASCII", "caf\xc3\xa9"}} {
+		if out, err := Lookup(c.name).NewDecoder().Bytes([]byte(c.in)); err == nil {
+			t.Errorf("%s decoded %q to %q", c.name, c.in, out)
+		}
+	}
+	if Lookup("ascii") == nil || Lookup("ANSI_X3.4-1968") == nil || Lookup("iso-ir-193") == nil {
+		t.Error("built-in names of ASCII and UTF-8 not found")
+	}
+	if Lookup("cp1252") != charmap.Windows1252 || Lookup("UTF-16LE") != unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM) {
+		t.Error("cp1252 or UTF-16LE mapped to the wrong encoding")
+	}
+}
+
+// tableNames returns every name of names.go with the character set it is
+// a name of.
+func tableNames(t *testing.T) map[string]string {
+	src, err := os.ReadFile("names.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	caseLine := regexp.MustCompile(`(?m)^\tcase (.*):\n\t\treturn (.*)$`)
+	quoted := regexp.MustCompile(`"([^"]*)"`)
+	for _, m := range caseLine.FindAllStringSubmatch(string(src), -1) {
+		for _, q := range quoted.FindAllStringSubmatch(m[1], -1) {
+			names[q[1]] = m[2]
+		}
+	}
+	if len(names) < 300 {
+		t.Fatalf("only %d names in names.go", len(names))
+	}
+	return names
+}
+
+func requireIconv(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("iconv")
+	if err != nil {
+		t.Skip("no iconv program")
+	}
+	if out, err := exec.Command(path, "--version").Output(); err != nil || !bytes.Contains(out, []byte("GLIBC")) && !bytes.Contains(out, []byte("GNU libc")) {
+		t.Skip("iconv is not glibc's")
+	}
+	return path
+}
+
+// iconv runs glibc's iconv program, which opens its conversion as
+// iconv_open does (__gconv_create_spec, __gconv_open).
+func iconv(path, to, from string, in []byte) ([]byte, bool) {
+	cmd := exec.Command(path, "-f", from, "-t", to)
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.Output()
+	return out, err == nil
+}
+
+// TestNamesMatchIconv checks that iconv accepts every name of the table,
+// spelled as git users write them, and rejects the names Lookup rejects.
+func TestNamesMatchIconv(t *testing.T) {
+	path := requireIconv(t)
+	names := tableNames(t)
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		spelled := strings.ToLower(strings.TrimSuffix(n, "//"))
+		if Lookup(spelled) == nil {
+			t.Errorf("Lookup(%q) = nil", spelled)
+		}
+		if _, ok := iconv(path, "UTF-8", spelled, nil); !ok {
+			t.Errorf("iconv does not know %q (%s)", spelled, names[n])
+		}
+	}
+	for _, n := range []string{"latin-1", "iso,8859-1", "ISO-8859-1/x", "UTF-16LE-BOM", "nonsense"} {
+		if Lookup(n) != nil {
+			t.Errorf("Lookup(%q) found an encoding", n)
+		}
+		if _, ok := iconv(path, "UTF-8", n, nil); ok {
+			t.Errorf("iconv knows %q", n)
+		}
+	}
+}
+
+// TestConversionsMatchIconv converts sample texts to and from every
+// character set of the table with x/text and with glibc's iconv.
+func TestConversionsMatchIconv(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs iconv about 800 times")
+	}
+	path := requireIconv(t)
+	samples := []string{
+		"plain ASCII text, 1 + 2 = 3 ~ {}",
+		"café crème Jörg Øresund Ångström naïve",
+		"Zażółć gęślą jaźń Čeština Dvořák",
+		"Привет, мир! Ёлка",
+		"Καλημέρα κόσμε",
+		"שלום עולם",
+		"مرحبا بالعالم",
+		"ğüşıöç İstanbul",
+		"€ – “quotes” ‘single’ …",
+		"日本語のテキスト、カタカナ",
+		"한국어 텍스트",
+		"简体中文文本",
+		"繁體中文文本",
+		"สวัสดีครับ",
+		"emoji 😀 outside the BMP",
+	}
+	byCharset := map[string]string{}
+	for n, set := range tableNames(t) {
+		if prev, ok := byCharset[set]; !ok || n < prev {
+			byCharset[set] = n
+		}
+	}
+	// x/text's Big5 is the WHATWG one, which has the HKSCS extensions
+	// (Cyrillic, kana) glibc's BIG5 lacks: it converts more.
+	convertsMore := map[string]bool{"traditionalchinese.Big5": true}
+	for set, name := range byCharset {
+		name = strings.TrimSuffix(name, "//")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			enc := Lookup(name)
+			for _, s := range samples {
+				want, ok := iconv(path, name, "UTF-8", []byte(s))
+				got, err := enc.NewEncoder().Bytes([]byte(s))
+				if !ok && err == nil && convertsMore[set] {
+					continue
+				}
+				if ok != (err == nil) || ok && !bytes.Equal(got, want) {
+					t.Errorf("%s (%s): encoding %q: x/text %q, %v; iconv %q, %v", name, set, s, got, err, want, ok)
+					continue
+				}
+				if !ok {
+					continue
+				}
+				back, err := enc.NewDecoder().Bytes(want)
+				if err != nil || string(back) != s {
+					t.Errorf("%s (%s): decoding %q: %q, %v", name, set, want, back, err)
+				}
+			}
+		})
+	}
+}
