@@ -1,7 +1,7 @@
 # goblame — build, test and benchmark.
 GO ?= go
 
-.PHONY: all build test vet bench clean
+.PHONY: all build test vet bench bench-compare clean
 
 all: build
 
@@ -21,6 +21,21 @@ test: vet
 # Go benchmarks of every package (allocations reported).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# goblame against git blame, side by side: hyperfine medians, peak RSS and
+# the time to the first --incremental entry on a list of workloads, each
+# checked identical to git's output first; writes
+# benchmarks/results/$(RESULTS).{md,svg,json}. Settings come from make's
+# command line, e.g.
+#   make bench-compare WORKLOADS=benchmarks/workloads/git.txt RUNS=10
+#   make bench-compare BEST_GIT=/opt/git/bin/git NO_GRAPH=1 REPOS=/srv/repos
+# (benchmarks/compare/README.md lists them all).
+bench-compare: build
+	@command -v hyperfine >/dev/null || { \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update && $$sudo apt-get install -y hyperfine; }
+	sh benchmarks/workloads/buffers/make.sh
+	$(GO) run ./benchmarks/compare
 
 clean:
 	rm -f goblame
