@@ -72,6 +72,12 @@ type DB struct {
 	countValid bool
 	count      int64
 
+	// looseCache holds the loose object names of each fan-out directory
+	// listed for abbreviations and prefixes (git's odb_loose_cache): a
+	// directory is read once per DB, until the next rescan.
+	looseMu    sync.Mutex
+	looseCache map[string][]oid.ID
+
 	closed atomic.Bool
 }
 
@@ -296,6 +302,9 @@ func (db *DB) rescan() {
 	db.countMu.Lock()
 	db.countValid = false
 	db.countMu.Unlock()
+	db.looseMu.Lock()
+	db.looseCache = nil
+	db.looseMu.Unlock()
 }
 
 // location says where an object is stored.

@@ -115,6 +115,41 @@ func rawHasHexPrefix(raw []byte, prefix string) bool {
 	return true
 }
 
+// forEachCachedLoose is forEachLoose over fan-out directories listed once
+// per DB (see DB.looseCache), for the questions git answers from its loose
+// object cache: unique abbreviations and prefix resolution.
+func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) error {
+	if len(prefix) < 2 {
+		return db.forEachLoose(dir, prefix, fn)
+	}
+	key := filepath.Join(dir, prefix[:2])
+	db.looseMu.Lock()
+	ids, ok := db.looseCache[key]
+	db.looseMu.Unlock()
+	if !ok {
+		ids = nil
+		db.forEachLoose(dir, prefix[:2], func(id oid.ID) error {
+			ids = append(ids, id)
+			return nil
+		})
+		db.looseMu.Lock()
+		if db.looseCache == nil {
+			db.looseCache = make(map[string][]oid.ID)
+		}
+		db.looseCache[key] = ids
+		db.looseMu.Unlock()
+	}
+	for _, id := range ids {
+		if len(prefix) > 2 && !rawHasHexPrefix(id.Raw(), prefix) {
+			continue
+		}
+		if err := fn(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // forEachLoose calls fn for every loose object in dir whose hex name starts
 // with prefix (which may be empty: all of them), in ascending order within
 // each fan-out directory. Files that are not object names (tmp_obj_*, ...)
@@ -254,7 +289,7 @@ func (db *DB) UniqueAbbrevLen(id oid.ID, minLen int) int {
 	from := cur
 	prefix := hexID[:cur]
 	for _, dir := range db.dirs {
-		db.forEachLoose(dir, prefix, func(other oid.ID) error {
+		db.forEachCachedLoose(dir, prefix, func(other oid.ID) error {
 			extend(other.Raw(), from)
 			return nil
 		})
