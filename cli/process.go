@@ -29,7 +29,7 @@ import (
 //     the repository's packs (a small repository's blame needs a small
 //     heap), up to hugeHeapMaxBytes.
 const (
-	firstCollectionBytes = 64 << 20
+	firstCollectionBytes = 32 << 20
 	hugeHeapMaxBytes     = 16 << 20
 	hugePageBytes        = 2 << 20
 )

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -294,4 +295,37 @@ func TestReadWithPageRelease(t *testing.T) {
 		dir := fixture(t, fx.name, format, fx.script)
 		compareAll(t, dir, format, Options{})
 	}
+}
+
+// TestTouchCountsWindows checks the resident-set accounting of mapped
+// packs: reading again from windows already touched does not count, so a
+// walk that returns to the same part of a pack keeps it mapped; touching
+// new windows past releaseAfter releases the pages once.
+func TestTouchCountsWindows(t *testing.T) {
+	old := releaseAfter
+	releaseAfter = 4 * residentWindow
+	defer func() { releaseAfter = old }()
+	const size = 64 * residentWindow
+	p := &pack{dataMap: &mapping{mmapped: true}, windows: make([]atomic.Uint64, (size/residentWindow+64)/64)}
+	for i := 0; i < 1000; i++ { // the same three windows, over and over
+		p.touch(10, 3*residentWindow-10)
+	}
+	if n := p.releases.Load(); n != 0 {
+		t.Fatalf("re-reading 3 windows released the pages %d times", n)
+	}
+	if got := p.resident.Load(); got != 3*residentWindow {
+		t.Fatalf("resident %d, want %d", got, 3*residentWindow)
+	}
+	p.touch(10*residentWindow, 10*residentWindow+1) // a fourth window: at the limit
+	if n := p.releases.Load(); n != 1 {
+		t.Fatalf("4 windows with a limit of 4: %d releases, want 1", n)
+	}
+	if got := p.resident.Load(); got != 0 {
+		t.Fatalf("resident %d after a release, want 0", got)
+	}
+	p.touch(size-1, size) // the last window
+	if got := p.resident.Load(); got != residentWindow {
+		t.Fatalf("last window: resident %d, want %d", got, residentWindow)
+	}
+	p.touch(size-1, 1<<40) // past the end of the bitmap: clamped, no panic
 }

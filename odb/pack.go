@@ -39,30 +39,51 @@ type pack struct {
 	data     []byte
 	dataErr  error
 
-	// touched estimates the bytes of the mapping brought into memory
-	// since it was last released (see touch).
-	touched atomic.Int64
+	// windows has a bit for every residentWindow of the mapping that
+	// readers touched since its pages were last released, and resident
+	// counts those bits (see touch).
+	windows  []atomic.Uint64
+	resident atomic.Int64
+	releases atomic.Int64 // how often the pages were released
 }
 
-// releaseAfter is how many bytes of a mapped pack readers may touch before
-// its pages are released from the process (they stay in the page cache).
-// A blame reads scattered entries of a pack that can be far larger than
-// memory needs to be; without this, every page ever touched (and the
-// neighbours the kernel maps with it) counts in the resident set.
-var releaseAfter int64 = 8 << 20
+// releaseAfter is how many bytes of a mapped pack may be resident (by
+// the windows readers touched) before its pages are released from the
+// process (they stay in the page cache). A blame reads scattered entries
+// of a pack that can be far larger than memory needs to be; without this,
+// every page ever touched (and the neighbours the kernel maps with it)
+// counts in the resident set. Counting windows rather than bytes read
+// keeps the pages a walk returns to (commits, trees near each other,
+// the bases of delta chains) mapped, instead of faulting them in again
+// after every few hundred entries.
+var releaseAfter int64 = 16 << 20
 
-// touch records that an entry of about n bytes was read from the mapped
-// pack and, past releaseAfter, drops the mapping's pages from the
-// process's resident set.
-func (p *pack) touch(n uint64) {
-	if p.dataMap == nil || !p.dataMap.mmapped {
+// residentWindow is the granule of touch's accounting: the kernel maps up
+// to 64 KiB around each faulting page of a file mapping.
+const residentWindow = 64 << 10
+
+// touch records that readers read bytes [off, end) of the mapped pack
+// and, once the windows touched since the last release exceed
+// releaseAfter, drops the mapping's pages from the process's resident set.
+func (p *pack) touch(off, end uint64) {
+	if p.dataMap == nil || !p.dataMap.mmapped || len(p.windows) == 0 {
 		return
 	}
-	// The kernel maps up to 64 KiB around each faulting page.
-	if p.touched.Add(int64(n)+64<<10) < releaseAfter {
+	var added int64
+	for w := off / residentWindow; w <= (end-1)/residentWindow && w/64 < uint64(len(p.windows)); w++ {
+		bit := uint64(1) << (w % 64)
+		if p.windows[w/64].Or(bit)&bit == 0 {
+			added += residentWindow
+		}
+	}
+	if added == 0 || p.resident.Add(added) < releaseAfter {
 		return
 	}
-	p.touched.Store(0)
+	p.resident.Store(0)
+	for i := range p.windows {
+		p.windows[i].Store(0)
+	}
+	p.releases.Add(1)
 	p.dataMap.release()
 }
 
@@ -123,6 +144,9 @@ func (p *pack) packData() ([]byte, error) {
 			return
 		}
 		p.dataMap, p.data = m, d
+		if m.mmapped {
+			p.windows = make([]atomic.Uint64, (len(d)/residentWindow+64)/64)
+		}
 	})
 	return p.data, p.dataErr
 }

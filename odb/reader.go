@@ -380,11 +380,12 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 			} else {
 				buf = r.bases.buffer(int(h.size))
 			}
-			if _, err := r.inflater.inflate(buf, stream); err != nil {
+			consumed, err := r.inflater.inflate(buf, stream)
+			if err != nil {
 				return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "unable to inflate %s entry", object.Type(h.typ))
 			}
 			r.stats.BytesInflated += int64(h.size)
-			curP.touch(h.size)
+			curP.touch(curOff, h.dataOff+uint64(consumed))
 			if len(chain) == 0 {
 				return object.Type(h.typ), buf, nil
 			}
@@ -448,11 +449,12 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	}
 	delta := grow(r.deltaBuf, int(l.hdr.size))
 	r.deltaBuf = delta
-	if _, err := r.inflater.inflate(delta, stream); err != nil {
+	consumed, err := r.inflater.inflate(delta, stream)
+	if err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "unable to inflate delta")
 	}
 	r.stats.BytesInflated += int64(len(delta))
-	l.pack.touch(uint64(len(delta)))
+	l.pack.touch(l.off, l.hdr.dataOff+uint64(consumed))
 	baseSize, resultSize, opsStart, err := deltaHeader(delta)
 	if err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
