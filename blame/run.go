@@ -192,6 +192,12 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 	o.suspects = head
 	sb.queue.put(o.commit)
 
+	// Commits read from their objects (no commit-graph) are read ahead on
+	// a second goroutine while this one diffs (traverse.ReadAhead).
+	if sb.hist.newReader != nil {
+		sb.hist.commits.ReadAhead(sb.hist.newReader())
+		defer sb.hist.commits.StopReadAhead()
+	}
 	if err := sb.assign(); err != nil {
 		return nil, err
 	}

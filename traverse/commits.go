@@ -73,6 +73,7 @@ type CommitOptions struct {
 type CommitStats struct {
 	FromGraph     int // commits parsed from the commit-graph
 	FromObject    int // commits parsed from their objects
+	ReadAhead     int // ... of which read ahead on a second goroutine (see ReadAhead)
 	BloomQueries  int // MaybeChanged calls answered by a filter
 	BloomNo       int // ... of which "definitely not changed"
 	BloomNoFilter int // MaybeChanged calls without a usable filter
@@ -101,6 +102,9 @@ type Commits struct {
 	warnings []string
 	stats    CommitStats
 	noBloom  bool
+
+	aheadReader ObjectReader // for the read-ahead, once it starts
+	ahead       *readAhead   // the running read-ahead, if any
 }
 
 // NewCommits returns an empty cache reading from rd, using g (may be nil)
@@ -261,6 +265,11 @@ func (cs *Commits) dropGraph(err error) {
 }
 
 func (cs *Commits) parseObject(c *Commit) error {
+	if e := cs.takeAhead(c.ID); e != nil {
+		cs.link(c, e.tree, e.time, e.parents)
+		cs.stats.ReadAhead++
+		return nil
+	}
 	typ, body, err := cs.rd.Read(c.ID, cs.buf[:0])
 	if err != nil {
 		return fmt.Errorf("reading commit %s: %w", c.ID, err)
@@ -275,7 +284,20 @@ func (cs *Commits) parseObject(c *Commit) error {
 	if err := object.ParseCommit(cs.format, body, info); err != nil {
 		return fmt.Errorf("commit %s: %w", c.ID, err)
 	}
-	parents := info.Parents
+	cs.link(c, info.Tree, info.CommitTime, info.Parents)
+	switch {
+	case cs.aheadReader == nil:
+	case cs.ahead == nil:
+		cs.startAhead(c, info.Parents)
+	default:
+		cs.noteParsed(c, info.Parents)
+	}
+	return nil
+}
+
+// link fills c from its object's tree, date and parents (as written:
+// grafts and shallow boundaries apply here).
+func (cs *Commits) link(c *Commit, tree oid.ID, time uint64, parents []oid.ID) {
 	if cs.shallow[c.ID] {
 		parents = nil
 	} else if g, ok := cs.grafts[c.ID]; ok {
@@ -285,12 +307,11 @@ func (cs *Commits) parseObject(c *Commit) error {
 	for i, p := range parents {
 		list[i] = cs.Lookup(p)
 	}
-	c.Tree = info.Tree
-	c.Time = info.CommitTime
+	c.Tree = tree
+	c.Time = time
 	c.Parents = list
 	c.parsed = true
 	cs.stats.FromObject++
-	return nil
 }
 
 // Generation returns c's generation number from the commit-graph (see

@@ -1,0 +1,258 @@
+package traverse
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// Commit read-ahead: without a commit-graph every commit of a walk is an
+// object to find, inflate and parse, about half of a blame's time on a
+// long history. A read-ahead goroutine, with its own ObjectReader, walks
+// the same history a little ahead of the walk: it reads each commit's
+// tree, parents and date and leaves them for Parse, which then only
+// links them. The walk's results do not depend on it: Parse takes an
+// entry only when the goroutine read the commit in full, and reads the
+// object itself otherwise (a commit not reached yet, or one the
+// goroutine could not read: its error is then Parse's own). It follows
+// parents newest first (a parent is ranked by its child's date, which
+// is what the date-ordered walk will approximately do) and stays at most
+// maxAhead commits ahead of what the walk has taken.
+//
+// It follows first parents only: at a merge whose first parent has the
+// blamed file unchanged, blame passes everything to that parent and never
+// visits the others, which on a history of merged branches would make a
+// read-ahead of every parent read mostly commits the walk never asks for.
+// Where the walk does go elsewhere (a commit it had to read itself), the
+// read-ahead takes up the first-parent chain from there too.
+
+// maxAhead bounds the commits read but not yet taken by the walk.
+const maxAhead = 1024
+
+// aheadCommit is what Parse needs of a commit object.
+type aheadCommit struct {
+	tree    oid.ID
+	parents []oid.ID // as written in the object (before grafts and shallow)
+	time    uint64
+	taken   bool // Parse used it, or parsed the commit itself
+}
+
+type readAhead struct {
+	mu    sync.Mutex
+	more  sync.Cond // signalled when the walk takes an entry or stops
+	ready map[oid.ID]*aheadCommit
+	ahead int         // entries not yet taken
+	seeds []aheadItem // chains the walk entered without the read-ahead
+	stop  bool
+	done  chan struct{}
+}
+
+// ReadAhead makes Parse read commit objects ahead of the walk on a second
+// goroutine through rd (which must not be used by anything else), from
+// the first commit Parse reads from its object on. StopReadAhead must be
+// called when the walk is over.
+func (cs *Commits) ReadAhead(rd ObjectReader) { cs.aheadReader = rd }
+
+// StopReadAhead stops the read-ahead goroutine, if any, and waits for it.
+func (cs *Commits) StopReadAhead() {
+	ra := cs.ahead
+	if ra == nil {
+		return
+	}
+	ra.mu.Lock()
+	ra.stop = true
+	ra.more.Broadcast()
+	ra.mu.Unlock()
+	<-ra.done
+	cs.ahead = nil
+	cs.aheadReader = nil
+}
+
+// takeAhead returns the commit read ahead for id, or nil.
+func (cs *Commits) takeAhead(id oid.ID) *aheadCommit {
+	ra := cs.ahead
+	if ra == nil {
+		return nil
+	}
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	e := ra.ready[id]
+	if e == nil || e.taken {
+		return nil
+	}
+	e.taken = true
+	ra.ahead--
+	ra.more.Signal()
+	return e
+}
+
+// startAhead starts the read-ahead from c, just parsed from its object
+// with the given parents as written.
+func (cs *Commits) startAhead(c *Commit, parents []oid.ID) {
+	ra := &readAhead{ready: make(map[oid.ID]*aheadCommit), done: make(chan struct{})}
+	ra.more.L = &ra.mu
+	cs.ahead = ra
+	cs.noteParsed(c, parents)
+	go ra.run(cs.aheadReader, cs.format, cs.graph, cs.grafts, cs.shallow, c.Time, parents)
+}
+
+// noteParsed tells the read-ahead about a commit Parse read itself, so
+// that it need not read it again to go on past it.
+func (cs *Commits) noteParsed(c *Commit, parents []oid.ID) {
+	ra := cs.ahead
+	if ra == nil {
+		return
+	}
+	ra.mu.Lock()
+	if e := ra.ready[c.ID]; e == nil {
+		ra.ready[c.ID] = &aheadCommit{tree: c.Tree, parents: slices.Clone(parents), time: c.Time, taken: true}
+		if len(parents) > 0 {
+			ra.seeds = append(ra.seeds, aheadItem{id: parents[0], time: c.Time})
+		}
+		ra.more.Signal()
+	}
+	ra.mu.Unlock()
+}
+
+// run is the read-ahead goroutine. grafts and shallow are read only.
+func (ra *readAhead) run(rd ObjectReader, format oid.Format, g *Graph, grafts map[oid.ID][]oid.ID, shallow map[oid.ID]bool, time uint64, seeds []oid.ID) {
+	defer close(ra.done)
+	var (
+		queue aheadQueue
+		seen  = make(map[oid.ID]bool)
+		buf   []byte
+		info  object.CommitInfo
+	)
+	push := func(time uint64, ids []oid.ID) {
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				queue.push(aheadItem{id: id, time: time})
+			}
+		}
+	}
+	if len(seeds) > 0 {
+		push(time, seeds[:1])
+	}
+	for {
+		ra.mu.Lock()
+		for len(queue.items) == 0 && len(ra.seeds) == 0 && !ra.stop {
+			ra.more.Wait()
+		}
+		for _, sd := range ra.seeds {
+			push(sd.time, []oid.ID{sd.id})
+		}
+		ra.seeds = ra.seeds[:0]
+		ra.mu.Unlock()
+		if len(queue.items) == 0 {
+			return // stopped
+		}
+		it := queue.pop()
+		if g != nil {
+			if _, ok := g.Position(it.id); ok {
+				continue // the walk reads it from the graph
+			}
+		}
+		ra.mu.Lock()
+		for ra.ahead >= maxAhead && !ra.stop {
+			ra.more.Wait()
+		}
+		if ra.stop {
+			ra.mu.Unlock()
+			return
+		}
+		known := ra.ready[it.id]
+		ra.mu.Unlock()
+
+		var e *aheadCommit
+		if known != nil {
+			e = known // the walk was first: go on from its parents
+		} else {
+			typ, body, err := rd.Read(it.id, buf[:0])
+			if err != nil || typ != object.Commit {
+				continue // Parse will read it and report what is wrong
+			}
+			if cap(body) <= 1<<20 {
+				buf = body[:0]
+			}
+			if object.ParseCommit(format, body, &info) != nil {
+				continue
+			}
+			e = &aheadCommit{tree: info.Tree, parents: slices.Clone(info.Parents), time: info.CommitTime}
+			ra.mu.Lock()
+			if ra.ready[it.id] == nil {
+				ra.ready[it.id] = e
+				ra.ahead++
+			}
+			ra.mu.Unlock()
+		}
+		parents := e.parents
+		if shallow[it.id] {
+			parents = nil
+		} else if gp, ok := grafts[it.id]; ok {
+			parents = gp
+		}
+		if len(parents) > 0 {
+			push(e.time, parents[:1])
+		}
+	}
+}
+
+// aheadQueue orders the commits to read newest first, then by discovery
+// (a binary heap).
+type aheadItem struct {
+	id   oid.ID
+	time uint64
+	seq  uint64
+}
+
+type aheadQueue struct {
+	items []aheadItem
+	seq   uint64
+}
+
+func (q *aheadQueue) less(i, j int) bool {
+	a, b := &q.items[i], &q.items[j]
+	if a.time != b.time {
+		return a.time > b.time
+	}
+	return a.seq < b.seq
+}
+
+func (q *aheadQueue) push(it aheadItem) {
+	q.seq++
+	it.seq = q.seq
+	q.items = append(q.items, it)
+	for i := len(q.items) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q.less(i, parent) {
+			break
+		}
+		q.items[i], q.items[parent] = q.items[parent], q.items[i]
+		i = parent
+	}
+}
+
+func (q *aheadQueue) pop() aheadItem {
+	top := q.items[0]
+	last := len(q.items) - 1
+	q.items[0] = q.items[last]
+	q.items = q.items[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && q.less(l, m) {
+			m = l
+		}
+		if r < last && q.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q.items[i], q.items[m] = q.items[m], q.items[i]
+		i = m
+	}
+	return top
+}

@@ -1,0 +1,133 @@
+package traverse
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// countingReader counts the commits it has read.
+type countingReader struct {
+	rd      ObjectReader
+	commits atomic.Int64
+}
+
+func (r *countingReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	typ, b, err := r.rd.Read(id, dst)
+	if err == nil && typ == object.Commit {
+		r.commits.Add(1)
+	}
+	return typ, b, err
+}
+
+// laggingReader is the walk's reader, held back until the read-ahead has
+// read more commits than the walk asked for, so that the read-ahead is
+// certain to be first on a first-parent chain.
+type laggingReader struct {
+	rd    ObjectReader
+	ahead *countingReader
+	asked int64
+}
+
+func (r *laggingReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	r.asked++
+	deadline := time.Now().Add(10 * time.Millisecond)
+	for r.ahead.commits.Load() < r.asked+1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Microsecond)
+	}
+	return r.rd.Read(id, dst)
+}
+
+// TestReadAheadParsesTheSame walks the fixture histories without a
+// commit-graph with and without the read-ahead (with grafts and shallow
+// boundaries too): every commit must parse to the same tree, date and
+// parents, whoever read it.
+func TestReadAheadParsesTheSame(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, format := range testgit.Formats {
+		dir := historyFixture(t, "nograph", format)
+		db, err := odb.Open(objectsDir(dir), format, odb.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		all := gitCommits(t, dir, format)
+		head := revParse(t, dir, format, "HEAD")
+		// A graft that gives a merge's second parent as the only parent,
+		// and a shallow boundary half way down.
+		var merge, cut gitCommit
+		for _, c := range all {
+			if len(c.parents) == 2 && merge.id.IsZero() {
+				merge = c
+			}
+		}
+		cut = all[len(all)/2]
+		if merge.id.IsZero() {
+			t.Fatal("fixture has no merge")
+		}
+		for _, opts := range []CommitOptions{
+			{},
+			{Grafts: map[oid.ID][]oid.ID{merge.id: {merge.parents[1]}}},
+			{Shallow: map[oid.ID]bool{cut.id: true}},
+		} {
+			plain := NewCommits(db.NewReader(), nil, format, opts)
+			want := map[oid.ID]string{}
+			for _, c := range walkAll(t, plain, head, false) {
+				want[c.ID] = describe(c)
+			}
+
+			ahead := &countingReader{rd: db.NewReader()}
+			cs := NewCommits(&laggingReader{rd: db.NewReader(), ahead: ahead}, nil, format, opts)
+			cs.ReadAhead(ahead)
+			got := walkAll(t, cs, head, false)
+			cs.StopReadAhead()
+			if len(got) != len(want) {
+				t.Fatalf("%s %+v: walk with read-ahead visits %d commits, without %d", format, opts, len(got), len(want))
+			}
+			for _, c := range got {
+				if d := describe(c); d != want[c.ID] {
+					t.Errorf("%s %+v: %s read ahead as %q, want %q", format, opts, c.ID, d, want[c.ID])
+				}
+			}
+			st := cs.Stats()
+			if st.ReadAhead == 0 || st.ReadAhead > st.FromObject {
+				t.Errorf("%s %+v: %d of %d commits read ahead; the lagging walk should have taken some", format, opts, st.ReadAhead, st.FromObject)
+			}
+		}
+	}
+}
+
+// TestStopReadAheadReturns stops a read-ahead that has run out of
+// commits and one that never started.
+func TestStopReadAheadReturns(t *testing.T) {
+	testgit.RequireGit(t)
+	format := oid.SHA1
+	dir := historyFixture(t, "nograph", format)
+	db, err := odb.Open(objectsDir(dir), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	idle := NewCommits(db.NewReader(), nil, format, CommitOptions{})
+	idle.ReadAhead(db.NewReader())
+	idle.StopReadAhead() // never started: no goroutine to wait for
+
+	cs := NewCommits(db.NewReader(), nil, format, CommitOptions{})
+	cs.ReadAhead(db.NewReader())
+	if _, err := cs.Get(revParse(t, dir, format, "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // let it read the whole chain and wait
+	done := make(chan struct{})
+	go func() { cs.StopReadAhead(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("StopReadAhead did not return")
+	}
+}
