@@ -14,10 +14,10 @@ import (
 // O(log N + N/256) allocations, not O(N). alloc_test.go has the zero
 // budgets of Bloom queries and of PathChanged over cached trees.
 //
-// The budgets are allocations per commit: the measured value (on commit
-// e9a77cb, go1.26.8) with a margin. If a change meant to alter them moves
-// them, update the numbers here and say why in the commit message; the
-// test logs what it measured.
+// The budgets are allocations per commit: the measured value (on commits
+// e9a77cb and b0eb4d3, go1.26.8) with a margin. If a change meant to
+// alter them moves them, update the numbers here and say why in the
+// commit message; the test logs what it measured (go test -v).
 
 // longHistoryScript makes 313 commits in one git fast-import (a few
 // seconds to build, not a process per commit): a linear history with a
