@@ -30,6 +30,7 @@ import (
 //     heap), up to hugeHeapMaxBytes.
 const (
 	firstCollectionBytes = 32 << 20
+	hugeHeapMinBytes     = 4 << 20
 	hugeHeapMaxBytes     = 16 << 20
 	hugePageBytes        = 2 << 20
 )
@@ -52,8 +53,9 @@ func tuneGC(getenv func(string) string) {
 }
 
 // hugeHeapBytes sizes the huge-page start of the heap from the packs of
-// the object directories: an eighth of their bytes, in whole huge pages,
-// at most hugeHeapMaxBytes.
+// the object directories: an eighth of their bytes, at least
+// hugeHeapMinBytes but never more than the packs themselves, at most
+// hugeHeapMaxBytes, in whole huge pages.
 func hugeHeapBytes(objectDirs []string) int {
 	var packBytes int64
 	for _, dir := range objectDirs {
@@ -64,6 +66,6 @@ func hugeHeapBytes(objectDirs []string) int {
 			}
 		}
 	}
-	n := min(packBytes/8, hugeHeapMaxBytes)
+	n := min(max(packBytes/8, hugeHeapMinBytes), packBytes, hugeHeapMaxBytes)
 	return int(n / hugePageBytes * hugePageBytes)
 }

@@ -139,6 +139,18 @@ func TestHugeHeapBytes(t *testing.T) {
 		}
 		f.Close()
 	}
+	write("pack-a.pack", 1<<20) // smaller than a huge page
+	if got := hugeHeapBytes([]string{dir}); got != 0 {
+		t.Errorf("1 MiB of packs: %d, want 0", got)
+	}
+	write("pack-a.pack", 3<<20) // no more than the packs: one huge page
+	if got := hugeHeapBytes([]string{dir}); got != 2<<20 {
+		t.Errorf("3 MiB of packs: %d, want %d", got, 2<<20)
+	}
+	write("pack-a.pack", 15<<20) // at least hugeHeapMinBytes
+	if got := hugeHeapBytes([]string{dir}); got != hugeHeapMinBytes {
+		t.Errorf("15 MiB of packs: %d, want %d", got, hugeHeapMinBytes)
+	}
 	write("pack-a.pack", 40<<20) // an eighth: 5 MiB, 2 huge pages
 	write("pack-a.idx", 1<<30)   // not a pack
 	if got := hugeHeapBytes([]string{dir}); got != 4<<20 {
