@@ -25,6 +25,8 @@ func TestStartupDependencies(t *testing.T) {
 		"encoding/json",
 		"golang.org/x/text/encoding/ianaindex", // 54 KB of maps built at start-up (internal/charset instead)
 		"net/url",
+		"os/user", // getpwnam through the C library's NSS (internal/passwd instead): no static link
+		"regexp",  // its initialisation builds Unicode tables (only the cgo-less fallback of internal/posixre uses it)
 	}
 	for _, d := range deps {
 		for _, u := range unwanted {

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"os/user"
 	"strings"
 	"time"
 
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/passwd"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -207,9 +207,9 @@ func expandPath(p string, env Environ) (string, error) {
 		}
 		return home + tail, nil
 	}
-	u, err := user.Lookup(name)
-	if err != nil {
+	home, ok := passwd.Home(name)
+	if !ok {
 		return "", die("failed to expand user dir in: '%s'", p)
 	}
-	return u.HomeDir + tail, nil
+	return home + tail, nil
 }

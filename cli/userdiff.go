@@ -43,7 +43,8 @@ func (b *blameRun) funcLine(path string) blame.FuncLine {
 			}
 		}
 		for _, r := range regs {
-			if _, _, ok := r.re.Find(line); ok {
+			// regexec_buf: the whole line, NUL bytes included.
+			if r.re.Match(line) {
 				return !r.negate
 			}
 		}

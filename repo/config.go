@@ -3,8 +3,9 @@ package repo
 import (
 	"fmt"
 	"math"
-	"os/user"
 	"strings"
+
+	"github.com/goblame/goblame/internal/passwd"
 )
 
 // Scope is where a configuration entry came from, in git's reading order.
@@ -402,11 +403,11 @@ func interpolatePath(p string, env Env, realHome bool) (string, bool) {
 			home = realPathOr(home)
 		}
 	} else {
-		u, err := user.Lookup(name)
-		if err != nil {
+		h, ok := passwd.Home(name)
+		if !ok {
 			return "", false
 		}
-		home = u.HomeDir
+		home = h
 	}
 	return home + p[slash:], true
 }

@@ -15,6 +15,15 @@ static int do_exec(regex_t *re, const char *s, int *so, int *eo) {
 	if (r == 0) { *so = (int)m[0].rm_so; *eo = (int)m[0].rm_eo; }
 	return r;
 }
+
+// do_match searches s[0:n] whole, NUL bytes included (REG_STARTEND, as
+// git's regexec_buf).
+static int do_match(regex_t *re, const char *s, size_t n) {
+	regmatch_t m[1];
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)n;
+	return regexec(re, s, 1, m, REG_STARTEND);
+}
 */
 import "C"
 
@@ -69,6 +78,14 @@ func (r *Regexp) Find(s []byte) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return int(so), int(eo), true
+}
+
+// Match reports whether s, all of it (NUL bytes included), has a match:
+// regexec with REG_STARTEND, as git's regexec_buf runs funcname patterns.
+func (r *Regexp) Match(s []byte) bool {
+	cs := C.CBytes(append(s[:len(s):len(s)], 0))
+	defer C.free(cs)
+	return C.do_match(r.re, (*C.char)(cs), C.size_t(len(s))) == 0
 }
 
 // Free releases the compiled expression.

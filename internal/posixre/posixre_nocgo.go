@@ -132,3 +132,7 @@ func (r *Regexp) Find(s []byte) (start, end int, ok bool) {
 
 // Free releases nothing; it exists for symmetry with the cgo version.
 func (r *Regexp) Free() {}
+
+// Match reports whether s, all of it (NUL bytes included), has a match:
+// regexec with REG_STARTEND, as git's regexec_buf runs funcname patterns.
+func (r *Regexp) Match(s []byte) bool { return r.re.Match(s) }

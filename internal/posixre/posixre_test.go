@@ -39,3 +39,31 @@ func TestBasicRegexSemanticsAndErrors(t *testing.T) {
 		re.Free()
 	}
 }
+
+// TestMatchSearchesWholeLine checks Match (regexec with REG_STARTEND, as
+// git's regexec_buf) against Find (a C string, cut at the first NUL).
+func TestMatchSearchesWholeLine(t *testing.T) {
+	re, err := Compile(`^[a-z]+ after$`, Extended)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Free()
+	line := []byte("nul\x00 after")
+	if re.Match(line) {
+		t.Errorf("Match(%q): a NUL is not a letter", line)
+	}
+	re2, err := Compile(`after$`, Extended)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re2.Free()
+	if !re2.Match(line) {
+		t.Errorf("Match(%q): the text after the NUL is searched", line)
+	}
+	if _, _, ok := re2.Find(line); ok {
+		t.Errorf("Find(%q): the C string ends at the NUL", line)
+	}
+	if !re2.Match([]byte("just after")) || re2.Match([]byte("after all")) {
+		t.Error("Match on plain lines")
+	}
+}
