@@ -135,9 +135,14 @@ func (c *ereChecker) interval() bool {
 	return true
 }
 
-var posixClasses = map[string]bool{
-	"alpha": true, "upper": true, "lower": true, "digit": true, "xdigit": true, "space": true,
-	"print": true, "punct": true, "graph": true, "cntrl": true, "blank": true, "alnum": true,
+// isPOSIXClass tells the names of the character classes (a switch: a map
+// literal would be built at start-up).
+func isPOSIXClass(name string) bool {
+	switch name {
+	case "alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum":
+		return true
+	}
+	return false
 }
 
 // bracket parses a bracket expression starting at c.i ("[").
@@ -179,7 +184,7 @@ func (c *ereChecker) bracket() bool {
 				j = end + 2
 				switch kind {
 				case ':':
-					return -1, posixClasses[name]
+					return -1, isPOSIXClass(name)
 				default:
 					if len(name) != 1 {
 						return 0, false

@@ -292,8 +292,23 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	}
 }
 
-var errChainTooDeep = fmt.Errorf("%w: deeper than %d", ErrDeltaChain, MaxDeltaChainDepth)
-var errChainCycle = fmt.Errorf("%w: REF_DELTA cycle", ErrDeltaChain)
+// chainError is ErrDeltaChain with what was wrong: constants, not
+// fmt.Errorf values, so that no formatting runs at start-up.
+type chainError uint8
+
+const (
+	errChainTooDeep chainError = iota
+	errChainCycle
+)
+
+func (e chainError) Error() string {
+	if e == errChainCycle {
+		return ErrDeltaChain.Error() + ": REF_DELTA cycle"
+	}
+	return fmt.Sprintf("%v: deeper than %d", ErrDeltaChain, MaxDeltaChainDepth)
+}
+
+func (e chainError) Unwrap() error { return ErrDeltaChain }
 
 // followRef finds the base of a REF_DELTA entry: in the same pack first
 // (where git looks), then anywhere in the database. A loose base is
