@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
 
@@ -21,9 +20,9 @@ func Open(to, from string) (dst, src encoding.Encoding, ok bool) {
 	}
 	switch {
 	case sameUTFEncoding("UTF-16LE-BOM", to):
-		dst = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+		dst = utf16{bom: true, always: true}
 	case sameUTFEncoding("UTF-16BE-BOM", to):
-		dst = unicode.UTF16(unicode.BigEndian, unicode.UseBOM)
+		dst = utf16{big: true, bom: true, always: true}
 	default:
 		dst = Lookup(to)
 	}
@@ -133,16 +132,11 @@ func normalize(name string) (string, bool) {
 
 // The converters built into glibc that x/text has no encoding for as iconv
 // runs them: UTF-8 (and ASCII) fail on invalid input instead of replacing
-// it, and UTF-16 reads a byte order mark, defaults to the machine's (little
-// endian) order, and writes a little-endian mark.
+// it (UTF-16 is in utf16.go).
 var (
 	utf8Strict encoding.Encoding = validating{utf8Validator{}}
 	ascii      encoding.Encoding = validating{asciiValidator{}}
 )
-
-func utf16BOM() encoding.Encoding {
-	return unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
-}
 
 // validating is an encoding whose decoder and encoder copy their input and
 // fail at the first byte that is not valid.

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
 )
 
 func TestNormalize(t *testing.T) {
@@ -82,6 +81,9 @@ func TestOpen(t *testing.T) {
 	if got := encode("UTF-16LE-BOM", "a"); got != "\xff\xfea\x00" {
 		t.Errorf("UTF-16LE-BOM: %q", got)
 	}
+	if got := encode("UTF-16LE-BOM", ""); got != "\xff\xfe" {
+		t.Errorf("UTF-16LE-BOM of nothing: %q (git writes the mark)", got)
+	}
 	if got := encode("utf16be-bom", "a"); got != "\xfe\xff\x00a" {
 		t.Errorf("UTF-16BE-BOM: %q", got)
 	}
@@ -102,7 +104,7 @@ func TestOpen(t *testing.T) {
 	if Lookup("ascii") == nil || Lookup("ANSI_X3.4-1968") == nil || Lookup("iso-ir-193") == nil {
 		t.Error("built-in names of ASCII and UTF-8 not found")
 	}
-	if Lookup("cp1252") != charmap.Windows1252 || Lookup("UTF-16LE") != unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM) {
+	if Lookup("cp1252") != charmap.Windows1252 || Lookup("UTF-16LE") != (utf16{}) {
 		t.Error("cp1252 or UTF-16LE mapped to the wrong encoding")
 	}
 }
@@ -235,5 +237,33 @@ func TestConversionsMatchIconv(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUTF16MatchesIconv decodes byte sequences, valid and not, as UTF-16
+// with and without a byte order mark.
+func TestUTF16MatchesIconv(t *testing.T) {
+	path := requireIconv(t)
+	inputs := []string{
+		"", "a\x00", "\x00a", "a", "a\x00b", "\xff\xfea\x00", "\xfe\xff\x00a", "\xff\xfe", "\xfe\xff",
+		"\x3d\xd8\x00\xde", "\xd8\x3d\xde\x00", "\x00\xd8", "\x00\xdc", "\x00\xd8a\x00", "\x3d\xd8\x00",
+		"\xff\xfe\xff\xfea\x00", "\xe9\x00\xac\x20", "\x00\xe9\x20\xac",
+	}
+	for _, name := range []string{"UTF-16", "UTF-16LE", "UTF-16BE", "UTF16", "utf-16le"} {
+		enc := Lookup(name)
+		for _, in := range inputs {
+			want, ok := iconv(path, "UTF-8", name, []byte(in))
+			got, err := enc.NewDecoder().Bytes([]byte(in))
+			if ok != (err == nil) || ok && !bytes.Equal(got, want) {
+				t.Errorf("%s: decoding %q: %q, %v; iconv %q, %v", name, in, got, err, want, ok)
+			}
+		}
+		for _, in := range []string{"", "a", "é€", "😀x", "caf\xe9", "a\xc3"} {
+			want, ok := iconv(path, name, "UTF-8", []byte(in))
+			got, err := enc.NewEncoder().Bytes([]byte(in))
+			if ok != (err == nil) || ok && !bytes.Equal(got, want) {
+				t.Errorf("%s: encoding %q: %q, %v; iconv %q, %v", name, in, got, err, want, ok)
+			}
+		}
 	}
 }

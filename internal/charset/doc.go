@@ -11,7 +11,9 @@
 // "UTF-16BE-BOM" for output) and last ("latin-1" for ISO-8859-1 when iconv
 // knows no such name).
 //
-// The conversions are golang.org/x/text's. Where a character set has no
+// The conversions are golang.org/x/text's charmaps and East Asian
+// encodings; UTF-8, ASCII and UTF-16 are goblame's own, strict as iconv
+// is (x/text's replace what is invalid). Where a character set has no
 // x/text encoding, Open reports that it cannot convert, and callers keep
 // the bytes as they are, as git does when iconv_open fails. Known
 // differences from glibc's tables: x/text decodes the C1 controls

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
-	"golang.org/x/text/encoding/unicode"
 )
 
 // byName returns the encoding of a character set name in glibc's
@@ -116,11 +115,11 @@ func byName(name string) encoding.Encoding {
 	case "CSSHIFTJIS//", "MS_KANJI//", "SHIFT-JIS//", "SHIFT_JIS//", "SJIS//":
 		return japanese.ShiftJIS
 	case "UTF-16//", "UTF16//":
-		return utf16BOM()
+		return utf16{bom: true}
 	case "UTF-16BE//", "UTF16BE//":
-		return unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+		return utf16{big: true}
 	case "UTF-16LE//", "UTF16LE//":
-		return unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+		return utf16{}
 	}
 	return nil
 }
