@@ -31,6 +31,7 @@ const (
 // blameRun is one invocation of the blame command.
 type blameRun struct {
 	env    Environ
+	procs  int // GOMAXPROCS before the run went to one processor (process.go)
 	stderr *bufio.Writer
 	r      *repo.Repository
 	rd     *odb.Reader
@@ -108,6 +109,7 @@ func (b *blameRun) run(args []string) error {
 	}
 	r.WarningHandler = b.warn
 	if env.Process {
+		b.procs = oneProc(env.Getenv)
 		hugePageHeap(hugeHeapBytes(r.Objects.ObjectDirs()))
 		tuneGC(env.Getenv)
 	}
@@ -227,6 +229,11 @@ func (b *blameRun) run(args []string) error {
 	}
 	for _, w := range graphWarnings {
 		b.warn(w)
+	}
+	if env.Process && (hist.Commits().Graph() == nil || opts.CopyLevel > 0) {
+		// Without a commit-graph, commits are read ahead on a second
+		// goroutine; under -C, copy candidates are.
+		useProcs(b.procs)
 	}
 	blamer, err := blame.New(context.Background(), hist, r.Format, req, opts)
 	if err != nil {
