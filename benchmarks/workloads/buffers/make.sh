@@ -10,7 +10,8 @@
 #   the end   one line appended
 #
 # The contents are other projects' files, so they are generated here
-# (into this folder, git-ignored) rather than committed. Run again after
+# (into this folder as NAME.buf, git-ignored, never .go or .c: go vet
+# and editors would take them for sources) rather than committed. Run again after
 # a repository's HEAD moves; make bench-compare runs it every time.
 #
 # usage: REPOS=/work/scratch sh benchmarks/workloads/buffers/make.sh
@@ -20,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 buffer() { # buffer REPO PATH: writes REPO-PATH (slashes as _)
 	dir=$repos/$1
-	out=$here/$1-$(printf '%s' "$2" | tr / _)
+	out=$here/$1-$(printf '%s' "$2" | tr / _).buf
 	if ! git -C "$dir" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 		echo "make.sh: no repository at $dir; skipping its buffers" >&2
 		return 0
