@@ -2,6 +2,7 @@ package cli
 
 import (
 	"runtime"
+	"runtime/debug"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -17,6 +18,8 @@ func hugePageHeap(n int) {
 	if n <= 0 {
 		return
 	}
+	// Allocating it must not itself start a collection: one is enough.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	buf := make([]byte, n+hugePageBytes)
 	start := (uintptr(unsafe.Pointer(&buf[0])) + hugePageBytes - 1) &^ (hugePageBytes - 1)
 	off := int(start - uintptr(unsafe.Pointer(&buf[0])))
