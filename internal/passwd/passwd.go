@@ -2,8 +2,9 @@
 // the configuration (git's interpolate_path, which asks getpwnam).
 //
 // It reads /etc/passwd, as Go's os/user does without cgo, so that goblame
-// needs no C library: os/user with cgo links the C runtime and makes every
-// run pay for the dynamic loader, for a lookup almost no run makes. Users
+// links statically (make build): os/user with cgo calls getpwnam, whose
+// name-service modules are shared libraries loaded at run time, for a
+// lookup almost no run makes. Users
 // known only to other name services (NSS: LDAP, sssd, systemd-homed) are
 // not found; getpwnam would find them.
 //
