@@ -36,7 +36,14 @@ type laggingReader struct {
 
 func (r *laggingReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	r.asked++
-	deadline := time.Now().Add(10 * time.Millisecond)
+	// Long enough at the second read for a loaded machine to schedule
+	// the read-ahead once (so that it is certain to serve some), short
+	// after that (a chain's end has nothing left to read ahead).
+	wait := 10 * time.Millisecond
+	if r.asked == 2 {
+		wait = 2 * time.Second
+	}
+	deadline := time.Now().Add(wait)
 	for r.ahead.commits.Load() < r.asked+1 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Microsecond)
 	}
