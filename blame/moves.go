@@ -272,8 +272,78 @@ func (sb *scoreboard) prefetchWant(o *origin) bool {
 	return false
 }
 
+// forgetOrigin unlinks o, an origin a -C round made for a candidate file
+// and nothing refers to, from its commit, as git frees an origin whose
+// reference count drops to zero: under -C -C -C a round makes one for
+// every file of the parent, and keeping them all held most of the heap
+// (2 million origins on git.git's builtin/blame.c). The list order stays
+// git's: a later getOrigin makes a new one at the front, where git's
+// get_origin puts it too.
+func (sb *scoreboard) forgetOrigin(o *origin) {
+	list := o.commit.origins
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i] == o {
+			copy(list[i:], list[i+1:])
+			list[len(list)-1] = nil
+			o.commit.origins = list[:len(list)-1]
+			return
+		}
+	}
+}
+
+// splitsUse reports whether a best split found so far in a -C round
+// blames lines on o.
+func splitsUse(splits []split, o *origin) bool {
+	for i := range splits {
+		for k := range splits[i] {
+			if splits[i][k].suspect == o {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // candidateBudget bounds the bytes of remembered candidate blobs.
 const candidateBudget = 32 << 20
+
+// lineTableBudget bounds the memory of the differ's interned lines. -C
+// prepares every candidate file of every parent it looks in, and the
+// table keeps every distinct line it was shown: on git.git's
+// builtin/blame.c with -C -C -C it grew past 80 MB. Past the budget,
+// trimLineTable starts it afresh before a -C round. Measured there
+// (peak RSS, time): 64 MiB 541 MB 20-23 s; 24 MiB 450 MB 39 s, as every
+// reset prepares the remembered candidates again; git 405 MB 22 s. (A
+// variable for the tests, which set it tiny to make every round start
+// afresh.)
+var lineTableBudget = 64 << 20
+
+// trimLineTable resets the differ when its tables are over budget, and
+// forgets every File prepared against them: the origins' and remembered
+// candidates' prepared lines are made again when next needed (no caller
+// holds a File across a -C round).
+func (sb *scoreboard) trimLineTable() {
+	if sb.differ.InternedBytes() <= lineTableBudget {
+		return
+	}
+	sb.differ.Reset()
+	for _, c := range sb.candidates {
+		c.file = nil
+	}
+	for _, n := range sb.nodes {
+		if n == nil {
+			continue
+		}
+		for _, o := range n.origins {
+			o.prep = nil
+		}
+	}
+	if sb.finalOrigin != nil {
+		sb.finalOrigin.prep = nil
+	}
+	sb.freeFiles = sb.freeFiles[:0]
+	sb.stats.LineTableResets++
+}
 
 type candidateKey struct {
 	id   oid.ID
@@ -400,6 +470,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 	if unblamed == nil {
 		return nil
 	}
+	sb.trimLineTable()
 	if err := sb.parse(parent); err != nil {
 		return nil
 	}
@@ -459,6 +530,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if porigin != nil && ch.Path == porigin.path {
 				continue // find_move already looked there
 			}
+			fresh := findLiveOrigin(parent, ch.Path) == nil
 			norigin := sb.getOrigin(parent, ch.Path)
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
 			cand, err := sb.candidateBlob(norigin, pf)
@@ -468,6 +540,9 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if !keys.sharesLine(cand.data, sb.diffOpts.IgnoreWhitespace) {
 				if norigin.suspects == nil {
 					sb.dropFile(norigin)
+					if fresh {
+						sb.forgetOrigin(norigin)
+					}
 				}
 				continue
 			}
@@ -484,6 +559,9 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			}
 			if norigin.suspects == nil {
 				sb.dropFile(norigin)
+				if fresh && !splitsUse(splits, norigin) {
+					sb.forgetOrigin(norigin)
+				}
 			}
 		}
 		var newUnblamed *entry

@@ -112,4 +112,7 @@ type Stats struct {
 	// goblame's own counters (not printed by --show-stats).
 	Walk  traverse.CommitStats // commits from the graph or objects, Bloom answers
 	Trees traverse.TreeStats   // path lookups and tree reads
+	// LineTableResets counts the times -C started the differ's line
+	// table afresh to stay within its memory budget.
+	LineTableResets int
 }

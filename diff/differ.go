@@ -115,6 +115,19 @@ func (d *Differ) bytesFile(t *lineTable, data []byte, near *File) *File {
 	return &victim.f
 }
 
+// InternedBytes returns about how much memory the line tables of
+// Prepare and PrepareNear hold: the lines interned so far (every distinct
+// line of every File prepared since the last Reset) and their index.
+func (d *Differ) InternedBytes() int {
+	n := 0
+	for _, t := range []*lineTable{d.exact, d.ws} {
+		if t != nil {
+			n += len(t.arena) + 16*len(t.hashes)
+		}
+	}
+	return n
+}
+
 // Reset forgets every interned line and remembered blob, releasing the
 // memory the tables hold. Files prepared before Reset can no longer be
 // diffed (ErrForeignFile).
