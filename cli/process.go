@@ -2,8 +2,6 @@ package cli
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 )
@@ -73,20 +71,11 @@ func useProcs(procs int) {
 	}
 }
 
-// hugeHeapBytes sizes the huge-page start of the heap from the packs of
-// the object directories: an eighth of their bytes, at least
-// hugeHeapMinBytes but never more than the packs themselves, at most
-// hugeHeapMaxBytes, in whole huge pages.
-func hugeHeapBytes(objectDirs []string) int {
-	var packBytes int64
-	for _, dir := range objectDirs {
-		packs, _ := filepath.Glob(filepath.Join(dir, "pack", "*.pack"))
-		for _, p := range packs {
-			if fi, err := os.Stat(p); err == nil {
-				packBytes += fi.Size()
-			}
-		}
-	}
+// hugeHeapBytes sizes the huge-page start of the heap from the size of
+// the repository's packs: an eighth of it, at least hugeHeapMinBytes but
+// never more than the packs themselves, at most hugeHeapMaxBytes, in whole
+// huge pages.
+func hugeHeapBytes(packBytes int64) int {
 	n := min(max(packBytes/8, hugeHeapMinBytes), packBytes, hugeHeapMaxBytes)
 	return int(n / hugePageBytes * hugePageBytes)
 }

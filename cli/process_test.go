@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -122,42 +121,19 @@ func TestHugePageHeap(t *testing.T) {
 }
 
 func TestHugeHeapBytes(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "pack"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got := hugeHeapBytes([]string{dir}); got != 0 {
-		t.Errorf("no packs: %d, want 0", got)
-	}
-	write := func(name string, size int64) {
-		f, err := os.Create(filepath.Join(dir, "pack", name))
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		packs int64
+		want  int
+	}{
+		{0, 0},
+		{1 << 20, 0},                       // smaller than a huge page
+		{3 << 20, 2 << 20},                 // no more than the packs: one huge page
+		{15 << 20, hugeHeapMinBytes},       // at least hugeHeapMinBytes
+		{40 << 20, 4 << 20},                // an eighth: 5 MiB, 2 huge pages
+		{1<<30 + 40<<20, hugeHeapMaxBytes}, // at most hugeHeapMaxBytes
+	} {
+		if got := hugeHeapBytes(c.packs); got != c.want {
+			t.Errorf("%d bytes of packs: %d, want %d", c.packs, got, c.want)
 		}
-		if err := f.Truncate(size); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-	write("pack-a.pack", 1<<20) // smaller than a huge page
-	if got := hugeHeapBytes([]string{dir}); got != 0 {
-		t.Errorf("1 MiB of packs: %d, want 0", got)
-	}
-	write("pack-a.pack", 3<<20) // no more than the packs: one huge page
-	if got := hugeHeapBytes([]string{dir}); got != 2<<20 {
-		t.Errorf("3 MiB of packs: %d, want %d", got, 2<<20)
-	}
-	write("pack-a.pack", 15<<20) // at least hugeHeapMinBytes
-	if got := hugeHeapBytes([]string{dir}); got != hugeHeapMinBytes {
-		t.Errorf("15 MiB of packs: %d, want %d", got, hugeHeapMinBytes)
-	}
-	write("pack-a.pack", 40<<20) // an eighth: 5 MiB, 2 huge pages
-	write("pack-a.idx", 1<<30)   // not a pack
-	if got := hugeHeapBytes([]string{dir}); got != 4<<20 {
-		t.Errorf("40 MiB of packs: %d, want %d", got, 4<<20)
-	}
-	write("pack-b.pack", 1<<30)
-	if got := hugeHeapBytes([]string{dir, filepath.Join(dir, "missing")}); got != hugeHeapMaxBytes {
-		t.Errorf("over 1 GiB of packs: %d, want %d", got, hugeHeapMaxBytes)
 	}
 }

@@ -110,7 +110,7 @@ func (b *blameRun) run(args []string) error {
 	r.WarningHandler = b.warn
 	if env.Process {
 		b.procs = oneProc(env.Getenv)
-		hugePageHeap(hugeHeapBytes(r.Objects.ObjectDirs()))
+		hugePageHeap(hugeHeapBytes(r.Objects.PackBytes()))
 		tuneGC(env.Getenv)
 	}
 	b.rd = r.Objects.NewReaderCache(deltaBaseCacheBytes)

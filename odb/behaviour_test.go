@@ -329,3 +329,36 @@ func TestTouchCountsWindows(t *testing.T) {
 	}
 	p.touch(size-1, 1<<40) // past the end of the bitmap: clamped, no panic
 }
+
+// TestPackBytes checks that PackBytes sums the .pack files of the
+// directories, those under a multi-pack-index included (git's
+// "size-pack" of count-objects -v, in bytes).
+func TestPackBytes(t *testing.T) {
+	for _, fx := range layoutFixtures {
+		if fx.name != "midx" && fx.name != "packed" {
+			continue
+		}
+		dir := fixture(t, fx.name, oid.SHA1, fx.script)
+		objects := objectsDir(t, dir, oid.SHA1)
+		var want int64
+		packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
+		for _, p := range packs {
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want += st.Size()
+		}
+		if want == 0 {
+			t.Fatalf("%s: fixture has no packs", fx.name)
+		}
+		db, err := Open(objects, oid.SHA1, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := db.PackBytes(); got != want {
+			t.Errorf("%s: PackBytes %d, want %d (%d packs)", fx.name, got, want, len(packs))
+		}
+		db.Close()
+	}
+}

@@ -132,6 +132,17 @@ func (db *DB) Format() oid.Format { return db.format }
 // real paths.
 func (db *DB) ObjectDirs() []string { return slices.Clone(db.dirs) }
 
+// PackBytes returns the size of every pack file the database has listed
+// (those of multi-pack-indexes included), as its scans of the pack
+// directories saw them: the stat of the scan, no I/O of its own.
+func (db *DB) PackBytes() int64 {
+	var n int64
+	for _, p := range db.state.Load().all {
+		n += p.size
+	}
+	return n
+}
+
 // SetReplacements installs replace refs: reading key returns the object
 // named by value (following chains up to git's depth of 5). Call it once,
 // before any Reader is made.
@@ -229,7 +240,7 @@ func (db *DB) scanLocked() {
 					continue // an .idx without its .pack: ignore, as git does
 				}
 				p = db.newPack(base, local, &set)
-				p.mtime = st.ModTime()
+				p.mtime, p.size = st.ModTime(), st.Size()
 			}
 			regular = append(regular, listed{p, di})
 		}
@@ -281,7 +292,7 @@ func (db *DB) loadMultiPackIndex(packDir string, local bool, set *packSet) *mult
 		p := db.packsByKey[base]
 		if p == nil {
 			p = db.newPack(base, local, set)
-			p.mtime = st.ModTime()
+			p.mtime, p.size = st.ModTime(), st.Size()
 		}
 		p.inMidx = true
 		m.packs[i] = p

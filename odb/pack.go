@@ -26,6 +26,7 @@ type pack struct {
 	format  oid.Format
 	local   bool
 	mtime   time.Time
+	size    int64       // of the .pack file, when the directory was scanned
 	inMidx  bool        // listed by a multi-pack-index of its directory
 	viaMidx atomic.Bool // opened through a multi-pack-index (git then lists it too)
 
