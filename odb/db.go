@@ -73,8 +73,8 @@ type DB struct {
 	count      int64
 
 	// looseCache holds the loose object names of each fan-out directory
-	// listed for abbreviations and prefixes (git's odb_loose_cache): a
-	// directory is read once per DB, until the next rescan.
+	// listed for unique abbreviations (git's odb_loose_cache): a directory
+	// is read once per DB, until the next rescan.
 	looseMu    sync.Mutex
 	looseCache map[string][]oid.ID
 

@@ -116,8 +116,9 @@ func rawHasHexPrefix(raw []byte, prefix string) bool {
 }
 
 // forEachCachedLoose is forEachLoose over fan-out directories listed once
-// per DB (see DB.looseCache), for the questions git answers from its loose
-// object cache: unique abbreviations and prefix resolution.
+// per DB (see DB.looseCache), for unique abbreviations, which git answers
+// from its loose object cache. (ResolvePrefix lists the directory afresh:
+// it runs once per revision argument.)
 func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) error {
 	if len(prefix) < 2 {
 		return db.forEachLoose(dir, prefix, fn)

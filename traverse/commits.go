@@ -295,14 +295,23 @@ func (cs *Commits) parseObject(c *Commit) error {
 	return nil
 }
 
+// effectiveParents returns the parents of commit id that a walk follows:
+// none at a shallow boundary, the graft's where a graft names id, else
+// those written in the object.
+func effectiveParents(id oid.ID, written []oid.ID, grafts map[oid.ID][]oid.ID, shallow map[oid.ID]bool) []oid.ID {
+	if shallow[id] {
+		return nil
+	}
+	if g, ok := grafts[id]; ok {
+		return g
+	}
+	return written
+}
+
 // link fills c from its object's tree, date and parents (as written:
 // grafts and shallow boundaries apply here).
 func (cs *Commits) link(c *Commit, tree oid.ID, time uint64, parents []oid.ID) {
-	if cs.shallow[c.ID] {
-		parents = nil
-	} else if g, ok := cs.grafts[c.ID]; ok {
-		parents = g
-	}
+	parents = effectiveParents(c.ID, parents, cs.grafts, cs.shallow)
 	list := cs.parentList(len(parents))
 	for i, p := range parents {
 		list[i] = cs.Lookup(p)

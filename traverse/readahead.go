@@ -188,12 +188,7 @@ func (ra *readAhead) run(rd ObjectReader, format oid.Format, g *Graph, grafts ma
 			}
 			ra.mu.Unlock()
 		}
-		parents := e.parents
-		if shallow[it.id] {
-			parents = nil
-		} else if gp, ok := grafts[it.id]; ok {
-			parents = gp
-		}
+		parents := effectiveParents(it.id, e.parents, grafts, shallow)
 		if len(parents) > 0 {
 			push(e.time, parents[:1])
 		}
