@@ -9,9 +9,10 @@ import (
 // A blame is a short-lived process that allocates most of what it will
 // ever hold and then exits, on machines where a page fault is the largest
 // single cost of a run (see ../shared/reference/performance.md and
-// benchmarks/blame/RESULTS.md). Two process-wide settings follow; both are
-// made only for the goblame process itself (Environ.Process), never for
-// the library or for in-process runs in tests.
+// benchmarks/blame/RESULTS.md). The process-wide settings below (and one
+// processor unless a second goroutine works: oneProc) are made only for
+// the goblame process itself (Environ.Process), never for the library or
+// for in-process runs in tests.
 //
 //   - No garbage collection until the heap reaches firstCollectionBytes:
 //     most blames finish before that and never pay a collection; a long
