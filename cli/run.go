@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -178,7 +178,7 @@ func (b *blameRun) run(args []string) error {
 		revs = append(revs, repo.Revision{Name: "HEAD", ID: id, Type: object.Commit})
 	}
 
-	opts := blame.DefaultOptions()
+	opts := blamecore.DefaultOptions()
 	opts.Diff.IgnoreWhitespace = a.IgnoreWhitespace
 	opts.Diff.Minimal = a.Minimal
 	if a.IndentHeuristic != nil {
@@ -235,11 +235,11 @@ func (b *blameRun) run(args []string) error {
 		// goroutine; under -C, copy candidates are.
 		useProcs(b.procs)
 	}
-	blamer, err := blame.New(context.Background(), hist, r.Format, req, opts)
+	blamer, err := blamecore.New(context.Background(), hist, r.Format, req, opts)
 	if err != nil {
 		return err
 	}
-	var isFunc blame.FuncLine
+	var isFunc blamecore.FuncLine
 	for _, rg := range a.Ranges {
 		if strings.HasPrefix(rg, ":") || strings.HasPrefix(rg, "^:") {
 			isFunc = b.funcLine(path)
@@ -249,7 +249,7 @@ func (b *blameRun) run(args []string) error {
 	if b.fatalLater != nil {
 		return b.fatalLater
 	}
-	ranges, err := blame.ParseLineRanges(a.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc)
+	ranges, err := blamecore.ParseLineRanges(a.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc)
 	if err != nil {
 		return err
 	}
@@ -485,8 +485,8 @@ func (b *blameRun) ignoreList(a *BlameArgs) ([]oid.ID, error) {
 
 // request picks the final commit (or the working tree) and the walk's
 // tips from the pending revisions, as setup_scoreboard does.
-func (b *blameRun) request(a *BlameArgs, revs []repo.Revision, path string) (blame.Request, error) {
-	req := blame.Request{Path: path}
+func (b *blameRun) request(a *BlameArgs, revs []repo.Revision, path string) (blamecore.Request, error) {
+	req := blamecore.Request{Path: path}
 	if a.Reverse && a.Contents != nil {
 		return req, die("--contents and --reverse do not blend well.")
 	}
@@ -591,7 +591,7 @@ func (b *blameRun) request(a *BlameArgs, revs []repo.Revision, path string) (bla
 
 // history opens the commit walk: the commit-graph unless git would
 // ignore it, grafts (-S and info/grafts) and the shallow boundary.
-func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, []string, error) {
+func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blamecore.History, []string, error) {
 	r := b.r
 	parents, msgs, err := r.EffectiveParents()
 	if err != nil {
@@ -622,9 +622,9 @@ func (b *blameRun) history(revsFileGrafts map[oid.ID][]oid.ID) (*blame.History, 
 		}
 		b.graph = g
 	}
-	return blame.NewHistory(b.rd, r.Format, blame.HistoryOptions{
+	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable,
-		NewReader: func() blame.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
+		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
 	}), append(msgs, warnings...), nil
 }
 

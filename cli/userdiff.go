@@ -3,7 +3,7 @@ package cli
 import (
 	"strings"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/posixre"
 )
 
@@ -12,7 +12,7 @@ import (
 // pattern comes from diff.<driver>.xfuncname or .funcname (the last one
 // configured) or from the builtin table; without a pattern, nil (git's
 // default rule).
-func (b *blameRun) funcLine(path string) blame.FuncLine {
+func (b *blameRun) funcLine(path string) blamecore.FuncLine {
 	pattern, flags, ok := b.funcnamePattern(path)
 	if !ok {
 		return nil

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
@@ -16,7 +16,7 @@ import (
 // fake_working_tree_commit): parents HEAD and MERGE_HEAD, the content of
 // the working-tree file, --contents <file> or standard input converted
 // as git's convert_to_git, and the index with the path replaced.
-func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) {
+func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, error) {
 	r := b.r
 	if r.WorkTree == "" {
 		return nil, die("this operation must be run in a work tree")
@@ -39,7 +39,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 	}
 	parents = append(parents, merges...)
 
-	wt := &blame.WorkTree{Parents: parents, InIndex: len(ix.Entries(path)) > 0}
+	wt := &blamecore.WorkTree{Parents: parents, InIndex: len(ix.Entries(path)) > 0}
 	_, offset := b.now.In(b.local).Zone()
 	wt.Time = uint64(b.now.Unix())
 	wt.TZ = tzString(offset)
@@ -133,7 +133,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 	for _, e := range ix.EntryList {
 		if e.Path == path {
 			if !replaced {
-				wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+				wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 				replaced = true
 			}
 			continue
@@ -142,13 +142,13 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blame.WorkTree, error) 
 			continue
 		}
 		if !replaced && e.Path > path {
-			wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+			wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 			replaced = true
 		}
-		wt.Index = append(wt.Index, blame.IndexEntry{Path: e.Path, Mode: e.Mode, ID: e.ID})
+		wt.Index = append(wt.Index, blamecore.IndexEntry{Path: e.Path, Mode: e.Mode, ID: e.ID})
 	}
 	if !replaced {
-		wt.Index = append(wt.Index, blame.IndexEntry{Path: path, Mode: mode, ID: id})
+		wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 	}
 	return wt, nil
 }
@@ -159,13 +159,13 @@ func (b *blameRun) verifyWorkTreePath(parents []oid.ID, path string, inIndex boo
 	if inIndex {
 		return nil
 	}
-	hist := blame.NewObjectHistory(b.rd, b.r.Format)
+	hist := blamecore.NewObjectHistory(b.rd, b.r.Format)
 	for _, p := range parents {
 		if hist.PathIsBlob(p, path) {
 			return nil
 		}
 	}
-	return &blame.PathError{Path: path, WorkTree: true}
+	return &blamecore.PathError{Path: path, WorkTree: true}
 }
 
 // tzString formats a UTC offset in seconds as git's "%+05d" of hhmm.

@@ -3,7 +3,7 @@ package format
 import (
 	"strconv"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 )
 
 // alignment holds the column widths git's find_alignment computes over
@@ -33,8 +33,8 @@ func (p *printer) align() (alignment, error) {
 	longestSrc, longestDst, largestScore := 0, 0, 0
 	compute := p.opts.Abbrev < 0
 	autoAbbrev := p.opts.DefaultAbbrev
-	seen := make(map[*blame.Commit]bool)
-	uniq := make(map[*blame.Commit]int)
+	seen := make(map[*blamecore.Commit]bool)
+	uniq := make(map[*blamecore.Commit]int)
 	for i := range p.res.Entries {
 		e := &p.res.Entries[i]
 		if compute {
@@ -101,7 +101,7 @@ func appendIntPad(b []byte, n, width int) []byte {
 
 // formatTime is git's format_time: raw "<epoch> <tz>" with -t, else the
 // date in the chosen mode padded with spaces to the mode's width.
-func (p *printer) formatTime(dst []byte, info *blame.CommitInfo, dateWidth int) ([]byte, error) {
+func (p *printer) formatTime(dst []byte, info *blamecore.CommitInfo, dateWidth int) ([]byte, error) {
 	if p.opts.RawTime {
 		dst = strconv.AppendUint(dst, info.AuthorTime, 10)
 		dst = append(dst, ' ')

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -45,9 +45,9 @@ const colorReset = "\x1b[m"
 const colorCyan = "\x1b[36m"
 
 // Write renders a finished (non-incremental) result.
-func Write(w io.Writer, res *blame.Result, opts Options) error {
+func Write(w io.Writer, res *blamecore.Result, opts Options) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	p := &printer{w: bw, res: res, opts: opts, shown: make(map[*blame.Commit]bool)}
+	p := &printer{w: bw, res: res, opts: opts, shown: make(map[*blamecore.Commit]bool)}
 	var err error
 	if opts.Porcelain || opts.LinePorcelain {
 		err = p.porcelain()
@@ -68,16 +68,16 @@ func Write(w io.Writer, res *blame.Result, opts Options) error {
 
 type printer struct {
 	w     *bufio.Writer
-	res   *blame.Result
+	res   *blamecore.Result
 	opts  Options
-	shown map[*blame.Commit]bool // METAINFO_SHOWN
+	shown map[*blamecore.Commit]bool // METAINFO_SHOWN
 	buf   []byte
 }
 
 // writeDetails prints the commit block of porcelain and incremental
 // output once per commit (every time with repeat), as git's
 // emit_one_suspect_detail. It reports whether it printed.
-func (p *printer) writeDetails(c *blame.Commit, repeat bool) (bool, error) {
+func (p *printer) writeDetails(c *blamecore.Commit, repeat bool) (bool, error) {
 	if !repeat && p.shown[c] {
 		return false, nil
 	}
@@ -115,7 +115,7 @@ func (p *printer) writeDetails(c *blame.Commit, repeat bool) (bool, error) {
 }
 
 // writeFilename prints "previous" (when known) and "filename".
-func (p *printer) writeFilename(e *blame.Entry) {
+func (p *printer) writeFilename(e *blamecore.Entry) {
 	b := p.buf[:0]
 	if e.Previous != nil {
 		b = append(b, "previous "...)
@@ -131,7 +131,7 @@ func (p *printer) writeFilename(e *blame.Entry) {
 	p.w.Write(b)
 }
 
-func (p *printer) porcelainDetails(e *blame.Entry, repeat bool) error {
+func (p *printer) porcelainDetails(e *blamecore.Entry, repeat bool) error {
 	printed, err := p.writeDetails(e.Commit, repeat)
 	if err != nil {
 		return err
@@ -190,7 +190,7 @@ func (p *printer) porcelain() error {
 
 // finishEntry adds the newline git prints after an entry whose last line
 // lacks one (the end of a file without a final newline).
-func (p *printer) finishEntry(e *blame.Entry) {
+func (p *printer) finishEntry(e *blamecore.Entry) {
 	end := p.res.LineStarts[e.Lno+e.NumLines]
 	if len(p.res.Final) > 0 && p.res.Final[end-1] != '\n' {
 		p.w.WriteByte('\n')
@@ -205,11 +205,11 @@ type Incremental struct {
 
 // NewIncremental returns a printer for --incremental output on w.
 func NewIncremental(w io.Writer, opts Options) *Incremental {
-	return &Incremental{p: &printer{w: bufio.NewWriterSize(w, 16<<10), opts: opts, shown: make(map[*blame.Commit]bool)}}
+	return &Incremental{p: &printer{w: bufio.NewWriterSize(w, 16<<10), opts: opts, shown: make(map[*blamecore.Commit]bool)}}
 }
 
 // Entry prints one guilty entry and flushes, as git does after each.
-func (inc *Incremental) Entry(e blame.Entry) {
+func (inc *Incremental) Entry(e blamecore.Entry) {
 	if inc.err != nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package blame
+package blamecore
 
 // SetLineTableBudget sets the differ's line-table budget for -C rounds
 // (see trimLineTable) and returns a function that restores it.

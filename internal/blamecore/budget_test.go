@@ -1,4 +1,4 @@
-package blame_test
+package blamecore_test
 
 // Work-count budgets: deterministic regression guards for the speed of a
 // blame, instead of timed tests. A blame of a fixed history reads a fixed
@@ -9,7 +9,7 @@ package blame_test
 //
 // TestBudgetWorkCounts blames a few files of budgetScript's history (in
 // four storage variants, both object formats) with the library and
-// compares every counter of blame.Stats, of the odb Reader's Stats and the
+// compares every counter of blamecore.Stats, of the odb Reader's Stats and the
 // allocations of one whole blame with workBudgetTable. The table holds the
 // values measured when it was last updated; the test allows a small
 // margin on top (see margin) and fails naming the counter, the measured
@@ -42,7 +42,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -214,21 +214,21 @@ func openBudgetRepo(t *testing.T, format oid.Format, variant string) *budgetRepo
 	return r
 }
 
-// request builds the blame.Request of q, as the CLI would.
-func (r *budgetRepo) request(t *testing.T, q budgetRequest) blame.Request {
+// request builds the blamecore.Request of q, as the CLI would.
+func (r *budgetRepo) request(t *testing.T, q budgetRequest) blamecore.Request {
 	t.Helper()
 	id, err := oid.ParseHex(r.format, strings.TrimSpace(testgit.Git(t, r.dir, r.format, "rev-parse", q.rev+"^{commit}")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !q.workTree {
-		return blame.Request{Path: q.path, Final: id, FinalName: q.rev, Tips: []traverse.Tip{{ID: id}}}
+		return blamecore.Request{Path: q.path, Final: id, FinalName: q.rev, Tips: []traverse.Tip{{ID: id}}}
 	}
 	// The working tree of a clean checkout with q.path edited: the index
 	// is HEAD's tree with the path's entry replaced (cli/worktree.go).
 	head := testgit.Git(t, r.dir, r.format, "show", q.rev+":"+q.path)
 	content := []byte("inserted first line\n" + head + "appended line\n")
-	wt := &blame.WorkTree{
+	wt := &blamecore.WorkTree{
 		Content: content, Mode: object.ModeFile, Parents: []oid.ID{id}, InIndex: true,
 		Source: q.path, Time: 1700000000, TZ: "+0000",
 	}
@@ -239,7 +239,7 @@ func (r *budgetRepo) request(t *testing.T, q budgetRequest) blame.Request {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := blame.IndexEntry{Path: path, Mode: uint32(mode)}
+		e := blamecore.IndexEntry{Path: path, Mode: uint32(mode)}
 		if path == q.path {
 			e.ID = oid.HashObject(r.format, "blob", content)
 		} else if e.ID, err = oid.ParseHex(r.format, f[2]); err != nil {
@@ -247,15 +247,15 @@ func (r *budgetRepo) request(t *testing.T, q budgetRequest) blame.Request {
 		}
 		wt.Index = append(wt.Index, e)
 	}
-	return blame.Request{Path: q.path, WorkTree: wt, Tips: []traverse.Tip{{ID: id}}}
+	return blamecore.Request{Path: q.path, WorkTree: wt, Tips: []traverse.Tip{{ID: id}}}
 }
 
 // blameOnce is one whole blame as a process runs it: a new Reader (cold
 // caches), a new History, Run. It returns the result and the Reader.
-func (r *budgetRepo) blameOnce(t *testing.T, req blame.Request, opts blame.Options) (*blame.Result, *odb.Reader) {
+func (r *budgetRepo) blameOnce(t *testing.T, req blamecore.Request, opts blamecore.Options) (*blamecore.Result, *odb.Reader) {
 	rd := r.db.NewReader()
-	hist := blame.NewHistory(rd, r.format, blame.HistoryOptions{Graph: r.graph})
-	res, err := blame.Run(context.Background(), hist, r.format, req, opts)
+	hist := blamecore.NewHistory(rd, r.format, blamecore.HistoryOptions{Graph: r.graph})
+	res, err := blamecore.Run(context.Background(), hist, r.format, req, opts)
 	if err != nil {
 		t.Fatalf("blame %s: %v", req.Path, err)
 	}
@@ -270,37 +270,37 @@ type workCounts map[string]int64
 // floor (fewer shortcuts taken is), and what a breach most likely means.
 var workCounters = []struct {
 	name  string
-	get   func(s blame.Stats, o odb.Stats) int64
+	get   func(s blamecore.Stats, o odb.Stats) int64
 	floor bool
 	cause string
 }{
-	{"ReadBlobs", func(s blame.Stats, o odb.Stats) int64 { return int64(s.ReadBlobs) }, false,
+	{"ReadBlobs", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.ReadBlobs) }, false,
 		"blobs read more than once (an origin's blob no longer kept) or a longer walk"},
-	{"Diffs", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Diffs) }, false,
+	{"Diffs", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Diffs) }, false,
 		"more diffs: identical blobs no longer pass the whole blame without a diff, or a longer walk"},
-	{"Commits", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Commits) }, false,
+	{"Commits", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Commits) }, false,
 		"more commits blamed: the walk no longer stops when every line is blamed, or commits are queued twice"},
-	{"FromGraph", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Walk.FromGraph) }, false,
+	{"FromGraph", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Walk.FromGraph) }, false,
 		"more commits parsed: a commit parsed twice (the commit cache lost its parsed flag) or a longer walk"},
-	{"FromObject", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Walk.FromObject) }, false,
+	{"FromObject", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Walk.FromObject) }, false,
 		"commits parsed from their objects: the commit-graph is not used (dropped, or its lookups miss)"},
-	{"BloomQueries", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Walk.BloomQueries) }, true,
+	{"BloomQueries", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Walk.BloomQueries) }, true,
 		"Bloom filters not consulted (useBloom off, e.g. for an uncommitted final version) or not found for the commits"},
-	{"BloomNo", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Walk.BloomNo) }, true,
+	{"BloomNo", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Walk.BloomNo) }, true,
 		"fewer definite Bloom answers: a wrong key (path, seed, hash version) or filters read at the wrong offset"},
-	{"TreesRead", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Trees.TreesRead) }, false,
+	{"TreesRead", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Trees.TreesRead) }, false,
 		"more trees read: the per-path tree lookup cache lost, or \"not changed\" Bloom answers not used"},
-	{"LookupMisses", func(s blame.Stats, o odb.Stats) int64 { return int64(s.Trees.LookupMisses) }, false,
+	{"LookupMisses", func(s blamecore.Stats, o odb.Stats) int64 { return int64(s.Trees.LookupMisses) }, false,
 		"more path lookups miss the tree cache: the cache dropped between commits or keyed wrongly"},
-	{"ObjectsRead", func(s blame.Stats, o odb.Stats) int64 { return o.ObjectsRead }, false,
+	{"ObjectsRead", func(s blamecore.Stats, o odb.Stats) int64 { return o.ObjectsRead }, false,
 		"more objects read: a cache of commits, trees or blobs is bypassed"},
-	{"BytesInflated", func(s blame.Stats, o odb.Stats) int64 { return o.BytesInflated }, false,
+	{"BytesInflated", func(s blamecore.Stats, o odb.Stats) int64 { return o.BytesInflated }, false,
 		"more bytes inflated: delta bases inflated again (delta-base cache bypassed) or objects read twice"},
-	{"DeltasApplied", func(s blame.Stats, o odb.Stats) int64 { return o.DeltasApplied }, false,
+	{"DeltasApplied", func(s blamecore.Stats, o odb.Stats) int64 { return o.DeltasApplied }, false,
 		"more deltas replayed: delta chains rebuilt from their base (delta-base cache lost or too small)"},
-	{"BaseHits", func(s blame.Stats, o odb.Stats) int64 { return o.DeltaBaseCacheHits }, true,
+	{"BaseHits", func(s blamecore.Stats, o odb.Stats) int64 { return o.DeltaBaseCacheHits }, true,
 		"fewer delta-base cache hits: the cache is not consulted at each hop, or keyed wrongly"},
-	{"BaseMisses", func(s blame.Stats, o odb.Stats) int64 { return o.DeltaBaseCacheMisses }, false,
+	{"BaseMisses", func(s blamecore.Stats, o odb.Stats) int64 { return o.DeltaBaseCacheMisses }, false,
 		"more delta-base cache misses: the cache disabled, too small, or evicting early"},
 }
 
@@ -463,13 +463,13 @@ func TestBudgetWorkCounts(t *testing.T) {
 				key := budgetKey{format.String(), v.name, q.name}
 				label := key.format + "/" + key.variant + "/" + key.request
 				req := r.request(t, q)
-				res, rd := r.blameOnce(t, req, blame.DefaultOptions())
+				res, rd := r.blameOnce(t, req, blamecore.DefaultOptions())
 				c := workCounts{}
 				for _, wc := range workCounters {
 					c[wc.name] = wc.get(res.Stats, rd.Stats())
 				}
 				c[allocsColumn] = int64(math.Round(testing.AllocsPerRun(3, func() {
-					r.blameOnce(t, req, blame.DefaultOptions())
+					r.blameOnce(t, req, blamecore.DefaultOptions())
 				})))
 				rows = append(rows, measuredRow{key, c})
 				t.Logf("%s: %v", label, c)
@@ -531,13 +531,13 @@ func (r *budgetRepo) countRevs(t *testing.T, args ...string) int {
 func TestBudgetInvariants(t *testing.T) {
 	testgit.RequireGit(t)
 	for _, format := range testgit.Formats {
-		byRequest := map[string]*blame.Result{} // a request's result on the first variant
-		head := map[string]blame.Stats{}        // variant/path -> stats at HEAD
+		byRequest := map[string]*blamecore.Result{} // a request's result on the first variant
+		head := map[string]blamecore.Stats{}        // variant/path -> stats at HEAD
 		for _, v := range budgetVariants {
 			r := openBudgetRepo(t, format, v.name)
 			for _, q := range budgetRequests {
 				label := format.String() + "/" + v.name + "/" + q.name
-				res, _ := r.blameOnce(t, r.request(t, q), blame.DefaultOptions())
+				res, _ := r.blameOnce(t, r.request(t, q), blamecore.DefaultOptions())
 				s := res.Stats
 				if first := byRequest[q.name]; first == nil {
 					byRequest[q.name] = res
@@ -637,8 +637,8 @@ func TestBudgetAllocsPerCommit(t *testing.T) {
 			label := format.String() + "/" + v.name
 			measure := func(rev string) (allocs float64, walked, blamed int) {
 				req := r.request(t, budgetRequest{rev: rev, path: "a.txt"})
-				res, _ := r.blameOnce(t, req, blame.DefaultOptions())
-				allocs = testing.AllocsPerRun(3, func() { r.blameOnce(t, req, blame.DefaultOptions()) })
+				res, _ := r.blameOnce(t, req, blamecore.DefaultOptions())
+				allocs = testing.AllocsPerRun(3, func() { r.blameOnce(t, req, blamecore.DefaultOptions()) })
 				return allocs, res.Stats.Walk.FromGraph + res.Stats.Walk.FromObject, res.Stats.Commits
 			}
 			shortAllocs, shortWalked, _ := measure("linear")

@@ -1,12 +1,12 @@
-package blame_test
+package blamecore_test
 
 import (
 	"context"
 	"fmt"
 	"os"
 
-	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/repo"
 	"github.com/goblame/goblame/traverse"
 )
@@ -31,11 +31,11 @@ func Example() {
 		return
 	}
 	g, _, _ := traverse.OpenGraph(r.Objects.ObjectDirs(), r.Format) // nil without a commit-graph
-	hist := blame.NewHistory(r.Objects.NewReader(), r.Format, blame.HistoryOptions{Graph: g})
-	res, err := blame.Run(context.Background(), hist, r.Format, blame.Request{
+	hist := blamecore.NewHistory(r.Objects.NewReader(), r.Format, blamecore.HistoryOptions{Graph: g})
+	res, err := blamecore.Run(context.Background(), hist, r.Format, blamecore.Request{
 		Path: "README.md", Final: head, FinalName: "HEAD",
 		Tips: []traverse.Tip{{ID: head}},
-	}, blame.DefaultOptions())
+	}, blamecore.DefaultOptions())
 	if err != nil {
 		fmt.Println(err)
 		return

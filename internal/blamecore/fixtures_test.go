@@ -1,4 +1,4 @@
-package blame_test
+package blamecore_test
 
 // Fixture histories for the differential tests. Each script runs in an
 // empty directory (see internal/testgit) and leaves a repository in ./r.

@@ -1,4 +1,4 @@
-package blame_test
+package blamecore_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -290,7 +290,7 @@ func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, for
 		t.Fatalf("git %v: %v %s", args, err, res)
 	}
 	want := parseLinePorcelain(t, res.Stdout)
-	opts := blame.DefaultOptions()
+	opts := blamecore.DefaultOptions()
 	for i, f := range flags {
 		switch f {
 		case "--ignore-rev":
@@ -320,11 +320,11 @@ func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, for
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{
+	hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{
 		Graph:     g,
-		NewReader: func() blame.ObjectReader { return db.NewReader() }, // -C reads ahead
+		NewReader: func() blamecore.ObjectReader { return db.NewReader() }, // -C reads ahead
 	})
-	got, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
+	got, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: file, Final: id, FinalName: rev}, opts)
 	if err != nil {
 		t.Fatalf("%s: blame %v %s %s: %v", label, flags, rev, file, err)
 	}

@@ -1,4 +1,4 @@
-package blame_test
+package blamecore_test
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/traverse"
@@ -63,7 +63,7 @@ func parseLinePorcelain(t *testing.T, out []byte) []lineAttr {
 }
 
 // skeleton renders a blame result the same way.
-func skeleton(res *blame.Result) []lineAttr {
+func skeleton(res *blamecore.Result) []lineAttr {
 	var attrs []lineAttr
 	for _, e := range res.Entries {
 		for k := 0; k < e.NumLines; k++ {

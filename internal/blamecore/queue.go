@@ -1,4 +1,4 @@
-package blame
+package blamecore
 
 // commitQueue is the scoreboard's priority queue of commits (git's
 // prio_queue with compare_commits_by_commit_date): newest committer date

@@ -1,4 +1,4 @@
-package blame
+package blamecore
 
 // entry is a run of lines of the final image that is suspected to come
 // from one origin (git's struct blame_entry). Entries live on singly

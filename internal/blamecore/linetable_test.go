@@ -1,4 +1,4 @@
-package blame_test
+package blamecore_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -41,7 +41,7 @@ commit_all "copy more into delta"
 // forgetting every prepared File must not change a line.
 func TestCopyDetectionWithLineTableResets(t *testing.T) {
 	testgit.RequireGit(t)
-	defer blame.SetLineTableBudget(0)()
+	defer blamecore.SetLineTableBudget(0)()
 	format := oid.SHA1
 	resets := 0
 	scripts := map[string]string{"copies": copiesScript}
@@ -71,10 +71,10 @@ func TestCopyDetectionWithLineTableResets(t *testing.T) {
 					continue
 				}
 				id, _ := oid.ParseHex(format, rev)
-				opts := blame.DefaultOptions()
+				opts := blamecore.DefaultOptions()
 				opts.Move, opts.CopyLevel = true, 3
-				hist := blame.NewHistory(db.NewReader(), format, blame.HistoryOptions{})
-				res, err := blame.Run(context.Background(), hist, format, blame.Request{Path: file, Final: id, FinalName: rev}, opts)
+				hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+				res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: file, Final: id, FinalName: rev}, opts)
 				if err != nil {
 					t.Fatal(err)
 				}

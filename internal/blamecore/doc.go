@@ -57,4 +57,4 @@
 //
 // A Run uses one goroutine and owns its scoreboard; distinct runs may
 // proceed in parallel over readers of a shared object database.
-package blame
+package blamecore
