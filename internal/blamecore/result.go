@@ -76,7 +76,6 @@ type Commit struct {
 
 	info    *CommitInfo
 	loadErr error
-	loader  *scoreboard
 }
 
 // CommitInfo is what blame prints about a commit: mailmapped identities,
@@ -92,13 +91,11 @@ type CommitInfo struct {
 	Summary                  []byte
 }
 
-// Info returns the commit's printable details, reading the commit once.
+// Info returns the commit's printable details, read when blame first
+// reported the commit (an error if its object could not be read then).
 func (c *Commit) Info() (*CommitInfo, error) {
 	if c.info == nil && c.loadErr == nil {
-		if c.loader == nil {
-			return &CommitInfo{}, nil
-		}
-		c.info, c.loadErr = c.loader.commitInfo(c)
+		return &CommitInfo{}, nil
 	}
 	return c.info, c.loadErr
 }

@@ -114,8 +114,17 @@ func Run(ctx context.Context, hist *History, format oid.Format, req Request, opt
 // Blamer is a prepared blame: the final image is known (so -L ranges can
 // be resolved against it) and the walk has not started.
 type Blamer struct {
-	sb *scoreboard
+	sb  *scoreboard
+	ran bool
 }
+
+// ErrRunTwice is returned by a second Blamer.Run: a Blamer's scoreboard
+// is used up by its run.
+var ErrRunTwice = errors.New("blame: Blamer.Run called twice")
+
+// ErrBadRange is wrapped by the errors of ranges that are outside the
+// final image, empty, unsorted or overlapping.
+var ErrBadRange = errors.New("blame: bad line range")
 
 // New prepares a blame of req.Path: it resolves the final commit (or the
 // working-tree pseudo commit) and reads the final image. The History must
@@ -179,7 +188,16 @@ func (b *Blamer) NumLines() int { return len(b.sb.lineStarts) - 1 }
 // file) and returns the result. A Blamer runs once.
 func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 	sb := b.sb
+	if b.ran {
+		return nil, ErrRunTwice
+	}
+	b.ran = true
 	numLines := len(sb.lineStarts) - 1
+	for i, r := range ranges {
+		if r.Start < 0 || r.End > numLines || r.Start >= r.End || i > 0 && r.Start < ranges[i-1].End {
+			return nil, fmt.Errorf("%w: %d,%d of a %d-line file (ranges are 0-based, half-open, sorted and disjoint)", ErrBadRange, r.Start, r.End, numLines)
+		}
+	}
 	if ranges == nil && numLines > 0 {
 		ranges = []LineRange{{0, numLines}}
 	}

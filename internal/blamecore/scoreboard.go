@@ -15,7 +15,11 @@ import (
 
 // commitNode is the scoreboard's view of one commit.
 type commitNode struct {
-	Commit // the public face, shared with the result
+	Commit // the walk's flags (ID, Boundary, Uncommitted, MultiplePaths)
+	// pub is the detached copy handed to callers (publicCommit): it
+	// holds no reference into the scoreboard, so a kept Result keeps
+	// only its own records alive.
+	pub *Commit
 
 	tc      *traverse.Commit
 	parents []*commitNode // mirrors tc.Parents once parsed
@@ -101,7 +105,7 @@ func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
 	}
 	n := &sb.nodeSlab[0]
 	sb.nodeSlab = sb.nodeSlab[1:]
-	n.Commit = Commit{ID: tc.ID, loader: sb}
+	n.Commit = Commit{ID: tc.ID}
 	n.tc = tc
 	n.origins = n.origin1[:0]
 	sb.nodes[i] = n
@@ -674,13 +678,27 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 	return p, nil
 }
 
+// publicCommit returns c's detached public record, reading its details
+// (mailmapped identities, re-encoded summary) the first time, and brings
+// its flags up to date. One record per commit, so callers may compare
+// the pointers of entries.
+func (sb *scoreboard) publicCommit(c *commitNode) *Commit {
+	if c.pub == nil {
+		pub := &Commit{ID: c.ID, Uncommitted: c.Uncommitted}
+		pub.info, pub.loadErr = sb.commitInfo(&c.Commit)
+		c.pub = pub
+	}
+	c.pub.Boundary, c.pub.MultiplePaths = c.Boundary, c.MultiplePaths
+	return c.pub
+}
+
 // publicEntry converts an internal entry for the result or a callback.
 func (sb *scoreboard) publicEntry(e *entry) Entry {
 	out := Entry{
 		Lno:        e.lno,
 		SLno:       e.sLno,
 		NumLines:   e.numLines,
-		Commit:     &e.suspect.commit.Commit,
+		Commit:     sb.publicCommit(e.suspect.commit),
 		Path:       e.suspect.path,
 		Ignored:    e.ignored,
 		Unblamable: e.unblamable,
