@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -40,7 +40,7 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	case errors.As(err, &exit):
 		io.WriteString(stderr, exit.stderr)
 		return exit.code
-	case errors.Is(err, blamecore.ErrRangeSyntax):
+	case errors.Is(err, blame.ErrRangeSyntax):
 		io.WriteString(stderr, "usage: "+usageSynopsis(annotate)+"\n")
 		return 129
 	case errors.As(err, &rerr):

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/blame"
 )
 
 // progressMeter prints git's delayed progress ("Blaming lines: 42%
@@ -33,7 +33,7 @@ func newProgress(w *bufio.Writer, title string, total int, env Environ) *progres
 	return &progressMeter{w: w, title: title, total: total, start: env.Now(), delay: delay, lastPct: -1}
 }
 
-func (p *progressMeter) entry(e blamecore.Entry) {
+func (p *progressMeter) entry(e blame.Entry) {
 	p.done += e.NumLines
 	if !p.shown && time.Since(p.start) < p.delay {
 		return

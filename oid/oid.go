@@ -242,3 +242,31 @@ func mustHex(f Format, s string) ID {
 	}
 	return id
 }
+
+// MarshalText encodes the ID as lowercase hex (JSON strings, text
+// formats); the zero ID encodes as "".
+func (id ID) MarshalText() ([]byte, error) {
+	if id.IsZero() {
+		return []byte{}, nil
+	}
+	return id.AppendHex(nil), nil
+}
+
+// UnmarshalText decodes hex of a full SHA-1 (40 digits) or SHA-256 (64
+// digits) ID; "" decodes as the zero ID.
+func (id *ID) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*id = ID{}
+		return nil
+	}
+	f := SHA1
+	if len(text) == SHA256.HexSize() {
+		f = SHA256
+	}
+	v, err := ParseHexBytes(f, text)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}

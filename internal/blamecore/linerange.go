@@ -53,12 +53,12 @@ func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string
 		out = append(out, LineRange{Start: bottom, End: top})
 		anchor = top + 1
 	}
-	return mergeRanges(out), nil
+	return MergeRanges(out), nil
 }
 
-// mergeRanges sorts ranges and merges those that overlap or touch (git's
+// MergeRanges sorts ranges and merges those that overlap or touch (git's
 // sort_and_merge_range_set). Empty ranges are dropped.
-func mergeRanges(rs []LineRange) []LineRange {
+func MergeRanges(rs []LineRange) []LineRange {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
 	var out []LineRange
 	for _, r := range rs {

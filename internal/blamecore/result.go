@@ -9,18 +9,18 @@ import (
 // commit and path it is attributed to.
 type Result struct {
 	// Path is the blamed path (relative to the repository top).
-	Path string
+	Path string `json:"path"`
 	// Final is the final image: the blob (or working-tree file) blamed.
-	Final []byte
+	Final []byte `json:"-"`
 	// LineStarts holds the byte offset of each line of Final, plus
 	// len(Final) at the end; NumLines() == len(LineStarts)-1.
-	LineStarts []int
+	LineStarts []int `json:"-"`
 	// Entries are the blame entries in final-line order, coalesced as git
 	// coalesces them (maximal runs from one origin with contiguous source
 	// and final lines and equal flags).
-	Entries []Entry
+	Entries []Entry `json:"entries"`
 	// Stats counts the work done (git's --show-stats figures and more).
-	Stats Stats
+	Stats Stats `json:"-"`
 }
 
 // NumLines returns the number of lines of the final image.
@@ -37,28 +37,31 @@ func (r *Result) Lines(from, count int) []byte {
 // Entry attributes NumLines lines of the final image, starting at line
 // Lno (0-based), to lines starting at SLno in Path as of Commit.
 type Entry struct {
-	Lno, SLno, NumLines int
-	Commit              *Commit
-	Path                string
+	Lno      int     `json:"line"`
+	SLno     int     `json:"sourceLine"`
+	NumLines int     `json:"numLines"`
+	Commit   *Commit `json:"commit"`
+	Path     string  `json:"path"`
 	// Previous names the version this origin was compared with (the
 	// first parent, in parent order, that had the file), as porcelain's
 	// "previous" line prints it; nil when there is none.
-	Previous *Previous
+	Previous *Previous `json:"previous,omitempty"`
 	// Ignored and Unblamable are the --ignore-rev flags.
-	Ignored, Unblamable bool
+	Ignored    bool `json:"ignored,omitempty"`
+	Unblamable bool `json:"unblamable,omitempty"`
 	// Score is git's -M/-C triviality score of the entry's final-image
 	// text (1 + ASCII alphanumerics), as --score-debug prints it.
-	Score int
+	Score int `json:"-"`
 	// RefCount is the reference count git's --score-debug prints for the
 	// entry's origin: the entries blamed on it plus the live origins
 	// whose "previous" it is.
-	RefCount int
+	RefCount int `json:"-"`
 }
 
 // Previous is a (commit, path) pair.
 type Previous struct {
-	Commit oid.ID
-	Path   string
+	Commit oid.ID `json:"commit"`
+	Path   string `json:"path"`
 }
 
 // Commit is a commit some lines are blamed on.

@@ -1,4 +1,4 @@
-package cli
+package blame
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // pattern comes from diff.<driver>.xfuncname or .funcname (the last one
 // configured) or from the builtin table; without a pattern, nil (git's
 // default rule).
-func (b *blameRun) funcLine(path string) blamecore.FuncLine {
+func (b *run) funcLine(path string) blamecore.FuncLine {
 	pattern, flags, ok := b.funcnamePattern(path)
 	if !ok {
 		return nil
@@ -29,7 +29,7 @@ func (b *blameRun) funcLine(path string) blamecore.FuncLine {
 		}
 		re, err := posixre.Compile(expr, flags)
 		if err != nil {
-			b.fatalLater = die("Invalid regexp to look for hunk header: %s", expr)
+			b.fatalLater = fatalf("Invalid regexp to look for hunk header: %s", expr)
 			return func([]byte) bool { return false }
 		}
 		regs = append(regs, funcReg{re: re, negate: negate})
@@ -52,14 +52,14 @@ func (b *blameRun) funcLine(path string) blamecore.FuncLine {
 	}
 }
 
-func (b *blameRun) funcnamePattern(path string) (string, int, bool) {
-	driver := b.r.Attributes(path, "diff")["diff"]
+func (b *run) funcnamePattern(path string) (string, int, bool) {
+	driver := b.repo.Attributes(path, "diff")["diff"]
 	switch driver {
 	case "", "set", "unset", "unspecified":
 		return "", 0, false
 	}
 	pattern, flags, found := "", 0, false
-	for _, e := range b.r.Config.Entries() {
+	for _, e := range b.repo.Config.Entries() {
 		switch e.Key {
 		case "diff." + driver + ".funcname":
 			pattern, flags, found = e.Value, 0, true

@@ -1,4 +1,4 @@
-package cli
+package blame
 
 // builtinFuncnames are the function-name patterns of git 2.39.5's builtin
 // diff drivers (userdiff.c), taken as data from its table: extended

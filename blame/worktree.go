@@ -1,4 +1,4 @@
-package cli
+package blame
 
 import (
 	"io"
@@ -16,10 +16,10 @@ import (
 // fake_working_tree_commit): parents HEAD and MERGE_HEAD, the content of
 // the working-tree file, --contents <file> or standard input converted
 // as git's convert_to_git, and the index with the path replaced.
-func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, error) {
-	r := b.r
+func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
+	r, opts := b.repo, b.opts
 	if r.WorkTree == "" {
-		return nil, die("this operation must be run in a work tree")
+		return nil, fatalf("this operation must be run in a work tree")
 	}
 	ix, err := r.ReadIndex()
 	if err != nil {
@@ -27,10 +27,10 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, err
 	}
 	head, _, err := r.Head()
 	if err != nil {
-		return nil, die("no such ref: HEAD")
+		return nil, fatalf("no such ref: HEAD")
 	}
 	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
-		return nil, die("no such commit %s", head)
+		return nil, fatalf("no such commit %s", head)
 	}
 	parents := []oid.ID{head}
 	merges, err := r.MergeHeads()
@@ -47,22 +47,25 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, err
 	var content []byte
 	var mode uint32
 	switch {
-	case a.Contents != nil && *a.Contents == "-":
-		wt.Source = "standard input"
-		data, err := io.ReadAll(b.env.Stdin)
+	case opts.Contents != nil:
+		wt.Source = opts.ContentsName
+		if wt.Source == "" {
+			wt.Source = "standard input"
+		}
+		data, err := io.ReadAll(opts.Contents)
 		if err != nil {
-			return nil, die("failed to read from stdin")
+			return nil, fatalf("failed to read from stdin")
 		}
 		content = data
 	default:
 		readFrom := filepath.Join(r.WorkTree, path)
 		var fi os.FileInfo
-		if a.Contents != nil {
-			wt.Source = *a.Contents
-			readFrom = b.topPath(*a.Contents)
+		if opts.ContentsFile != "" {
+			wt.Source = opts.ContentsFile
+			readFrom = b.r.TopPath(opts.ContentsFile)
 			fi, err = os.Stat(readFrom)
 			if err != nil {
-				return nil, die("Cannot stat '%s': %s", *a.Contents, repo.Strerror(err))
+				return nil, fatalf("Cannot stat '%s': %s", opts.ContentsFile, repo.Strerror(err))
 			}
 		} else {
 			wt.Source = path
@@ -73,7 +76,7 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, err
 				if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
 					return nil, verr
 				}
-				return nil, die("Cannot lstat '%s': %s", path, repo.Strerror(err))
+				return nil, fatalf("Cannot lstat '%s': %s", path, repo.Strerror(err))
 			}
 		}
 		switch {
@@ -84,28 +87,28 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, err
 			}
 			data, err := os.ReadFile(readFrom)
 			if err != nil {
-				return nil, die("cannot open or read '%s': %s", readFrom, repo.Strerror(err))
+				return nil, fatalf("cannot open or read '%s': %s", readFrom, repo.Strerror(err))
 			}
 			content = data
 		case fi.Mode()&os.ModeSymlink != 0:
 			mode = object.ModeSymlink
 			target, err := os.Readlink(readFrom)
 			if err != nil {
-				return nil, die("cannot readlink '%s': %s", readFrom, repo.Strerror(err))
+				return nil, fatalf("cannot readlink '%s': %s", readFrom, repo.Strerror(err))
 			}
 			content = []byte(target)
 		default:
 			name := path
-			if a.Contents != nil {
-				name = *a.Contents
+			if opts.ContentsFile != "" {
+				name = opts.ContentsFile
 			}
 			if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
 				return nil, verr
 			}
-			return nil, die("unsupported file type %s", name)
+			return nil, fatalf("unsupported file type %s", name)
 		}
 	}
-	if a.TextConv && a.Contents == nil || a.TextConv && *a.Contents != "-" {
+	if !opts.NoTextConv && opts.Contents == nil {
 		conv, err := b.textconv(path, mode, content)
 		if err != nil {
 			return nil, err
@@ -155,11 +158,11 @@ func (b *blameRun) workTree(a *BlameArgs, path string) (*blamecore.WorkTree, err
 
 // verifyWorkTreePath is git's check that the path exists in a parent or
 // in the index before the file is read.
-func (b *blameRun) verifyWorkTreePath(parents []oid.ID, path string, inIndex bool) error {
+func (b *run) verifyWorkTreePath(parents []oid.ID, path string, inIndex bool) error {
 	if inIndex {
 		return nil
 	}
-	hist := blamecore.NewObjectHistory(b.rd, b.r.Format)
+	hist := blamecore.NewObjectHistory(b.rd, b.repo.Format)
 	for _, p := range parents {
 		if hist.PathIsBlob(p, path) {
 			return nil

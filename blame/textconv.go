@@ -1,4 +1,4 @@
-package cli
+package blame
 
 import (
 	"bytes"
@@ -11,16 +11,16 @@ import (
 
 // textconvCommand returns the textconv command of path's diff driver
 // (diff.<driver>.textconv, the last one configured), "" when none.
-func (b *blameRun) textconvCommand(p string) string {
+func (b *run) textconvCommand(p string) string {
 	if cmd, ok := b.textconvCache[p]; ok {
 		return cmd
 	}
 	cmd := ""
-	driver := b.r.Attributes(p, "diff")["diff"]
+	driver := b.repo.Attributes(p, "diff")["diff"]
 	switch driver {
 	case "", "set", "unset", "unspecified":
 	default:
-		for _, e := range b.r.Config.Entries() {
+		for _, e := range b.repo.Config.Entries() {
 			if e.Key == "diff."+driver+".textconv" {
 				cmd = e.Value
 			}
@@ -39,7 +39,7 @@ func (b *blameRun) textconvCommand(p string) string {
 // with the file name as argument) replaces the content. git may cache
 // the result in notes (diff.<driver>.cachetextconv); goblame never writes
 // to the repository and always runs the command.
-func (b *blameRun) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
+func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	if mode&0o170000 != object.ModeFile&0o170000 {
 		return nil, nil
 	}
@@ -49,24 +49,24 @@ func (b *blameRun) textconv(p string, mode uint32, blob []byte) ([]byte, error) 
 	}
 	dir, err := os.MkdirTemp("", "goblame-textconv-")
 	if err != nil {
-		return nil, die("unable to read files to diff")
+		return nil, fatalf("unable to read files to diff")
 	}
 	defer os.RemoveAll(dir)
 	tmp := dir + "/" + path.Base(p)
 	if err := os.WriteFile(tmp, blob, 0o600); err != nil {
-		return nil, die("unable to read files to diff")
+		return nil, fatalf("unable to read files to diff")
 	}
 	c := exec.Command("sh", "-c", cmd+` "$@"`, cmd, tmp)
-	c.Dir = b.r.WorkTree
+	c.Dir = b.repo.WorkTree
 	if c.Dir == "" {
-		c.Dir = b.r.GitDir
+		c.Dir = b.repo.GitDir
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	c.Stderr = b.env.Stderr
-	c.Env = b.env.Env
+	c.Stderr = b.opts.TextConvStderr
+	c.Env = b.opts.TextConvEnv
 	if err := c.Run(); err != nil {
-		return nil, die("unable to read files to diff")
+		return nil, fatalf("unable to read files to diff")
 	}
 	if out.Len() == 0 {
 		return []byte{}, nil

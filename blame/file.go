@@ -1,0 +1,529 @@
+package blame
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/repo"
+	"github.com/goblame/goblame/traverse"
+)
+
+// ErrUsedUp is returned by a second Run of a Prepared blame.
+var ErrUsedUp = errors.New("blame: Prepared.Run called twice")
+
+// File blames path as of rev and returns every line's attribution, as
+// `git blame [options] rev -- path` does. rev is one revision word
+// ("HEAD", "v1.0", "A..B"); "" means git's default: the working tree of
+// a non-bare repository (its uncommitted lines are "Not Committed Yet"),
+// HEAD of a bare one. path is relative to the directory the repository
+// was opened from, as git takes it.
+func (r *Repository) File(ctx context.Context, rev, path string, opts Options) (*Result, error) {
+	return r.Stream(ctx, rev, path, opts, nil)
+}
+
+// Stream is File that calls fn with each entry as soon as blame finds
+// it (the order of --incremental, before entries are sorted and
+// coalesced). A non-nil error from fn stops the blame and is returned;
+// so is the context's error when it is cancelled. fn runs on the calling
+// goroutine.
+func (r *Repository) Stream(ctx context.Context, rev, path string, opts Options, fn func(Entry) error) (*Result, error) {
+	p, err := r.Prepare(ctx, rev, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Run(fn)
+}
+
+// Prepared is a blame whose final image is known and whose walk has not
+// started: the command line counts lines for its progress meter and
+// sets up its output between the two. It is for one goroutine and runs
+// once.
+type Prepared struct {
+	r       *Repository
+	rd      *odb.Reader
+	ctx     context.Context
+	cancel  context.CancelFunc
+	blamer  *blamecore.Blamer
+	ranges  []LineRange
+	graph   bool
+	ran     bool
+	dropped bool
+}
+
+// Prepare resolves the revisions and the path, reads the final version
+// and the mailmap, and parses the ranges: every error git reports before
+// it walks history is reported here.
+func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options) (*Prepared, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rd := r.reader()
+	ok := false
+	defer func() {
+		if !ok {
+			r.put(rd)
+		}
+	}()
+	b := &run{r: r, repo: r.repo, rd: rd, opts: &opts}
+	b.now, b.local = opts.Now, opts.Location
+	if b.now.IsZero() {
+		b.now = time.Now()
+	}
+	if b.local == nil {
+		b.local = time.Local
+	}
+	words := opts.Revisions
+	if rev != "" {
+		words = append([]string{rev}, words...)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	blamer, ranges, usesGraph, err := b.prepare(cctx, words, path)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	ok = true
+	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph}, nil
+}
+
+// NumLines is the number of lines of the final image.
+func (p *Prepared) NumLines() int { return p.blamer.NumLines() }
+
+// Ranges are the line ranges that will be blamed (0-based, half-open,
+// sorted, disjoint); nil means the whole file.
+func (p *Prepared) Ranges() []LineRange { return p.ranges }
+
+// UsesCommitGraph reports whether the walk reads a commit-graph (it reads
+// commits ahead on a second goroutine when not).
+func (p *Prepared) UsesCommitGraph() bool { return p.graph }
+
+// Run walks history and returns the result, calling fn (when not nil)
+// with each entry as it is found; see Stream.
+func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
+	if p.ran {
+		return nil, ErrUsedUp
+	}
+	p.ran = true
+	defer p.Close()
+	var fnErr error
+	if fn != nil {
+		p.blamer.OnGuilty(func(e Entry) {
+			if fnErr != nil {
+				return
+			}
+			if err := fn(e); err != nil {
+				fnErr = err
+				p.cancel()
+			}
+		})
+	}
+	res, err := p.blamer.Run(p.ranges)
+	if fnErr != nil {
+		return nil, fnErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Close gives the blame's resources back without running it; Run does
+// it itself.
+func (p *Prepared) Close() {
+	if !p.dropped {
+		p.dropped = true
+		p.cancel()
+		p.r.put(p.rd)
+	}
+}
+
+// run is one blame's state while it is prepared.
+type run struct {
+	r     *Repository
+	repo  *repo.Repository
+	rd    *odb.Reader
+	opts  *Options
+	now   time.Time
+	local *time.Location
+	// fatalLater is an error git raises while using a diff driver.
+	fatalLater error
+	// textconvCache maps paths to their textconv command.
+	textconvCache map[string]string
+}
+
+func (b *run) warn(line string) {
+	if b.opts.Warn != nil {
+		b.opts.Warn(line)
+	}
+}
+
+func fatalf(format string, args ...any) error { return errors.New(fmt.Sprintf(format, args...)) }
+
+func (b *run) prepare(ctx context.Context, words []string, arg string) (*blamecore.Blamer, []LineRange, bool, error) {
+	r, opts := b.repo, b.opts
+	path, err := r.PrefixPath(arg)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	revs, err := b.revisions(words)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if opts.AfterRevisions != nil {
+		if err := opts.AfterRevisions(); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	hasPositive := false
+	for _, rv := range revs {
+		if !rv.Negative {
+			hasPositive = true
+		}
+	}
+	if !hasPositive && r.WorkTree == "" {
+		id, _, err := r.Head()
+		if err != nil {
+			return nil, nil, false, fatalf("no such ref: HEAD")
+		}
+		if typ, _, err := b.rd.ReadHeader(id); err != nil || typ != object.Commit {
+			return nil, nil, false, fatalf("no such ref: HEAD")
+		}
+		revs = append(revs, repo.Revision{Name: "HEAD", ID: id, Type: object.Commit})
+	}
+
+	core := blamecore.DefaultOptions()
+	core.Diff = diff.Options{IgnoreWhitespace: opts.IgnoreWhitespace, Minimal: opts.Minimal, IndentHeuristic: !opts.NoIndentHeuristic}
+	core.Warn = b.warn
+	if !opts.NoTextConv {
+		core.TextConv = b.textconv
+	}
+	core.ShowRoot = opts.ShowRoot
+	core.FirstParent = opts.FirstParent
+	core.NoFollow = opts.NoFollow
+	core.Reverse = opts.Reverse
+	core.Move = opts.Move || opts.CopyLevel > 0
+	core.CopyLevel = opts.CopyLevel
+	core.MoveScore = opts.MoveScore
+	core.CopyScore = opts.CopyScore
+	if !opts.Since.IsZero() {
+		core.Since, core.HasSince = uint64(opts.Since.Unix()), true
+	}
+	if v, ok := r.Config.Get("commitgraph.readchangedpaths"); ok {
+		if on, valid := repo.BoolText(v, true); valid && !on {
+			core.UseBloom = false
+		}
+	}
+	ignore, err := b.ignoreList()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	core.Ignore = ignore
+
+	req, err := b.request(revs, path)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	hist, err := b.history()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	blamer, err := blamecore.New(ctx, hist, r.Format, req, core)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	var isFunc blamecore.FuncLine
+	for _, rg := range opts.Ranges {
+		if strings.HasPrefix(rg, ":") || strings.HasPrefix(rg, "^:") {
+			isFunc = b.funcLine(path)
+			break
+		}
+	}
+	if b.fatalLater != nil {
+		return nil, nil, false, b.fatalLater
+	}
+	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if len(opts.LineRanges) > 0 {
+		for _, lr := range opts.LineRanges {
+			if lr.Start < 0 || lr.End > blamer.NumLines() || lr.Start >= lr.End {
+				return nil, nil, false, fmt.Errorf("%w: %d,%d of a %d-line file", blamecore.ErrBadRange, lr.Start, lr.End, blamer.NumLines())
+			}
+		}
+		ranges = blamecore.MergeRanges(append(append([]LineRange(nil), ranges...), opts.LineRanges...))
+	}
+
+	var mm blamecore.Mailmap
+	if !opts.NoMailmap {
+		m, err := r.LoadMailmap(b.rd)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if !m.Empty() {
+			mm = m
+		}
+	}
+	outEnc := opts.OutputEncoding
+	if outEnc == "" {
+		if v, ok := r.Config.Get("i18n.logoutputencoding"); ok && v != "" {
+			outEnc = v
+		} else if v, ok := r.Config.Get("i18n.commitencoding"); ok && v != "" {
+			outEnc = v
+		}
+	}
+	blamer.SetOutput(mm, outEnc)
+	return blamer, ranges, hist.Commits().Graph() != nil, nil
+}
+
+// revisions resolves the revision words as setup_revisions does for
+// blame: --not and the revisions, then --default and --merge.
+func (b *run) revisions(words []string) ([]repo.Revision, error) {
+	r, opts := b.repo, b.opts
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") && w != "--not" {
+			return nil, fatalf("goblame does not support the revision option %s", w)
+		}
+	}
+	revs, err := r.ParseRevisionArgs(b.rd, words)
+	if err != nil {
+		return nil, err
+	}
+	if len(revs) == 0 && opts.DefaultRevision != "" {
+		id, err := r.ResolveRevision(b.rd, opts.DefaultRevision)
+		if err != nil {
+			return nil, fatalf("bad default revision '%s'", opts.DefaultRevision)
+		}
+		typ, _, _ := b.rd.ReadHeader(id)
+		revs = append(revs, repo.Revision{Name: opts.DefaultRevision, ID: id, Type: typ})
+	}
+	if opts.Merge {
+		heads, err := r.MergeHeads()
+		if err != nil {
+			return nil, err
+		}
+		head, _, herr := r.Head()
+		if herr != nil || len(heads) == 0 {
+			return nil, fatalf("--merge without MERGE_HEAD?")
+		}
+		revs = append(revs, repo.Revision{Name: "HEAD", ID: head, Type: object.Commit},
+			repo.Revision{Name: "MERGE_HEAD", ID: heads[0], Type: object.Commit})
+	}
+	return revs, nil
+}
+
+// TopPath resolves a file name git opens after changing to the top of
+// the work tree (--contents, --ignore-revs-file, -S).
+func (r *Repository) TopPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if r.repo.WorkTree == "" {
+		return filepath.Join(r.dir, p)
+	}
+	return filepath.Join(r.repo.WorkTree, p)
+}
+
+// ignoreList builds the set of ignored revisions (git's
+// build_ignorelist): files first (an empty name clears), then the revs.
+func (b *run) ignoreList() ([]oid.ID, error) {
+	var set []oid.ID
+	seen := map[oid.ID]bool{}
+	add := func(id oid.ID) {
+		if !seen[id] {
+			seen[id] = true
+			set = append(set, id)
+		}
+	}
+	for _, f := range b.opts.IgnoreRevsFiles {
+		if f == "" {
+			set, seen = nil, map[oid.ID]bool{}
+			continue
+		}
+		ids, err := readIgnoreRevsFile(b.r.TopPath(f), b.repo.Format)
+		if err != nil {
+			var bad *badObjectName
+			if errors.As(err, &bad) {
+				return nil, fatalf("invalid object name: %s", bad.line)
+			}
+			return nil, fatalf("could not open object name list: %s", f)
+		}
+		for _, id := range ids {
+			if peeled, err := repo.Peel(b.rd, id, object.Commit); err == nil {
+				add(peeled)
+			}
+		}
+	}
+	for _, rev := range b.opts.IgnoreRevs {
+		id, err := b.repo.ResolveRevision(b.rd, rev)
+		if err != nil {
+			return nil, fatalf("cannot find revision %s to ignore", rev)
+		}
+		peeled, err := repo.Peel(b.rd, id, object.Commit)
+		if err != nil {
+			return nil, fatalf("cannot find revision %s to ignore", rev)
+		}
+		add(peeled)
+	}
+	return set, nil
+}
+
+// request picks the final commit (or the working tree) and the walk's
+// tips from the pending revisions, as setup_scoreboard does.
+func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, error) {
+	opts := b.opts
+	req := blamecore.Request{Path: path}
+	contents := opts.Contents != nil || opts.ContentsFile != ""
+	if opts.Reverse && contents {
+		return req, fatalf("--contents and --reverse do not blend well.")
+	}
+	peel := func(rv repo.Revision) (oid.ID, error) {
+		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		if err != nil {
+			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
+		}
+		if t, _, err := b.rd.ReadHeader(id); err != nil || t != object.Commit {
+			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
+		}
+		return id, nil
+	}
+	var final, reverseEnd oid.ID
+	finalName := ""
+	if !opts.Reverse {
+		for _, rv := range revs {
+			if rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if finalName != "" {
+				return req, fatalf("More than one commit to dig from %s and %s?", rv.Name, finalName)
+			}
+			final, finalName = id, rv.Name
+		}
+	} else {
+		for _, rv := range revs {
+			if !rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if finalName != "" {
+				return req, fatalf("More than one commit to dig up from, %s and %s?", rv.Name, finalName)
+			}
+			final, finalName = id, rv.Name
+		}
+		if finalName == "" {
+			// "--reverse ONE" means "--reverse ONE..HEAD".
+			if len(revs) == 1 {
+				if id, err := peel(revs[0]); err == nil {
+					if head, _, herr := b.repo.Head(); herr == nil {
+						final, finalName = id, revs[0].Name
+						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true}, {Name: "HEAD", ID: head, Type: object.Commit}}
+					}
+				}
+			}
+			if finalName == "" {
+				return req, fatalf("No commit to dig up from?")
+			}
+		}
+	}
+	if finalName != "" && contents {
+		return req, fatalf("cannot use --contents with final commit object name")
+	}
+	if opts.Reverse && opts.FirstParent {
+		var end oid.ID
+		found := false
+		for _, rv := range revs {
+			if rv.Negative {
+				continue
+			}
+			id, err := peel(rv)
+			if err != nil {
+				return req, err
+			}
+			if found {
+				return req, fatalf("More than one commit to dig from %s and %s?", rv.Name, "")
+			}
+			end, found = id, true
+		}
+		if !found {
+			return req, fatalf("--reverse and --first-parent together require specified latest commit")
+		}
+		reverseEnd = end
+	}
+	for _, rv := range revs {
+		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		if err != nil {
+			continue // non-commits take no part in the walk
+		}
+		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative})
+	}
+	req.ReverseEnd = reverseEnd
+	if finalName == "" {
+		wt, err := b.workTree(path)
+		if err != nil {
+			return req, err
+		}
+		req.WorkTree = wt
+		return req, nil
+	}
+	req.Final, req.FinalName = final, finalName
+	return req, nil
+}
+
+// history opens the commit walk: the commit-graph unless git would
+// ignore it, grafts (Options.Grafts and info/grafts) and the shallow
+// boundary.
+func (b *run) history() (*blamecore.History, error) {
+	r := b.repo
+	parents, msgs, err := r.EffectiveParents()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		b.warn(m)
+	}
+	grafts := parents
+	if len(b.opts.Grafts) > 0 {
+		grafts = make(map[oid.ID][]oid.ID, len(parents)+len(b.opts.Grafts))
+		for k, v := range parents {
+			grafts[k] = v
+		}
+		for k, v := range b.opts.Grafts {
+			grafts[k] = v
+		}
+	}
+	disable := r.HasReplacements()
+	if v, ok := r.Config.Get("core.commitgraph"); ok {
+		if on, valid := repo.BoolText(v, true); valid && !on {
+			disable = true
+		}
+	}
+	var g *traverse.Graph
+	if !disable && len(grafts) == 0 {
+		var warnings []string
+		g, warnings = b.r.commitGraph()
+		for _, w := range warnings {
+			b.warn(w)
+		}
+	}
+	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
+		Graph: g, Grafts: grafts, DisableGraph: disable,
+		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
+	}), nil
+}

@@ -1,0 +1,118 @@
+package blame
+
+import (
+	"io"
+	"time"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Options say what to blame and how. The zero value is `git blame` with
+// no options: the indent heuristic, rename following, textconv, the
+// mailmap and the repository's output encoding are on, and the
+// changed-path Bloom filters and the commit-graph are used unless the
+// repository's config turns them off.
+type Options struct {
+	// Revisions are further revision words, as git's setup_revisions
+	// takes them after the rev argument of File: "^v1.0", "A..B",
+	// "--not". Options that start with "-" other than "--not" are
+	// refused.
+	Revisions []string
+	// DefaultRevision is --default: the revision used when no positive
+	// one is given.
+	DefaultRevision string
+	// Merge is --merge: blame HEAD against MERGE_HEAD.
+	Merge bool
+	// AfterRevisions, when set, runs once the revision words are
+	// resolved and before anything else is read; its error stops the
+	// blame. The command line checks its revision options there, where
+	// git's setup_revisions checks them.
+	AfterRevisions func() error
+
+	// Contents, when not nil, is read for the final version instead of
+	// the working-tree file (--contents -, a dirty editor buffer), and
+	// ContentsName names it in messages ("standard input" when empty).
+	Contents     io.Reader
+	ContentsName string
+	// ContentsFile is --contents <file>: a file read for the final
+	// version, relative to the top of the work tree (or to the working
+	// directory of a bare repository).
+	ContentsFile string
+
+	// Ranges are -L ranges in git's syntax ("10,20", "/re/,+5",
+	// ":funcname"); LineRanges are 0-based half-open ranges of the final
+	// image, sorted and disjoint. The union of both is blamed; none
+	// means the whole file.
+	Ranges     []string
+	LineRanges []LineRange
+
+	// Since makes commits older than it (committer date) boundaries
+	// (--since, --after); the zero time means no limit.
+	Since time.Time
+	// ShowRoot: root commits are not boundaries (--root, blame.showRoot).
+	ShowRoot bool
+	// FirstParent follows first parents only (--first-parent).
+	FirstParent bool
+	// NoFollow does not follow whole-file renames (--no-follow).
+	NoFollow bool
+	// Reverse finds the commit in which each line was last present
+	// (--reverse); the rev argument is then the start ("A..B" or "A",
+	// which means "A..HEAD").
+	Reverse bool
+
+	// IgnoreWhitespace is -w; Minimal is --minimal; NoIndentHeuristic is
+	// --no-indent-heuristic (diff.indentHeuristic=false).
+	IgnoreWhitespace  bool
+	Minimal           bool
+	NoIndentHeuristic bool
+
+	// Move is -M; CopyLevel 1..3 is the number of -C (each implies Move).
+	// MoveScore and CopyScore are their thresholds; 0 means git's
+	// defaults (20 and 40).
+	Move      bool
+	CopyLevel int
+	MoveScore int
+	CopyScore int
+
+	// IgnoreRevs (--ignore-rev) and IgnoreRevsFiles (--ignore-revs-file,
+	// blame.ignoreRevsFile; relative names start from the top of the work
+	// tree, an empty name clears the files before it) list commits whose
+	// changes are passed to their parents.
+	IgnoreRevs      []string
+	IgnoreRevsFiles []string
+
+	// Grafts replace the parents of commits for this blame (-S
+	// <revs-file>, read with repo.ReadGraftFile).
+	Grafts map[oid.ID][]oid.ID
+
+	// NoTextConv is --no-textconv: blobs are blamed as stored even where
+	// a diff driver has a textconv command. TextConvStderr receives the
+	// commands' standard error (discarded when nil) and TextConvEnv is
+	// their environment (the process's when nil).
+	NoTextConv     bool
+	TextConvStderr io.Writer
+	TextConvEnv    []string
+
+	// NoMailmap leaves author and committer identities as recorded
+	// (git blame always maps them through .mailmap, mailmap.file and
+	// mailmap.blob).
+	NoMailmap bool
+	// OutputEncoding is the encoding names and summaries are re-encoded
+	// to (--encoding); "" means the repository's i18n.logOutputEncoding
+	// (else i18n.commitEncoding, else UTF-8) and "none" the raw bytes.
+	OutputEncoding string
+
+	// Now and Location are the time and zone of the "Not Committed Yet"
+	// pseudo commit of a working-tree blame (time.Now and time.Local
+	// when zero).
+	Now      time.Time
+	Location *time.Location
+
+	// Warn receives the lines git prints to standard error without
+	// stopping ("warning: ...", "error: Could not read <id>"); nil
+	// discards them.
+	Warn func(line string)
+}
+
+// ranges reports whether any -L range is given.
+func (o *Options) hasRanges() bool { return len(o.Ranges) > 0 || len(o.LineRanges) > 0 }

@@ -1,0 +1,158 @@
+package blame
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/repo"
+	"github.com/goblame/goblame/traverse"
+)
+
+// Delta-base cache sizes: a blame reads one file's versions (whose delta
+// chains an 8 MiB cache serves well) and, with -C, other files; a fixed
+// bound keeps the peak memory of -C below git's (the odb default grows to
+// 96 MiB for bulk reads). The second reader reads -C candidates (or,
+// without a commit-graph, commits) ahead of the walk.
+const (
+	deltaBaseCacheBytes = 8 << 20
+	readAheadCacheBytes = 16 << 20
+)
+
+// Repository is a repository opened for blaming. It is safe for
+// concurrent use: every blame takes an object reader (with its own
+// inflater and caches) from a pool and gives it back when it ends.
+type Repository struct {
+	repo *repo.Repository
+	// dir is the directory relative paths of files outside the work tree
+	// (ContentsFile, IgnoreRevsFiles of a bare repository) start from.
+	dir  string
+	owns bool // Close closes repo
+
+	readers sync.Pool // *odb.Reader
+
+	graphOnce     sync.Once
+	graph         *traverse.Graph
+	graphWarnings []string
+}
+
+// Open opens the repository that contains dir, found as git finds it
+// from a working directory (GIT_DIR and the other variables of the
+// process's environment apply).
+func Open(dir string) (*Repository, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := repo.Discover(repo.Env{Cwd: abs, Getenv: os.Getenv, LookupEnv: os.LookupEnv})
+	if err != nil {
+		return nil, err
+	}
+	b := NewRepository(r, abs)
+	b.owns = true
+	return b, nil
+}
+
+// NewRepository blames in an already discovered repository; dir is the
+// working directory relative file names start from where git takes them
+// from it (a bare repository's --contents file). Close does not close r.
+// r's WarningHandler should be set before the repository is shared.
+func NewRepository(r *repo.Repository, dir string) *Repository {
+	return &Repository{repo: r, dir: dir}
+}
+
+// Repo returns the underlying repository (its paths, config, refs).
+func (r *Repository) Repo() *repo.Repository { return r.repo }
+
+// Close releases the commit-graph and, for a repository from Open, the
+// object store. Blames running at the time must have ended.
+func (r *Repository) Close() error {
+	if r.graph != nil {
+		r.graph.Close()
+		r.graph = nil
+	}
+	if r.owns {
+		return r.repo.Close()
+	}
+	return nil
+}
+
+// reader takes an object reader from the pool; put gives it back.
+func (r *Repository) reader() *odb.Reader {
+	if rd, ok := r.readers.Get().(*odb.Reader); ok {
+		return rd
+	}
+	return r.repo.Objects.NewReaderCache(deltaBaseCacheBytes)
+}
+
+func (r *Repository) put(rd *odb.Reader) { r.readers.Put(rd) }
+
+// commitGraph opens the commit-graph once; nil when there is none or git
+// would not use it (the caller checks replace refs, grafts and
+// core.commitGraph). Its warnings are returned with it every time.
+func (r *Repository) commitGraph() (*traverse.Graph, []string) {
+	r.graphOnce.Do(func() {
+		g, warnings, err := traverse.OpenGraph(r.repo.Objects.ObjectDirs(), r.repo.Format)
+		if err == nil {
+			r.graph = g
+		}
+		r.graphWarnings = warnings
+	})
+	return r.graph, r.graphWarnings
+}
+
+// Name is what a revision word resolves to (see ResolveName).
+type Name struct {
+	// ID is the object the word names, peeled to a non-tag object
+	// when it can be; Type is that object's type.
+	ID   oid.ID
+	Type object.Type
+	// Missing: the word parses as an object name whose object is not
+	// in the repository.
+	Missing bool
+}
+
+// ResolveName resolves a revision word as git's get_oid does ("HEAD",
+// "v1.0^{tree}", "main~3", an abbreviated ID) and peels tags; the error
+// is repo's when the word is no revision.
+func (r *Repository) ResolveName(word string) (Name, error) {
+	rd := r.reader()
+	defer r.put(rd)
+	id, err := r.repo.ResolveRevision(rd, word)
+	if err != nil {
+		return Name{}, err
+	}
+	typ, _, err := rd.ReadHeader(id)
+	if err != nil {
+		return Name{ID: id, Missing: true}, nil
+	}
+	if peeled, err := repo.Peel(rd, id, object.Invalid); err == nil {
+		if t, _, err := rd.ReadHeader(peeled); err == nil {
+			typ = t
+		}
+		id = peeled
+	}
+	return Name{ID: id, Type: typ}, nil
+}
+
+// IsRevision reports whether word names a revision (git's
+// verify_revision without the path check), as the command line asks
+// before it takes a word without "--" for a revision.
+func (r *Repository) IsRevision(word string) bool {
+	rd := r.reader()
+	defer r.put(rd)
+	return r.repo.IsRevision(rd, word)
+}
+
+// HasCommitGraph reports whether git would read a commit-graph here:
+// one exists and no replace refs or shallow boundary turn it off.
+func (r *Repository) HasCommitGraph() bool {
+	if r.repo.HasReplacements() || len(r.repo.Shallow()) > 0 {
+		return false
+	}
+	g, _ := r.commitGraph()
+	return g != nil
+}
