@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"strings"
 	"time"
 
+	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
-	"github.com/goblame/goblame/internal/passwd"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -27,36 +26,6 @@ type blameConfig struct {
 
 const defaultHighlightRecent = "blue,12 month ago,white,1 month ago,red"
 
-// badConfigVariable is git's message when a config callback fails.
-func badConfigVariable(e repo.ConfigEntry) string {
-	if e.Origin == "" {
-		return "unable to parse '" + e.Key + "' from command-line config"
-	}
-	return "bad config variable '" + e.Key + "' in file '" + e.Origin + "' at line " + itoa(e.Line)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
-}
-
 func configBool(e repo.ConfigEntry) (bool, error) {
 	b, valid := repo.BoolText(e.Value, e.HasValue)
 	if !valid {
@@ -75,17 +44,17 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 	}
 	cfg.heat = heat
 	missing := func(e repo.ConfigEntry) error {
-		return &exitError{stderr: "error: missing value for '" + e.Key + "'\n" + reportLine("fatal: ", badConfigVariable(e)), code: 128}
+		return &exitError{stderr: "error: missing value for '" + e.Key + "'\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}
 	}
-	var indent *bool
+	var attribution blame.Options
 	for _, e := range r.Config.Entries() {
-		switch e.Key {
-		case "blame.showroot":
-			b, err := configBool(e)
+		if ok, err := attribution.ApplyConfig(e, r.Env()); ok {
 			if err != nil {
 				return nil, err
 			}
-			cfg.args.ShowRoot = b
+			continue
+		}
+		switch e.Key {
 		case "blame.blankboundary":
 			b, err := configBool(e)
 			if err != nil {
@@ -107,15 +76,6 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 				return nil, err
 			}
 			cfg.args.Date = m
-		case "blame.ignorerevsfile":
-			if !e.HasValue {
-				return nil, missing(e)
-			}
-			p, err := expandPath(e.Value, env)
-			if err != nil {
-				return nil, err
-			}
-			cfg.args.IgnoreRevsFiles = append(cfg.args.IgnoreRevsFiles, p)
 		case "blame.markunblamablelines":
 			b, err := configBool(e)
 			if err != nil {
@@ -163,12 +123,6 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			default:
 				cfg.warnings = append(cfg.warnings, "warning: invalid value for 'blame.coloring': '"+e.Value+"'")
 			}
-		case "diff.indentheuristic":
-			b, err := configBool(e)
-			if err != nil {
-				return nil, err
-			}
-			indent = &b
 		case "core.quotepath":
 			b, err := configBool(e)
 			if err != nil {
@@ -177,9 +131,12 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			cfg.quotePath = b
 		}
 	}
-	if indent != nil {
-		cfg.args.IndentHeuristic = indent
+	cfg.args.ShowRoot = attribution.ShowRoot
+	if attribution.NoIndentHeuristic {
+		off := false
+		cfg.args.IndentHeuristic = &off
 	}
+	cfg.args.IgnoreRevsFiles = attribution.IgnoreRevsFiles
 	abbrev, err := r.DefaultAbbrev()
 	if err != nil {
 		return nil, err
@@ -191,25 +148,4 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 		cfg.outputEncoding = v
 	}
 	return cfg, nil
-}
-
-// expandPath is git's interpolate_path for "~/" and "~user/".
-func expandPath(p string, env Environ) (string, error) {
-	if !strings.HasPrefix(p, "~") {
-		return p, nil
-	}
-	name, _, _ := strings.Cut(p[1:], "/")
-	tail := p[1+len(name):]
-	if name == "" {
-		home := env.Getenv("HOME")
-		if home == "" {
-			return "", die("failed to expand user dir in: '%s'", p)
-		}
-		return home + tail, nil
-	}
-	home, ok := passwd.Home(name)
-	if !ok {
-		return "", die("failed to expand user dir in: '%s'", p)
-	}
-	return home + tail, nil
 }

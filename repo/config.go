@@ -411,3 +411,9 @@ func interpolatePath(p string, env Env, realHome bool) (string, bool) {
 	}
 	return home + p[slash:], true
 }
+
+// InterpolatePath expands a pathname value as git's interpolate_path
+// does for config values ("%(prefix)/", "~/", "~user/"), with the home
+// directory from env; ok is false when a home directory is unknown
+// (git: "failed to expand user dir in: '<p>'").
+func InterpolatePath(p string, env Env) (string, bool) { return interpolatePath(p, env, false) }

@@ -95,7 +95,9 @@ func (cs *Commits) startAhead(c *Commit, parents []oid.ID) {
 	ra.more.L = &ra.mu
 	cs.ahead = ra
 	cs.noteParsed(c, parents)
-	go ra.run(cs.aheadReader, cs.format, cs.graph, cs.grafts, cs.shallow, c.Time, parents)
+	// parents is the parse buffer of Commits, which the next Parse
+	// overwrites: the goroutine gets its own copy.
+	go ra.run(cs.aheadReader, cs.format, cs.graph, cs.grafts, cs.shallow, c.Time, slices.Clone(parents))
 }
 
 // noteParsed tells the read-ahead about a commit Parse read itself, so

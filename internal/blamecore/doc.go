@@ -1,4 +1,4 @@
-// Package blame computes git blame: for every line of a file, the commit
+// Package blamecore computes git blame: for every line of a file, the commit
 // (and path) that last changed it, exactly as git 2.39.5 attributes it.
 //
 // # Terminology
@@ -46,12 +46,14 @@
 // one commit holds suspects for several paths at once (renames and -C),
 // and then only for grouping and --incremental order.
 //
-// # Use as a library
+// # Use
 //
-// Run takes a History (commits, trees and blobs; NewObjectHistory builds
-// one over any object reader, the repository layer a faster one with the
-// commit-graph), a Request and Options, and returns a Result that the
-// format package renders.
+// This is the algorithm behind the public package blame, which resolves
+// revisions, reads the working tree and configuration and calls it. Run
+// takes a History (commits, trees and blobs; NewObjectHistory builds one
+// over any object reader, NewHistory a faster one with the
+// commit-graph), a Request and Options, and returns a Result whose
+// records hold no reference to the scoreboard.
 //
 // # Concurrency
 //

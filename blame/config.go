@@ -1,0 +1,77 @@
+package blame
+
+import (
+	"strconv"
+
+	"github.com/goblame/goblame/repo"
+)
+
+// ConfiguredOptions returns the options `git blame` starts from in this
+// repository: the zero Options with the attribution settings of its
+// configuration applied in git's order (see ApplyConfig). The first bad
+// value is an error with git's message, as git dies on it.
+func (r *Repository) ConfiguredOptions() (Options, error) {
+	var o Options
+	for _, e := range r.repo.Config.Entries() {
+		if _, err := o.ApplyConfig(e, r.repo.Env()); err != nil {
+			return Options{}, err
+		}
+	}
+	return o, nil
+}
+
+// ApplyConfig applies one configuration entry if it is one git blame
+// reads for attribution — blame.showRoot, diff.indentHeuristic,
+// blame.ignoreRevsFile (a pathname: "~/" and "%(prefix)/" expand) — and
+// reports whether it was. The command line calls it from its own pass
+// over the configuration, so that errors come in git's order.
+func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
+	switch e.Key {
+	case "blame.showroot":
+		b, err := configBool(e)
+		if err != nil {
+			return true, err
+		}
+		o.ShowRoot = b
+	case "diff.indentheuristic":
+		b, err := configBool(e)
+		if err != nil {
+			return true, err
+		}
+		o.NoIndentHeuristic = !b
+	case "blame.ignorerevsfile":
+		if !e.HasValue {
+			return true, missingValue(e)
+		}
+		p, ok := repo.InterpolatePath(e.Value, env)
+		if !ok {
+			return true, fatalf("failed to expand user dir in: '%s'", e.Value)
+		}
+		o.IgnoreRevsFiles = append(o.IgnoreRevsFiles, p)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func configBool(e repo.ConfigEntry) (bool, error) {
+	b, valid := repo.BoolText(e.Value, e.HasValue)
+	if !valid {
+		return false, fatalf("bad boolean config value '%s' for '%s'", e.Value, e.Key)
+	}
+	return b, nil
+}
+
+// missingValue is git's answer to a value-less key that needs one: an
+// "error:" line, then the failed callback's "fatal:" line.
+func missingValue(e repo.ConfigEntry) error {
+	return &repo.Error{Kind: repo.ErrBadConfig, Msg: BadConfigVariable(e), Before: []string{"error: missing value for '" + e.Key + "'"}}
+}
+
+// BadConfigVariable is git's message when a config callback fails on e.
+func BadConfigVariable(e repo.ConfigEntry) string {
+	if e.Origin == "" {
+		return "unable to parse '" + e.Key + "' from command-line config"
+	}
+	return "bad config variable '" + e.Key + "' in file '" + e.Origin + "' at line " + strconv.Itoa(e.Line)
+}
