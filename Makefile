@@ -23,6 +23,8 @@ vet:
 # message) unless git 2.39.x is installed.
 test: vet
 	$(GO) test ./...
+	# the library's concurrency under the race detector
+	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead' ./blame ./traverse
 
 # Go benchmarks of every package (allocations reported).
 bench:

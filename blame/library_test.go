@@ -233,3 +233,27 @@ func TestRecordsEncodeAsText(t *testing.T) {
 		t.Errorf("JSON of the first entry: %s; want commit %s by the mailmapped Mapped Name <mapped@example.com>, zone -0700", data, first)
 	}
 }
+
+// TestFilesListsWhatGitLists: Files(rev) is `git ls-tree -r --name-only`
+// without submodules.
+func TestFilesListsWhatGitLists(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "blame-library", f, libraryScript), "full")
+		r, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rev := range []string{"HEAD", "HEAD~3", "side"} {
+			got, err := r.Files(rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Fields(testgit.Git(t, dir, f, "ls-tree", "-r", "--name-only", rev))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s Files(%s) = %q, want %q", f, rev, got, want)
+			}
+		}
+		r.Close()
+	}
+}
