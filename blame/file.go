@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
-	"github.com/goblame/goblame/traverse"
 )
 
 // ErrUsedUp is returned by a second Run of a Prepared blame.
@@ -56,8 +57,8 @@ type Prepared struct {
 	blamer  *blamecore.Blamer
 	ranges  []LineRange
 	graph   bool
-	ran     bool
-	dropped bool
+	ran     atomic.Bool // Run's once-only guard, safe against a racing second call
+	dropped atomic.Bool
 }
 
 // Prepare resolves the revisions and the path, reads the final version
@@ -110,10 +111,9 @@ func (p *Prepared) UsesCommitGraph() bool { return p.graph }
 // Run walks history and returns the result, calling fn (when not nil)
 // with each entry as it is found; see Stream.
 func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
-	if p.ran {
+	if !p.ran.CompareAndSwap(false, true) {
 		return nil, ErrUsedUp
 	}
-	p.ran = true
 	defer p.Close()
 	var fnErr error
 	if fn != nil {
@@ -140,8 +140,7 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 // Close gives the blame's resources back without running it; Run does
 // it itself.
 func (p *Prepared) Close() {
-	if !p.dropped {
-		p.dropped = true
+	if p.dropped.CompareAndSwap(false, true) {
 		p.cancel()
 		p.r.put(p.rd)
 	}

@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
-	"github.com/goblame/goblame/traverse"
 )
 
 // Delta-base cache sizes: a blame reads one file's versions (whose delta

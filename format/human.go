@@ -72,7 +72,8 @@ func (p *printer) align() (alignment, error) {
 		}
 		longestSrc = max(longestSrc, e.SLno+e.NumLines)
 		longestDst = max(longestDst, e.Lno+e.NumLines)
-		largestScore = max(largestScore, e.Score)
+		score, _ := blamecore.ScoreDebug(e)
+		largestScore = max(largestScore, score)
 	}
 	a.origDigits = decimalWidth(longestSrc)
 	a.digits = decimalWidth(longestDst)
@@ -198,9 +199,10 @@ func (p *printer) human() error {
 			} else {
 				if p.opts.ShowScore {
 					b = append(b, ' ')
-					b = appendIntPad(b, e.Score, a.scoreDigits)
+					score, refCount := blamecore.ScoreDebug(e)
+					b = appendIntPad(b, score, a.scoreDigits)
 					b = append(b, ' ')
-					rc := strconv.Itoa(e.RefCount)
+					rc := strconv.Itoa(refCount)
 					if len(rc) < 2 {
 						b = append(b, '0')
 					}

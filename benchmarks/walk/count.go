@@ -3,8 +3,8 @@ package walk
 import (
 	"fmt"
 
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // Mode selects which commits Count counts, mirroring git rev-list's

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // benchCommits is the size of the generated repository

@@ -44,10 +44,10 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 var updateBudgets = flag.Bool("update-budgets", false, "print the measured work counts as a new workBudgetTable for budget_test.go")

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/diff"
-	"github.com/goblame/goblame/traverse"
+	"github.com/goblame/goblame/internal/traverse"
 )
 
 // lineFate is where one target line ends up after passToParent.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/odb"
-	"github.com/goblame/goblame/traverse"
 )
 
 // lineAttr is what --line-porcelain says about one line.

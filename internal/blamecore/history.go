@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // ObjectReader is what blame needs from the object database: whole

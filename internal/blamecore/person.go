@@ -1,9 +1,9 @@
 package blamecore
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Person is an author or committer as blame reports it: the mailmapped
@@ -12,10 +12,9 @@ import (
 // records. Zone is the recorded zone text ("+0200"), which time cannot
 // always hold (git keeps "-0000" and malformed zones as written).
 type Person struct {
-	Name  string    `json:"name"`
-	Email string    `json:"email"`
-	Time  time.Time `json:"time"`
-	Zone  string    `json:"zone"`
+	Name, Email string
+	Time        time.Time
+	Zone        string
 }
 
 func person(name, mail []byte, t uint64, tz []byte) Person {
@@ -63,15 +62,69 @@ func (c *Commit) Summary() string {
 	return string(i.Summary)
 }
 
-// MarshalJSON encodes the commit with its details as text.
+// MarshalJSON encodes the commit with its details as text:
+// {"id", "boundary", "uncommitted", "multiplePaths", "author",
+// "committer", "summary"}, the flags only when set. (Hand-written:
+// encoding/json would be linked into the command, whose start-up it
+// slows.)
 func (c *Commit) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		ID            string `json:"id"`
-		Boundary      bool   `json:"boundary,omitempty"`
-		Uncommitted   bool   `json:"uncommitted,omitempty"`
-		MultiplePaths bool   `json:"multiplePaths,omitempty"`
-		Author        Person `json:"author"`
-		Committer     Person `json:"committer"`
-		Summary       string `json:"summary"`
-	}{c.ID.String(), c.Boundary, c.Uncommitted, c.MultiplePaths, c.Author(), c.Committer(), c.Summary()})
+	b := append([]byte(`{"id":"`), c.ID.AppendHex(nil)...)
+	b = append(b, '"')
+	if c.Boundary {
+		b = append(b, `,"boundary":true`...)
+	}
+	if c.Uncommitted {
+		b = append(b, `,"uncommitted":true`...)
+	}
+	if c.MultiplePaths {
+		b = append(b, `,"multiplePaths":true`...)
+	}
+	b = append(b, `,"author":`...)
+	b = c.Author().appendJSON(b)
+	b = append(b, `,"committer":`...)
+	b = c.Committer().appendJSON(b)
+	b = append(b, `,"summary":`...)
+	b = appendJSONString(b, c.Summary())
+	return append(b, '}'), nil
+}
+
+// MarshalJSON encodes the person as {"name", "email", "time" (RFC 3339
+// in the recorded zone), "zone"}.
+func (p Person) MarshalJSON() ([]byte, error) { return p.appendJSON(nil), nil }
+
+func (p Person) appendJSON(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = appendJSONString(b, p.Name)
+	b = append(b, `,"email":`...)
+	b = appendJSONString(b, p.Email)
+	b = append(b, `,"time":"`...)
+	b = p.Time.AppendFormat(b, time.RFC3339)
+	b = append(b, `","zone":`...)
+	b = appendJSONString(b, p.Zone)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD (as
+// encoding/json does).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			b = append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		default:
+			b = utf8.AppendRune(b, r) // utf8.RuneError for invalid bytes
+		}
+	}
+	return append(b, '"')
 }

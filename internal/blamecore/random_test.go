@@ -14,9 +14,9 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // randomHistory generates a git fast-import stream of a random history:

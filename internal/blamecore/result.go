@@ -1,8 +1,8 @@
 package blamecore
 
 import (
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // Result is a finished blame: the final image and, for every line, the
@@ -49,13 +49,8 @@ type Entry struct {
 	// Ignored and Unblamable are the --ignore-rev flags.
 	Ignored    bool `json:"ignored,omitempty"`
 	Unblamable bool `json:"unblamable,omitempty"`
-	// Score is git's -M/-C triviality score of the entry's final-image
-	// text (1 + ASCII alphanumerics), as --score-debug prints it.
-	Score int `json:"-"`
-	// RefCount is the reference count git's --score-debug prints for the
-	// entry's origin: the entries blamed on it plus the live origins
-	// whose "previous" it is.
-	RefCount int `json:"-"`
+	// score and refCount are what --score-debug prints (ScoreDebug).
+	score, refCount int
 }
 
 // Previous is a (commit, path) pair.
@@ -116,3 +111,9 @@ type Stats struct {
 	// table afresh to stay within its memory budget.
 	LineTableResets int
 }
+
+// ScoreDebug returns what --score-debug prints for e: git's -M/-C
+// triviality score of the entry's final-image text (1 + its ASCII
+// alphanumerics) and the reference count of its origin (the entries
+// blamed on it plus the live origins whose "previous" it is).
+func ScoreDebug(e *Entry) (score, refCount int) { return e.score, e.refCount }

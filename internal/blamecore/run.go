@@ -7,9 +7,9 @@ import (
 	"sort"
 
 	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // ErrNoSuchPath reports a path that does not name a blob in the final
@@ -389,7 +389,7 @@ func (sb *scoreboard) result() *Result {
 	res.Entries = make([]Entry, len(merged))
 	for i, e := range merged {
 		res.Entries[i] = sb.publicEntry(e)
-		res.Entries[i].RefCount = refs[e.suspect]
+		res.Entries[i].refCount = refs[e.suspect]
 	}
 	return res
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // commitNode is the scoreboard's view of one commit.
@@ -702,7 +702,7 @@ func (sb *scoreboard) publicEntry(e *entry) Entry {
 		Path:       e.suspect.path,
 		Ignored:    e.ignored,
 		Unblamable: e.unblamable,
-		Score:      sb.entryScore(e),
+		score:      sb.entryScore(e),
 	}
 	if p := e.suspect.previous; p != nil {
 		out.Previous = &Previous{Commit: p.commit.ID, Path: p.path}

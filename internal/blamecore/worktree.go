@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // setupWorkTree builds the pseudo commit that stands for the uncommitted

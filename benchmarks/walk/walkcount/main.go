@@ -14,9 +14,9 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/benchmarks/walk"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 func main() {

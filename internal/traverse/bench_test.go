@@ -7,9 +7,9 @@ import (
 
 	"github.com/goblame/goblame/benchmarks/walk"
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
-	"github.com/goblame/goblame/traverse"
 )
 
 // benchRepo is the generated repository of benchmarks/walk (about 5,000
