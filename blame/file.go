@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -192,6 +193,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if !hasPositive && r.WorkTree == "" {
 		id, _, err := r.Head()
 		if err != nil {
+			if errors.Is(err, fsread.ErrNotRegular) {
+				return nil, nil, false, err
+			}
 			return nil, nil, false, fatalf("no such ref: HEAD")
 		}
 		if typ, _, err := b.rd.ReadHeader(id); err != nil || typ != object.Commit {

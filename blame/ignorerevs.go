@@ -1,7 +1,7 @@
 package blame
 
 import (
-	"os"
+	"github.com/goblame/goblame/internal/fsread"
 	"strings"
 
 	"github.com/goblame/goblame/oid"
@@ -16,7 +16,7 @@ func (e *badObjectName) Error() string { return "invalid object name: " + e.line
 // oidset_parse_file does: one full object ID per line, '#' starts a
 // comment, blank lines and surrounding white space are ignored.
 func readIgnoreRevsFile(name string, format oid.Format) ([]oid.ID, error) {
-	data, err := os.ReadFile(name)
+	data, err := fsread.ReadFile(name, 0)
 	if err != nil {
 		return nil, err
 	}

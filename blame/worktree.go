@@ -1,6 +1,8 @@
 package blame
 
 import (
+	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +29,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	}
 	head, _, err := r.Head()
 	if err != nil {
+		if errors.Is(err, fsread.ErrNotRegular) {
+			return nil, err // a FIFO or device where a ref should be
+		}
 		return nil, fatalf("no such ref: HEAD")
 	}
 	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {

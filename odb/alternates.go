@@ -3,6 +3,7 @@ package odb
 import (
 	"bytes"
 	"github.com/goblame/goblame/internal/cquote"
+	"github.com/goblame/goblame/internal/fsread"
 	"os"
 	"path/filepath"
 )
@@ -51,7 +52,7 @@ func realpath(p string) string {
 
 // readInfo reads <dir>/info/alternates at the given nesting depth.
 func (l *alternatesLoader) readInfo(dir string, depth int) {
-	content, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+	content, err := fsread.ReadFile(filepath.Join(dir, "info", "alternates"), 0)
 	if err != nil || len(content) == 0 {
 		return
 	}

@@ -3,8 +3,8 @@ package odb
 import (
 	"bytes"
 	"encoding/hex"
+	"github.com/goblame/goblame/internal/fsread"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/goblame/goblame/object"
@@ -67,15 +67,11 @@ func quoteBytes(b []byte) string {
 
 // readLooseFile reads a whole loose file into the reader's reusable buffer.
 func (r *Reader) readLooseFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, st, err := fsread.OpenStat(path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	n := st.Size()
 	if int64(int(n)) != n {
 		return nil, corrupt(path, -1, nil, "loose object file too large")

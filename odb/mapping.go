@@ -2,8 +2,8 @@ package odb
 
 import (
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 	"io"
-	"os"
 )
 
 // disableMmap makes mapFile read files into memory instead of mapping them.
@@ -19,15 +19,11 @@ type mapping struct {
 
 // mapFile maps (or reads) the whole file at path.
 func mapFile(path string) (*mapping, error) {
-	f, err := os.Open(path)
+	f, st, err := fsread.OpenStat(path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}

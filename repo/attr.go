@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/goblame/goblame/internal/cquote"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -165,12 +165,12 @@ func indexBlobForAttr(ix *Index, path string) (oid.ID, bool) {
 // readAttrFile reads an attribute file; nil when it cannot be opened
 // (git warns unless it is simply missing).
 func (r *Repository) readAttrFile(path, name string, macroOK, noFollow bool) *attrFile {
-	flags := syscall.O_RDONLY
-	if noFollow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err := fsread.Open(path, noFollow)
 	if err != nil {
+		if errors.Is(err, fsread.ErrNotRegular) {
+			r.warn("warning: ignoring gitattributes file '" + name + "': not a regular file")
+			return nil
+		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			r.warn("warning: unable to access '" + name + "': " + errnoText(err))
 		}

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -132,7 +133,7 @@ func (l *configLoader) load(p configPaths) error {
 // readFile parses one configuration file; a missing file is skipped as
 // git skips it.
 func (l *configLoader) readFile(path, name string) error {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		switch {
 		case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.EISDIR):
@@ -229,7 +230,7 @@ func (l *configLoader) include(src configSource, value string, hasValue bool) er
 		}
 		return newError(ErrBadConfig, "exceeded maximum include depth (%d) while including\n\t%s\nfrom\n\t%s\nThis might be due to circular includes.", maxIncludeDepth, name, from)
 	}
-	data, err := os.ReadFile(p)
+	data, err := fsread.ReadFile(p, 0)
 	if err != nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -338,7 +339,7 @@ func readGitFile(abs, name string) (targetName, targetAbs string, err error) {
 	if st.Size() > 1<<20 {
 		return "", "", newError(ErrNotRepository, "too large to be a .git file: '%s'", name)
 	}
-	buf, err := os.ReadFile(abs)
+	buf, err := fsread.ReadFile(abs, 0)
 	if err != nil {
 		return "", "", &Error{Kind: ErrNotRepository, Msg: "error opening '" + name + "': " + errnoText(err), Err: err}
 	}
@@ -413,7 +414,7 @@ func validHeadRef(path string) bool {
 		target, err := os.Readlink(path)
 		return err == nil && len(target) < 256 && strings.HasPrefix(target, "refs/")
 	}
-	f, err := os.Open(path)
+	f, err := fsread.Open(path, false) // a FIFO is no HEAD, and must not block
 	if err != nil {
 		return false
 	}
@@ -461,7 +462,7 @@ func commonDirOf(gitDir string, env Env) (common string, has bool, err error) {
 	if v, ok := env.lookup("GIT_COMMON_DIR"); ok {
 		return v, true, nil
 	}
-	data, err := os.ReadFile(gitDir + "/commondir")
+	data, err := fsread.ReadFile(gitDir+"/commondir", 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return gitDir, false, nil

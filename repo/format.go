@@ -1,7 +1,7 @@
 package repo
 
 import (
-	"os"
+	"github.com/goblame/goblame/internal/fsread"
 	"strings"
 
 	"github.com/goblame/goblame/oid"
@@ -31,7 +31,7 @@ type repoFormat struct {
 // does (no includes). A missing file leaves version -1.
 func readRepoFormat(path, name string) (repoFormat, error) {
 	f := repoFormat{version: -1, hash: oid.SHA1, isBare: -1}
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		return f, nil
 	}
@@ -118,7 +118,7 @@ func (f *repoFormat) worktreeSetting(key, value string, hasValue bool) error {
 // readWorktreeFormat applies core.bare and core.worktree from
 // $GIT_DIR/config.worktree (extensions.worktreeConfig).
 func (f *repoFormat) readWorktreeConfig(path, name string) error {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		return nil
 	}

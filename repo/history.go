@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
 	"sort"
@@ -131,7 +132,7 @@ func (r *Repository) ReadShallow() (map[oid.ID]bool, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		return nil, nil
 	}
@@ -197,7 +198,7 @@ var graftDeprecationHint = []string{
 // A missing file gives no grafts.
 func (r *Repository) ReadGrafts() (grafts map[oid.ID][]oid.ID, messages []string, err error) {
 	path := r.GraftFile()
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, nil, nil
@@ -233,7 +234,7 @@ func ParseGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, error)
 // cannot be opened for another reason than its absence, git's "warning:
 // unable to access" line is in the error's Before lines.
 func ReadGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		e := &Error{Kind: ErrBadRef, Msg: "reading graft file '" + path + "' failed: " + errnoText(err), Err: err}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
@@ -338,7 +339,7 @@ func (r *Repository) EffectiveParents() (map[oid.ID][]oid.ID, []string, error) {
 // git prints it).
 func (r *Repository) MergeHeads() ([]oid.ID, error) {
 	path := r.GitDir + "/MERGE_HEAD"
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

@@ -5,8 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -189,7 +189,7 @@ type splitLink struct {
 // readIndexFile parses one index file. A missing file is an empty index
 // unless mustExist.
 func readIndexFile(path, name string, format oid.Format, mustExist bool) (*Index, *splitLink, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
 			return &Index{Version: 2}, nil, nil

@@ -3,9 +3,9 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
-	"syscall"
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -285,20 +285,22 @@ func itoa(n int) string {
 
 // readFile reads a mailmap file; a missing file is silently skipped.
 func (m *Mailmap) readFile(path, name string, noFollow bool) {
-	flags := syscall.O_RDONLY
-	if noFollow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err := fsread.Open(path, noFollow)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if errors.Is(err, fsread.ErrNotRegular) {
+			// git blocks on a FIFO and reads /dev/zero without end;
+			// goblame skips what is not a file, as a missing one.
+			m.Messages = append(m.Messages, "warning: ignoring mailmap at "+name+": not a regular file")
 			return
 		}
 		m.Messages = append(m.Messages, "error: unable to open mailmap at "+name+": "+errnoText(err))
 		return
 	}
 	defer f.Close()
-	data, err := readAll(f)
+	data, err := fsread.ReadAll(f, name, 0)
 	if err != nil {
 		return
 	}

@@ -3,8 +3,8 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
 	"sort"
 
 	"github.com/goblame/goblame/oid"
@@ -17,7 +17,7 @@ import (
 func (s *refStore) loadPacked() ([]byte, error) {
 	s.packedOnce.Do(func() {
 		s.packedPath = s.commonName + "/packed-refs"
-		data, err := os.ReadFile(s.commonDir + "/packed-refs")
+		data, err := fsread.ReadFile(s.commonDir+"/packed-refs", 0)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				s.packedErr = &Error{Kind: ErrBadRef, Msg: "couldn't read " + s.packedPath + ": " + errnoText(err), Err: err}

@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
 	"strings"
@@ -139,8 +140,12 @@ func (s *refStore) readRaw(name string) (rawRef, error) {
 			}
 			return r, nil
 		}
-		f, err := os.Open(path)
+		f, err := fsread.Open(path, false) // never blocks on a FIFO
 		if err != nil {
+			if errors.Is(err, fsread.ErrNotRegular) {
+				// git blocks on a FIFO here; goblame says what it found.
+				return rawRef{status: refError}, &Error{Msg: "cannot read ref '" + name + "': " + err.Error(), Err: err}
+			}
 			if errors.Is(err, fs.ErrNotExist) && retry < 3 {
 				continue
 			}

@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -472,15 +472,11 @@ func warningText(err error) string {
 }
 
 func mapGraphFile(path string) ([]byte, bool, error) {
-	f, err := os.Open(path)
+	f, st, err := fsread.OpenStat(path, false)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
 	if !st.Mode().IsRegular() {
 		return nil, false, fmt.Errorf("not a regular file")
 	}
@@ -690,7 +686,7 @@ func nonDecreasing(b []byte) bool {
 // layers it names, keeping the longest valid prefix as git does.
 func loadChain(dir string, objectDirs []string, format oid.Format, warnings []string) ([]*graphLayer, []string) {
 	chainPath := filepath.Join(dir, "info", "commit-graphs", "commit-graph-chain")
-	f, err := os.Open(chainPath)
+	f, err := fsread.Open(chainPath, false)
 	if err != nil {
 		return nil, warnings
 	}

@@ -1,0 +1,179 @@
+// Package fsread opens and reads the small files of a repository that
+// are not objects — HEAD, refs, packed-refs, config and its includes,
+// .git files, commondir, alternates, .mailmap, attributes, grafts,
+// ignore-revs lists — without ever blocking or reading without end.
+//
+// git opens these with open(2) and reads them to the end; a FIFO in
+// their place makes git wait forever, and a device such as /dev/zero
+// makes it read until memory runs out. fsread opens with O_NONBLOCK, so
+// that opening a FIFO returns at once, checks with fstat that what it
+// opened is a regular file (or /dev/null, which git users name to mean
+// "nothing", and which reads as empty), and refuses anything else with a
+// *NotRegularError naming the file. Reads stop at a size limit
+// (*TooLargeError) decided from the size fstat reports and the caller's
+// limit, so a file cannot make a reader allocate more than either.
+//
+// # Concurrency
+//
+// The functions are safe for concurrent use.
+package fsread
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// DefaultLimit is the size above which ReadFile refuses a file when the
+// caller names no limit: far above any real ref, config or mailmap.
+const DefaultLimit = 1 << 30
+
+// ErrNotRegular is wrapped by NotRegularError.
+var ErrNotRegular = errors.New("not a regular file")
+
+// NotRegularError reports a path that is a FIFO, socket, device or
+// directory where a file was expected.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is not a regular file (%s)", e.Path, kind(e.Mode))
+}
+
+func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "mode " + m.String()
+}
+
+// TooLargeError reports a file larger than the reader's limit.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d bytes", e.Path, e.Limit)
+}
+
+// Open opens name for reading without blocking and returns it when it is
+// a regular file. /dev/null (any character device with the null
+// device's numbers) is returned too, and reads as empty. With noFollow a
+// final symbolic link is not followed (open fails with ELOOP).
+func Open(name string, noFollow bool) (*os.File, error) {
+	f, _, err := OpenStat(name, noFollow)
+	return f, err
+}
+
+// OpenStat is Open that also returns what fstat said about the file.
+func OpenStat(name string, noFollow bool) (*os.File, fs.FileInfo, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(name, flags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() && !isDevNull(st) {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	return f, st, nil
+}
+
+// isDevNull reports whether st is the null device (major 1, minor 3 on
+// Linux).
+func isDevNull(st fs.FileInfo) bool {
+	if st.Mode()&fs.ModeCharDevice == 0 {
+		return false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	major := (sys.Rdev >> 8) & 0xfff
+	minor := (sys.Rdev & 0xff) | ((sys.Rdev >> 12) & 0xfff00)
+	return major == 1 && minor == 3
+}
+
+// ReadFile reads the regular file name (see Open) to the end; a file
+// larger than limit (DefaultLimit when limit <= 0) is an error.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, st, err := OpenStat(name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, st, name, limit)
+}
+
+// ReadAll reads an opened file (from Open) to the end, at most limit
+// bytes (DefaultLimit when limit <= 0).
+func ReadAll(f *os.File, name string, limit int64) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		st = nil
+	}
+	return readAll(f, st, name, limit)
+}
+
+func readAll(f *os.File, st fs.FileInfo, name string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	size := int64(512)
+	if st != nil {
+		if !st.Mode().IsRegular() {
+			return []byte{}, nil // /dev/null
+		}
+		if st.Size() > limit {
+			return nil, &TooLargeError{Path: name, Limit: limit}
+		}
+		size = st.Size() + 1 // one more byte sees EOF without growing
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, &TooLargeError{Path: name, Limit: limit}
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &TooLargeError{Path: name, Limit: limit}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
