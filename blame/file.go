@@ -273,6 +273,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 		if err != nil {
 			return nil, nil, false, err
 		}
+		for _, msg := range m.Messages {
+			b.warn(msg)
+		}
 		if !m.Empty() {
 			mm = m
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/goblame/goblame/internal/cquote"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -113,7 +114,7 @@ func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool) *at
 	if r.Bare || r.WorkTree == "" {
 		return &attrFile{}
 	}
-	if f := r.readAttrFile(r.WorkTree+"/"+path, path, macroOK, true); f != nil {
+	if f := r.readAttrFileIn(r.WorkTree, path, macroOK); f != nil {
 		return f
 	}
 	if !c.indexOK {
@@ -165,7 +166,19 @@ func indexBlobForAttr(ix *Index, path string) (oid.ID, bool) {
 // readAttrFile reads an attribute file; nil when it cannot be opened
 // (git warns unless it is simply missing).
 func (r *Repository) readAttrFile(path, name string, macroOK, noFollow bool) *attrFile {
-	f, err := fsread.Open(path, noFollow)
+	f, _, err := fsread.OpenStat(path, noFollow)
+	return r.parseAttrFile(f, err, name, macroOK)
+}
+
+// readAttrFileIn reads the work tree's attribute file rel (symbolic
+// links not followed), opened relative to the top of the work tree as
+// git opens it.
+func (r *Repository) readAttrFileIn(top, rel string, macroOK bool) *attrFile {
+	f, _, err := fsread.OpenIn(top, rel, true)
+	return r.parseAttrFile(f, err, rel, macroOK)
+}
+
+func (r *Repository) parseAttrFile(f *os.File, err error, name string, macroOK bool) *attrFile {
 	if err != nil {
 		if errors.Is(err, fsread.ErrNotRegular) {
 			r.warn("warning: ignoring gitattributes file '" + name + "': not a regular file")

@@ -290,10 +290,14 @@ func (m *Mailmap) readFile(path, name string, noFollow bool) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
-		if errors.Is(err, fsread.ErrNotRegular) {
+		var nr *fsread.NotRegularError
+		if errors.As(err, &nr) {
 			// git blocks on a FIFO and reads /dev/zero without end;
-			// goblame skips what is not a file, as a missing one.
-			m.Messages = append(m.Messages, "warning: ignoring mailmap at "+name+": not a regular file")
+			// goblame skips what is not a file, as a missing one (a
+			// directory silently, as git's failed read of it is).
+			if !nr.Mode.IsDir() {
+				m.Messages = append(m.Messages, "warning: ignoring mailmap at "+name+": not a regular file")
+			}
 			return
 		}
 		m.Messages = append(m.Messages, "error: unable to open mailmap at "+name+": "+errnoText(err))

@@ -25,6 +25,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // DefaultLimit is the size above which ReadFile refuses a file when the
@@ -176,4 +178,44 @@ func readAll(f *os.File, st fs.FileInfo, name string, limit int64) ([]byte, erro
 			return buf, err
 		}
 	}
+}
+
+// pathMax is Linux's PATH_MAX: open(2) refuses longer names with
+// ENAMETOOLONG.
+const pathMax = 4096
+
+// OpenIn is Open for the file rel inside the directory dir, resolved as
+// git resolves a name relative to its working directory: the length
+// limit applies to rel alone (openat(2) from dir), not to dir/rel. Names
+// deep inside a work tree whose absolute form is longer than PATH_MAX
+// open as they do for git, which works from the top of the tree.
+func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
+	full := dir + "/" + rel
+	if len(full) < pathMax {
+		return OpenStat(full, noFollow)
+	}
+	d, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer unix.Close(d)
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
+	if noFollow {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat(d, rel, flags, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "openat", Path: rel, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), full)
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() && !isDevNull(st) {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: rel, Mode: st.Mode()}
+	}
+	return f, st, nil
 }

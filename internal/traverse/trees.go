@@ -88,12 +88,15 @@ func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 
 func (lc *levelCache) put(tree oid.ID, r lookupResult) {
 	lc.last, lc.lastTree = r, tree
+	// The maps start small and grow: a path thousands of directories
+	// deep has a level per directory, and most levels see a handful of
+	// trees (a full-size map per level cost 600 MB at 4,100 levels).
 	if lc.cur == nil {
-		lc.cur = make(map[oid.ID]lookupResult, lookupGeneration)
+		lc.cur = make(map[oid.ID]lookupResult)
 	}
 	if len(lc.cur) >= lookupGeneration {
 		if lc.old == nil {
-			lc.old = make(map[oid.ID]lookupResult, lookupGeneration)
+			lc.old = make(map[oid.ID]lookupResult)
 		}
 		clear(lc.old)
 		lc.old, lc.cur = lc.cur, lc.old
