@@ -69,7 +69,16 @@ type levelCache struct {
 	// comparison saves most map probes.
 	last     lookupResult
 	lastTree oid.ID
+	// sizeHint is the maps' initial size: a full generation for the
+	// first levels of a path, none below (a path thousands of
+	// directories deep has a level per directory, and a full-size map
+	// per level cost 600 MB at 4,100 levels).
+	sizeHint int
 }
+
+// fullSizeLevels is how many leading components of a path get
+// full-size lookup maps from the start.
+const fullSizeLevels = 16
 
 func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 	if tree == lc.lastTree && !tree.IsZero() {
@@ -88,15 +97,12 @@ func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 
 func (lc *levelCache) put(tree oid.ID, r lookupResult) {
 	lc.last, lc.lastTree = r, tree
-	// The maps start small and grow: a path thousands of directories
-	// deep has a level per directory, and most levels see a handful of
-	// trees (a full-size map per level cost 600 MB at 4,100 levels).
 	if lc.cur == nil {
-		lc.cur = make(map[oid.ID]lookupResult)
+		lc.cur = make(map[oid.ID]lookupResult, lc.sizeHint)
 	}
 	if len(lc.cur) >= lookupGeneration {
 		if lc.old == nil {
-			lc.old = make(map[oid.ID]lookupResult)
+			lc.old = make(map[oid.ID]lookupResult, lc.sizeHint)
 		}
 		clear(lc.old)
 		lc.old, lc.cur = lc.cur, lc.old
@@ -117,6 +123,9 @@ func (t *Trees) pathCache(path []byte) *pathCache {
 		pc.components = append(pc.components, comp)
 	}
 	pc.levels = make([]levelCache, len(pc.components))
+	for i := range pc.levels[:min(len(pc.levels), fullSizeLevels)] {
+		pc.levels[i].sizeHint = lookupGeneration
+	}
 	t.paths[string(owned)] = pc
 	return pc
 }
