@@ -100,12 +100,13 @@ func (h *History) blob(id oid.ID) ([]byte, error) { return h.blobInto(id, nil) }
 
 // blobInto reads a blob into dst's storage when it is large enough.
 func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
-	typ, data, err := h.rd.Read(id, dst)
+	// Any object's content, as git's fill_origin_blob reads it
+	// (read_object_file does not check the type): an origin whose
+	// "blob" is a gitlink's commit, blamed through --contents, diffs
+	// against the commit's text.
+	_, data, err := h.rd.Read(id, dst)
 	if err != nil {
 		return nil, err
-	}
-	if typ != object.Blob {
-		return nil, fmt.Errorf("object %s: %w", id, errNotBlob)
 	}
 	return data, nil
 }
