@@ -29,7 +29,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/gitdate"
 )
 
 // DateLimit is the value of a date-limiting revision option.
@@ -695,28 +695,28 @@ func multipleBits(x uint) bool { return x&(x-1) != 0 }
 
 // DateMode is a parsed --date value: git's struct date_mode, as the
 // renderer (package format) takes it.
-type DateMode = format.DateMode
+type DateMode = gitdate.DateMode
 
-// The date mode types (format's), under the names this package uses.
+// The date mode types (gitdate's), under the names this package uses.
 const (
-	DateNormal        = format.DateNormal
-	DateRelative      = format.DateRelative
-	DateShort         = format.DateShort
-	DateISO8601       = format.DateISO8601
-	DateISO8601Strict = format.DateISO8601Strict
-	DateRFC2822       = format.DateRFC2822
-	DateStrftime      = format.DateStrftime
-	DateRaw           = format.DateRaw
-	DateHuman         = format.DateHuman
-	DateUnix          = format.DateUnix
+	DateNormal        = gitdate.DateNormal
+	DateRelative      = gitdate.DateRelative
+	DateShort         = gitdate.DateShort
+	DateISO8601       = gitdate.DateISO8601
+	DateISO8601Strict = gitdate.DateISO8601Strict
+	DateRFC2822       = gitdate.DateRFC2822
+	DateStrftime      = gitdate.DateStrftime
+	DateRaw           = gitdate.DateRaw
+	DateHuman         = gitdate.DateHuman
+	DateUnix          = gitdate.DateUnix
 )
 
 // ParseDateFormat parses a --date (or blame.date) value as git's
-// parse_date_format does (format.ParseDateModeAuto), failing with git's
+// parse_date_format does (gitdate.ParseDateModeAuto), failing with git's
 // fatal message. stdoutIsTerminal decides "auto:<fmt>" (git: isatty(1) or
 // a pager in use).
 func ParseDateFormat(spec string, stdoutIsTerminal bool) (DateMode, error) {
-	m, err := format.ParseDateModeAuto(spec, stdoutIsTerminal)
+	m, err := gitdate.ParseDateModeAuto(spec, stdoutIsTerminal)
 	if err != nil {
 		return DateMode{}, &FatalError{Message: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
@@ -303,7 +304,7 @@ func (b *blameRun) sinceValue(d *DateLimit) (uint64, error) {
 		n := atoi(d.Value)
 		return uint64(int64(n)), nil
 	}
-	return format.Approxidate(d.Value, b.dateNow, b.local)
+	return gitdate.Approxidate(d.Value, b.dateNow, b.local)
 }
 
 // formatOptions maps the command line and configuration to the output.

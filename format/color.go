@@ -22,8 +22,11 @@ package format
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goblame/goblame/internal/gitdate"
 )
 
 // ColorReset is git's GIT_COLOR_RESET, printed after a coloured blame
@@ -94,9 +97,9 @@ func (c termColor) empty() bool { return c.kind <= colorNormal }
 
 // AppendColor is ParseColor appending to dst.
 func AppendColor(dst []byte, s string) ([]byte, error) {
-	value := cString(s)
+	value := gitdate.CString(s)
 	p := 0
-	for p < len(value) && isGitSpace(value[p]) {
+	for p < len(value) && gitdate.IsGitSpace(value[p]) {
 		p++
 	}
 	if p == len(value) {
@@ -107,11 +110,11 @@ func AppendColor(dst []byte, s string) ([]byte, error) {
 	var attrs uint32
 	for p < len(value) {
 		start := p
-		for p < len(value) && !isGitSpace(value[p]) {
+		for p < len(value) && !gitdate.IsGitSpace(value[p]) {
 			p++
 		}
 		word := value[start:p]
-		for p < len(value) && isGitSpace(value[p]) {
+		for p < len(value) && gitdate.IsGitSpace(value[p]) {
 			p++
 		}
 		if asciiEqualFold(word, "reset") {
@@ -152,7 +155,7 @@ func AppendColor(dst []byte, s string) ([]byte, error) {
 			dst = append(dst, ';')
 		}
 		sep++
-		dst = appendInt(dst, int64(i))
+		dst = strconv.AppendInt(dst, int64(i), 10)
 	}
 	if !fg.empty() {
 		if sep > 0 {
@@ -178,19 +181,19 @@ func invalidColor(value string) error {
 func (c termColor) appendSGR(dst []byte, offset int64) []byte {
 	switch c.kind {
 	case colorANSI:
-		dst = appendInt(dst, int64(c.value)+offset)
+		dst = strconv.AppendInt(dst, int64(c.value)+offset, 10)
 	case color256:
-		dst = appendInt(dst, 38+offset)
+		dst = strconv.AppendInt(dst, 38+offset, 10)
 		dst = append(dst, ";5;"...)
-		dst = appendInt(dst, int64(c.value))
+		dst = strconv.AppendInt(dst, int64(c.value), 10)
 	case colorRGB:
-		dst = appendInt(dst, 38+offset)
+		dst = strconv.AppendInt(dst, 38+offset, 10)
 		dst = append(dst, ";2;"...)
-		dst = appendInt(dst, int64(c.red))
+		dst = strconv.AppendInt(dst, int64(c.red), 10)
 		dst = append(dst, ';')
-		dst = appendInt(dst, int64(c.green))
+		dst = strconv.AppendInt(dst, int64(c.green), 10)
 		dst = append(dst, ';')
-		dst = appendInt(dst, int64(c.blue))
+		dst = strconv.AppendInt(dst, int64(c.blue), 10)
 	}
 	return dst
 }
@@ -226,7 +229,7 @@ func parseColorWord(value string, start int, word string) (termColor, bool) {
 	}
 	// A 256-colour number, read with strtol (which also skips leading
 	// \v and \f, bytes git's own isspace leaves inside a word).
-	val, end := cStrtol(value, start)
+	val, end := gitdate.CStrtol(value, start)
 	if end-start == n {
 		switch {
 		case val < -1:
@@ -250,7 +253,7 @@ func asciiEqualFold(a, b string) bool {
 		return false
 	}
 	for i := 0; i < len(a); i++ {
-		if asciiLower(a[i]) != asciiLower(b[i]) {
+		if gitdate.ASCIILower(a[i]) != gitdate.ASCIILower(b[i]) {
 			return false
 		}
 	}
@@ -279,9 +282,9 @@ func hexDigit(c byte) (uint8, bool) {
 // (case-sensitive), or -1.
 func parseAttr(word string) int {
 	negate := false
-	if rest, ok := cutPrefix(word, "no"); ok {
+	if rest, ok := strings.CutPrefix(word, "no"); ok {
 		word = rest
-		if rest, ok := cutPrefix(word, "-"); ok {
+		if rest, ok := strings.CutPrefix(word, "-"); ok {
 			word = rest
 		}
 		negate = true
@@ -329,7 +332,7 @@ type HeatColors struct {
 // whose Cause is ParseColor's error (git prints it first as
 // "error: invalid color value: x").
 func ParseHighlightRecent(spec string, now time.Time, local *time.Location) (HeatColors, error) {
-	spec = cString(spec)
+	spec = gitdate.CString(spec)
 	var h HeatColors
 	expectColor := true
 	for item := range strings.SplitSeq(spec, ",") {
@@ -340,7 +343,7 @@ func ParseHighlightRecent(spec string, now time.Time, local *time.Location) (Hea
 			}
 			h.colors = append(h.colors, c)
 		} else {
-			t, _ := Approxidate(item, now, local) // git uses approxidate(), ignoring its error flag
+			t, _ := gitdate.Approxidate(item, now, local) // git uses approxidate(), ignoring its error flag
 			h.thresholds = append(h.thresholds, t)
 		}
 		expectColor = !expectColor

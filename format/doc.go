@@ -8,9 +8,10 @@
 // Output goes through one buffered writer and is flushed once at the end
 // (after every entry with --incremental, which editors read as a stream).
 //
-// The helpers for dates (date.go, approxidate.go), display width
-// (width.go), path quoting (quote.go) and colours (color.go) follow git's
-// date.c, utf8.c, quote.c and color.c.
+// Dates are rendered by internal/gitdate (git's date.c); the blame date
+// column's width and padding (blamedate.go) follow builtin/blame.c. The
+// helpers for display width (width.go), path quoting (quote.go) and
+// colours (color.go) follow git's utf8.c, quote.c and color.c.
 //
 // # Concurrency
 //

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/gitdate"
 )
 
 // alignment holds the column widths git's find_alignment computes over
@@ -108,7 +109,7 @@ func (p *printer) formatTime(dst []byte, info *blamecore.CommitInfo, dateWidth i
 		dst = append(dst, ' ')
 		return append(dst, info.AuthorTZ...), nil
 	}
-	return AppendBlameDate(dst, p.opts.DateMode, dateWidth, info.AuthorTime, AtoiTZ(info.AuthorTZ), p.opts.Now, p.opts.Local)
+	return AppendBlameDate(dst, p.opts.DateMode, dateWidth, info.AuthorTime, gitdate.AtoiTZ(info.AuthorTZ), p.opts.Now, p.opts.Local)
 }
 
 func (p *printer) human() error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -35,7 +36,7 @@ type Options struct {
 	QuotePath       bool // core.quotePath (default true)
 	Abbrev          int  // git's abbrev after option processing: -1 auto, else the column width
 	DefaultAbbrev   int  // core.abbrev (-1 = auto), the start of the auto computation
-	DateMode        DateMode
+	DateMode        gitdate.DateMode
 	Now             time.Time
 	Local           *time.Location
 	UniqueAbbrevLen func(id oid.ID, minLen int) int // odb's find_unique_abbrev

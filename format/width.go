@@ -29,7 +29,11 @@
 
 package format
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/goblame/goblame/internal/gitdate"
+)
 
 // widthInterval is an inclusive range of code points.
 type widthInterval struct{ first, last uint32 }
@@ -58,7 +62,7 @@ func Utf8Width(s []byte) int {
 		}
 		r, size := decodeGitUTF8(s[i:])
 		if size == 0 {
-			return cStrlen(s)
+			return gitdate.CStrlen(s)
 		}
 		width += runeWidth(r)
 		i += size
@@ -107,7 +111,7 @@ func Utf8WidthString(s string) int {
 		}
 		r, size := decodeGitUTF8(s[i:])
 		if size == 0 {
-			return len(cString(s))
+			return len(gitdate.CString(s))
 		}
 		width += runeWidth(r)
 		i += size
@@ -164,7 +168,7 @@ func inTable(r uint32, table []widthInterval) bool {
 // finds the sequence invalid.
 func decodeGitUTF8[S ~string | ~[]byte](s S) (r uint32, size int) {
 	s0 := s[0]
-	s1, s2, s3 := at(s, 1), at(s, 2), at(s, 3)
+	s1, s2, s3 := gitdate.At(s, 1), gitdate.At(s, 2), gitdate.At(s, 3)
 	switch {
 	case s0&0xe0 == 0xc0:
 		if s1&0xc0 != 0x80 || s0&0xfe == 0xc0 {

@@ -320,6 +320,11 @@ func widthAllProbes() []widthProbe {
 	return probes
 }
 
+// exhaustive reports whether the long differential runs are wanted:
+//
+//	GOBLAME_EXHAUSTIVE=1 go test ./format/
+func exhaustive() bool { return os.Getenv("GOBLAME_EXHAUSTIVE") != "" }
+
 // TestUtf8WidthAgainstGitLog measures widths with git's pretty-format
 // padding, which uses the same utf8_strwidth: the table boundaries by
 // default, every code point with GOBLAME_EXHAUSTIVE=1.

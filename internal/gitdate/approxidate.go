@@ -19,7 +19,7 @@
 // in every zone; C int arithmetic (the numbers in "N days ago" are ints)
 // wraps as it does in git.
 
-package format
+package gitdate
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func ApproxidateClock(s string, now, wall time.Time, local *time.Location) (uint
 		local = time.Local
 	}
 	c := dateClock{now: now.Unix(), wall: wall.Unix(), loc: local}
-	s = cString(s)
+	s = CString(s)
 	if ts, _, ok := c.parseDateBasic(s); ok {
 		return ts, nil
 	}
@@ -100,8 +100,8 @@ var timezoneNames = [...]struct {
 // non-alphanumeric character (else 0).
 func matchString(date string, i int, str string) int {
 	n := 0
-	for ; at(date, i+n) != 0; n++ {
-		d, s := date[i+n], at(str, n)
+	for ; At(date, i+n) != 0; n++ {
+		d, s := date[i+n], At(str, n)
 		if d == s || asciiUpper(d) == asciiUpper(s) {
 			continue
 		}
@@ -147,7 +147,7 @@ func matchAlpha(date string, i int, tm *cTm, offset *int32) int {
 	n := 0
 	for {
 		n++
-		if !isAlpha(at(date, i+n)) {
+		if !isAlpha(At(date, i+n)) {
 			return n
 		}
 	}
@@ -217,10 +217,10 @@ func isDateKnown(tm *cTm) bool {
 // start is where num began, end the separator's index. now == 0 means the
 // wall clock.
 func (c *dateClock) matchMultiNumber(num uint64, sep byte, date string, start, end int, tm *cTm, now int64) int {
-	num2, end := cStrtol(date, end+1)
+	num2, end := CStrtol(date, end+1)
 	num3 := int64(-1)
-	if at(date, end) == sep && isDigit(at(date, end+1)) {
-		num3, end = cStrtol(date, end+1)
+	if At(date, end) == sep && isDigit(At(date, end+1)) {
+		num3, end = CStrtol(date, end+1)
 	}
 	switch sep {
 	case ':':
@@ -231,8 +231,8 @@ func (c *dateClock) matchMultiNumber(num uint64, sep byte, date string, start, e
 			return 0
 		}
 		// A fractional second after a known date.
-		if at(date, end) == '.' && isDigit(at(date, end+1)) && isDateKnown(tm) {
-			_, end = cStrtol(date, end+1)
+		if At(date, end) == '.' && isDigit(At(date, end+1)) && isDateKnown(tm) {
+			_, end = CStrtol(date, end+1)
 		}
 	case '-', '/', '.':
 		if now == 0 {
@@ -273,9 +273,9 @@ func (c *dateClock) matchDigit(date string, i int, tm *cTm, offset *int32, tmGMT
 			return end - i
 		}
 	}
-	switch sep := at(date, end); sep {
+	switch sep := At(date, end); sep {
 	case ':', '.', '/', '-':
-		if isDigit(at(date, end+1)) {
+		if isDigit(At(date, end+1)) {
 			if match := c.matchMultiNumber(num, sep, date, i, end, tm, 0); match != 0 {
 				return match
 			}
@@ -284,7 +284,7 @@ func (c *dateClock) matchDigit(date string, i int, tm *cTm, offset *int32, tmGMT
 	n := 0
 	for {
 		n++
-		if !isDigit(at(date, i+n)) {
+		if !isDigit(At(date, i+n)) {
 			break
 		}
 	}
@@ -296,7 +296,7 @@ func (c *dateClock) matchDigit(date string, i int, tm *cTm, offset *int32, tmGMT
 		if n == 8 {
 			setDate(int32(num1), int32(num2), int32(num3), nil, c.wall, tm)
 		} else if setTime(int64(num1), int64(num2), int64(num3), tm) == 0 &&
-			at(date, end) == '.' && isDigit(at(date, end+1)) {
+			At(date, end) == '.' && isDigit(At(date, end+1)) {
 			_, end = cStrtoul(date, end+1)
 		}
 		return end - i
@@ -347,7 +347,7 @@ func matchTZ(date string, i int, offp *int32) int {
 		hour = hour / 100
 	} else if n != 2 {
 		minute = 99
-	} else if at(date, end) == ':' {
+	} else if At(date, end) == ':' {
 		var m uint64
 		m, end = cStrtoul(date, end+1)
 		minute = int32(m)
@@ -368,16 +368,16 @@ func matchTZ(date string, i int, offp *int32) int {
 // matchObjectHeaderDate parses "<seconds> <+|-><hhmm>" exactly (the form
 // after '@').
 func matchObjectHeaderDate(date string) (uint64, int32, bool) {
-	if d := at(date, 0); d < '0' || d > '9' {
+	if d := At(date, 0); d < '0' || d > '9' {
 		return 0, 0, false
 	}
 	stamp, end := cStrtoumax(date, 0)
-	if at(date, end) != ' ' || stamp == math.MaxUint64 || (at(date, end+1) != '+' && at(date, end+1) != '-') {
+	if At(date, end) != ' ' || stamp == math.MaxUint64 || (At(date, end+1) != '+' && At(date, end+1) != '-') {
 		return 0, 0, false
 	}
 	p := end + 2
-	ofsL, end := cStrtol(date, p)
-	if (at(date, end) != 0 && at(date, end) != '\n') || end != p+4 {
+	ofsL, end := CStrtol(date, p)
+	if (At(date, end) != 0 && At(date, end) != '\n') || end != p+4 {
 		return 0, 0, false
 	}
 	ofs := int32(ofsL)
@@ -395,13 +395,13 @@ func (c *dateClock) parseDateBasic(date string) (uint64, int32, bool) {
 	offset := int32(-1)
 	tmGMT := false
 
-	if at(date, 0) == '@' {
+	if At(date, 0) == '@' {
 		if ts, off, ok := matchObjectHeaderDate(date[1:]); ok {
 			return ts, off, true
 		}
 	}
 	for i := 0; ; {
-		ch := at(date, i)
+		ch := At(date, i)
 		if ch == 0 || ch == '\n' {
 			break
 		}
@@ -411,7 +411,7 @@ func (c *dateClock) parseDateBasic(date string) (uint64, int32, bool) {
 			match = matchAlpha(date, i, &tm, &offset)
 		case isDigit(ch):
 			match = c.matchDigit(date, i, &tm, &offset, &tmGMT)
-		case (ch == '-' || ch == '+') && isDigit(at(date, i+1)):
+		case (ch == '-' || ch == '+') && isDigit(At(date, i+1)):
 			match = matchTZ(date, i, &offset)
 		}
 		if match <= 0 {
@@ -564,7 +564,7 @@ func (c *dateClock) approxidateAlpha(date string, i int, tm, now *cTm, num *int3
 	end := i
 	for {
 		end++
-		if !isAlpha(at(date, end)) {
+		if !isAlpha(At(date, end)) {
 			break
 		}
 	}
@@ -642,9 +642,9 @@ func (c *dateClock) approxidateAlpha(date string, i int, tm, now *cTm, num *int3
 // approxidateDigit is date.c's approxidate_digit.
 func (c *dateClock) approxidateDigit(date string, i int, tm *cTm, num *int32) int {
 	number, end := cStrtoumax(date, i)
-	switch sep := at(date, end); sep {
+	switch sep := At(date, end); sep {
 	case ':', '.', '/', '-':
-		if isDigit(at(date, end+1)) {
+		if isDigit(At(date, end+1)) {
 			if match := c.matchMultiNumber(number, sep, date, i, end, tm, c.now); match != 0 {
 				return i + match
 			}
@@ -888,87 +888,4 @@ func mktimeGuess(tp *cTm, loc *time.Location, guess *int64) int64 {
 	}
 	*tp = tm
 	return t
-}
-
-// ---------------------------------------------------------------------
-// strtol and friends, on a Go string read as a C string from index i.
-// They return the value and the index where parsing stopped (i itself
-// when there were no digits).
-
-func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
-
-// cStrtoumax is strtoumax(s+i, &end, 10) (and strtoul on LP64).
-func cStrtoumax[S ~string | ~[]byte](s S, i int) (uint64, int) {
-	p := i
-	for isCSpace(at(s, p)) {
-		p++
-	}
-	neg := false
-	if c := at(s, p); c == '+' || c == '-' {
-		neg = c == '-'
-		p++
-	}
-	if !isDigit(at(s, p)) {
-		return 0, i
-	}
-	var v uint64
-	overflow := false
-	for isDigit(at(s, p)) {
-		d := uint64(s[p] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			overflow = true
-		} else {
-			v = v*10 + d
-		}
-		p++
-	}
-	if overflow {
-		return math.MaxUint64, p
-	}
-	if neg {
-		v = -v
-	}
-	return v, p
-}
-
-func cStrtoul(s string, i int) (uint64, int) { return cStrtoumax(s, i) }
-
-// cStrtol is strtol(s+i, &end, 10) on LP64: clamped to the int64 range.
-func cStrtol[S ~string | ~[]byte](s S, i int) (int64, int) {
-	p := i
-	for isCSpace(at(s, p)) {
-		p++
-	}
-	neg := false
-	if c := at(s, p); c == '+' || c == '-' {
-		neg = c == '-'
-		p++
-	}
-	if !isDigit(at(s, p)) {
-		return 0, i
-	}
-	var v uint64
-	limit := uint64(math.MaxInt64)
-	if neg {
-		limit++
-	}
-	overflow := false
-	for isDigit(at(s, p)) {
-		d := uint64(s[p] - '0')
-		if v > (limit-d)/10 {
-			overflow = true
-		} else {
-			v = v*10 + d
-		}
-		p++
-	}
-	switch {
-	case overflow && neg:
-		return math.MinInt64, p
-	case overflow:
-		return math.MaxInt64, p
-	case neg:
-		return -int64(v), p
-	}
-	return int64(v), p
 }

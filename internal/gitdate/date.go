@@ -1,14 +1,13 @@
 // Dates as git 2.39.5 prints them.
 //
-// This file reproduces date.c's show_date() and parse_date_format(),
-// builtin/blame.c's blame_date_width and format_time padding, and — for
-// --date=format:... — git's strbuf_addftime() on top of glibc 2.36's
-// strftime() in the C locale (the conversion set, flags "_-0^#", field
-// widths and the E/O modifiers, including what glibc does with unknown
-// conversions). Everything is computed without the C library: civil dates
-// come from a days-to-civil conversion, local time from a *time.Location
-// (the same tz database glibc reads), and mktime() is emulated in
-// approxidate.go.
+// This file reproduces date.c's show_date() and parse_date_format(), and
+// — for --date=format:... — git's strbuf_addftime() on top of glibc
+// 2.36's strftime() in the C locale (the conversion set, flags "_-0^#",
+// field widths and the E/O modifiers, including what glibc does with
+// unknown conversions). Everything is computed without the C library:
+// civil dates come from a days-to-civil conversion, local time from a
+// *time.Location (the same tz database glibc reads), and mktime() is
+// emulated in approxidate.go.
 //
 // The timezone a commit carries reaches show_date as the integer atoi()
 // makes of its text: "-0700" is -700, "+0530" is 530, "-0000" is 0 and
@@ -20,16 +19,11 @@
 // 12's glibc 2.36, in the C locale (git's relative dates and %c would be
 // translated in another locale; this machine has no other locale).
 //
-// Cost: AppendBlameDate in the default iso mode takes 60-120 ns and
-// allocates nothing (relative 20-30 ns, format:%Y-%m-%d %H:%M 150 ns,
-// iso-local 150 ns), measured on the shared 2-core VM with
-//
-//	go test ./format -run '^$' -bench AppendDate -benchmem
-//
-// which is small next to the rest of a blame line; a caller printing the
-// same commit's date on many lines may still cache the text per commit.
+// The blame date column (builtin/blame.c's blame_date_width and
+// format_time padding) is format's, in format/blamedate.go, which also
+// measures what a date costs.
 
-package format
+package gitdate
 
 import (
 	"errors"
@@ -96,7 +90,7 @@ func ParseDateMode(s string) (DateMode, error) {
 // standard output is a terminal or a pager is in use: "auto:<mode>" is
 // <mode> then, and "default" otherwise (without looking at <mode>).
 func ParseDateModeAuto(s string, stdoutIsTTY bool) (DateMode, error) {
-	format := cString(s)
+	format := CString(s)
 	if rest, ok := cutPrefix(format, "auto:"); ok {
 		if stdoutIsTTY {
 			format = rest
@@ -197,7 +191,7 @@ func (m DateMode) String() string {
 // AtoiTZ is atoi() of a commit's timezone text: the tz git's blame hands
 // to show_date ("-0700" -> -700, "+0530" -> 530, "(unknown)" -> 0).
 func AtoiTZ(tz []byte) int {
-	v, _ := cStrtol(tz, 0)
+	v, _ := CStrtol(tz, 0)
 	return int(int32(v))
 }
 
@@ -328,57 +322,6 @@ func appendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Ti
 	return dst, nil
 }
 
-// BlameDateWidth is builtin/blame.c's blame_date_width: the display width
-// every date of the default output format is padded to. For "relative" it
-// is the width of the C locale's "4 years, 11 months ago" (22); for
-// format:<strftime> the byte length of the format applied to timestamp 0
-// at +0000 (in the local zone for format-local). now is unused by git's
-// computation and accepted for symmetry with ShowDate.
-func BlameDateWidth(mode DateMode, now time.Time, local *time.Location) int {
-	switch mode.Type {
-	case DateRFC2822:
-		return len("Thu, 19 Oct 2006 16:00:04 -0700")
-	case DateISO8601Strict:
-		return len("2006-10-19T16:00:04-07:00")
-	case DateISO8601:
-		return len("2006-10-19 16:00:04 -0700")
-	case DateRaw:
-		return len("1161298804 -0700")
-	case DateUnix:
-		return len("1161298804")
-	case DateShort:
-		return len("2006-10-19")
-	case DateRelative:
-		return Utf8Width([]byte("4 years, 11 months ago"))
-	case DateHuman:
-		return len("Thu Oct 19 16:00")
-	case DateNormal:
-		return len("Thu Oct 19 16:00:04 2006 -0700")
-	case DateStrftime:
-		var buf [64]byte
-		b, _ := AppendDate(buf[:0], mode, 0, 0, now, local)
-		return cStrlen(b)
-	}
-	return 0
-}
-
-// AppendBlameDate is builtin/blame.c's format_time for a formatted date:
-// the date ShowDate renders, followed by spaces until its display width
-// (Utf8Width) reaches width (BlameDateWidth of the mode). Longer dates are
-// not truncated. The default output format then prints the result with
-// C's "%10s", i.e. left-padded with spaces to at least 10 bytes.
-func AppendBlameDate(dst []byte, mode DateMode, width int, timestamp uint64, tz int, now time.Time, local *time.Location) ([]byte, error) {
-	start := len(dst)
-	dst, err := AppendDate(dst, mode, timestamp, tz, now, local)
-	if err != nil {
-		return dst, err
-	}
-	for w := Utf8Width(dst[start:]); w < width; w++ {
-		dst = append(dst, ' ')
-	}
-	return dst, nil
-}
-
 // DateFormatter renders the dates of one git process: one mode, one
 // "now", one local zone, and the one piece of state git's show_date keeps
 // between calls — the capacity of its static output buffer. For
@@ -387,9 +330,9 @@ func AppendBlameDate(dst []byte, mode DateMode, width int, timestamp uint64, tz 
 // the last field to its width or one column less (see appendGitStrftime).
 // Everything else is the same as ShowDate.
 //
-// Use one DateFormatter per blame run, in git's call order: BlameDateWidth
-// first (git formats epoch 0 to size the column), then the date of every
-// output line, in output order. A DateFormatter is not safe for
+// Use one DateFormatter per blame run, in git's call order: the column
+// width first (format.BlameDateWidthWith: git formats epoch 0 to size the
+// column), then the date of every output line, in output order. A DateFormatter is not safe for
 // concurrent use.
 type DateFormatter struct {
 	Mode  DateMode
@@ -408,32 +351,6 @@ func NewDateFormatter(mode DateMode, now time.Time, local *time.Location) *DateF
 // AppendDate is AppendDate (show_date) with the formatter's state.
 func (f *DateFormatter) AppendDate(dst []byte, timestamp uint64, tz int) ([]byte, error) {
 	return appendDate(dst, f.Mode, timestamp, tz, f.Now, f.Local, &f.bufCap)
-}
-
-// AppendBlameDate is AppendBlameDate (format_time) with the formatter's
-// state.
-func (f *DateFormatter) AppendBlameDate(dst []byte, width int, timestamp uint64, tz int) ([]byte, error) {
-	start := len(dst)
-	dst, err := f.AppendDate(dst, timestamp, tz)
-	if err != nil {
-		return dst, err
-	}
-	for w := Utf8Width(dst[start:]); w < width; w++ {
-		dst = append(dst, ' ')
-	}
-	return dst, nil
-}
-
-// BlameDateWidth is BlameDateWidth with the formatter's state (for
-// format:<strftime> it is a show_date call, which git makes before any
-// line is printed).
-func (f *DateFormatter) BlameDateWidth() int {
-	if f.Mode.Type != DateStrftime {
-		return BlameDateWidth(f.Mode, f.Now, f.Local)
-	}
-	var buf [64]byte
-	b, _ := f.AppendDate(buf[:0], 0, 0)
-	return cStrlen(b)
 }
 
 // ---------------------------------------------------------------------
@@ -847,7 +764,7 @@ func appendDateNormal(dst []byte, t uint64, tm *cTm, tz int, humanTm *cTm, human
 			dst = appendZeroPad(dst, int64(tm.sec), 2)
 		}
 	} else {
-		for len(dst) > 0 && isGitSpace(dst[len(dst)-1]) { // strbuf_rtrim
+		for len(dst) > 0 && IsGitSpace(dst[len(dst)-1]) { // strbuf_rtrim
 			dst = dst[:len(dst)-1]
 		}
 	}
@@ -878,7 +795,7 @@ var errStrftimeWidth = &DateError{Msg: "strftime field width too large", kind: E
 // hands the rest to strftime. bufCap is the capacity of git's static
 // show_date buffer (nil: a fresh one).
 func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZName bool, loc *time.Location, bufCap *int) ([]byte, error) {
-	format = cString(format)
+	format = CString(format)
 	if format == "" {
 		return dst, nil
 	}
@@ -894,7 +811,7 @@ func appendGitStrftime(dst []byte, format string, tm *cTm, tz int, suppressTZNam
 			break
 		}
 		i = j + 1
-		switch at(format, i) {
+		switch At(format, i) {
 		case '%':
 			munged = append(munged, "%%"...)
 			i++
@@ -983,7 +900,7 @@ func addText[S ~string | ~[]byte](st *strftimeState, dst []byte, s S) []byte {
 		c := s[i]
 		switch {
 		case st.lowcase:
-			c = asciiLower(c)
+			c = ASCIILower(c)
 		case st.upcase:
 			c = asciiUpper(c)
 		}
@@ -1088,7 +1005,7 @@ func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Loc
 	flags:
 		for {
 			i++
-			switch at(f, i) {
+			switch At(f, i) {
 			case '_', '-', '0':
 				st.pad = f[i]
 			case '^':
@@ -1099,9 +1016,9 @@ func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Loc
 				break flags
 			}
 		}
-		if isDigit(at(f, i)) {
+		if isDigit(At(f, i)) {
 			st.width = 0
-			for isDigit(at(f, i)) {
+			for isDigit(At(f, i)) {
 				d := int(f[i] - '0')
 				if st.width > (1<<31-1)/10 || (st.width == (1<<31-1)/10 && d > (1<<31-1)%10) {
 					st.width = 1<<31 - 1
@@ -1115,11 +1032,11 @@ func appendStrftime[S ~string | ~[]byte](dst []byte, f S, tm *cTm, loc *time.Loc
 			}
 		}
 		var modifier byte
-		if c := at(f, i); c == 'E' || c == 'O' {
+		if c := At(f, i); c == 'E' || c == 'O' {
 			modifier = c
 			i++
 		}
-		c := at(f, i)
+		c := At(f, i)
 		if c == 0 { // '%' at the end of the format: print what there is
 			i--
 		}
@@ -1349,64 +1266,4 @@ func leapInt(year int32) int32 {
 func isoWeekDays(yday, wday int32) int32 {
 	const bigEnoughMultipleOf7 = (366/7 + 2) * 7
 	return yday - (yday-wday+4+bigEnoughMultipleOf7)%7 + 4 - 1
-}
-
-// ---------------------------------------------------------------------
-// C string helpers.
-
-// cString truncates s at its first NUL, as a C function would see it.
-func cString(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0 {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-func cStrlen(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return len(b)
-}
-
-// at returns s[i], or 0 (C's terminating NUL) past the end.
-func at[S ~string | ~[]byte](s S, i int) byte {
-	if i >= 0 && i < len(s) {
-		return s[i]
-	}
-	return 0
-}
-
-func cutPrefix(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
-		return s[len(prefix):], true
-	}
-	return s, false
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// isGitSpace is git's isspace: space, \t, \n, \r (not \v or \f).
-func isGitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-
-func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
-
-func asciiUpper(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
-}
-
-func asciiLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c - 'A' + 'a'
-	}
-	return c
 }

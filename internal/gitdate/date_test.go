@@ -3,14 +3,14 @@
 // formats) over commits with a spread of timestamps and timezones
 // (written with hash-object --literally so that odd zones such as +0060
 // survive), in four timezones and for three pinned "now"s, through
-// git log --format=%ad; the blame date column end to end; --date parsing
+// git log --format=%ad; --date parsing
 // and its errors; seeded random strftime formats. The default run covers
 // each mode in the zones and "now"s it depends on; the full matrix runs
 // with
 //
-//	GOBLAME_EXHAUSTIVE=1 go test ./format/
+//	GOBLAME_EXHAUSTIVE=1 go test ./internal/gitdate/
 
-package format
+package gitdate
 
 import (
 	"errors"
@@ -158,7 +158,7 @@ func logIdentDate(d identDate) (uint64, int) {
 	if dateOverflows(ts) {
 		return 0, 0
 	}
-	tz, _ := cStrtol(d.tz, 0)
+	tz, _ := CStrtol(d.tz, 0)
 	if tz >= math.MaxInt32 || tz <= math.MinInt32 {
 		tz = 0
 	}
@@ -180,7 +180,7 @@ func gitEnv(zone string, now int64) []string {
 
 // exhaustive reports whether the long differential runs are wanted:
 //
-//	GOBLAME_EXHAUSTIVE=1 go test ./format/
+//	GOBLAME_EXHAUSTIVE=1 go test ./internal/gitdate/
 func exhaustive() bool { return os.Getenv("GOBLAME_EXHAUSTIVE") != "" }
 
 type dateRun struct {
@@ -382,127 +382,6 @@ func TestParseDateModeAuto(t *testing.T) {
 	}
 }
 
-// blameDates are the author dates of the blame fixture: none of them
-// makes show_date die in any mode.
-func blameDates() []identDate {
-	var ds []identDate
-	for _, ts := range []string{"1112912053", "1", "86399", "951782400", "1700000000", "2147483648", "4102444800", "253402300800"} {
-		for _, tz := range []string{"+0000", "-0700", "+0530", "+1400", "-1200", "+0060", "-0000"} {
-			if ts == "1" || ts == "86399" {
-				if strings.HasPrefix(tz, "-") && tz != "-0000" {
-					continue // before the epoch once shifted: git dies
-				}
-			}
-			ds = append(ds, identDate{ts, tz})
-		}
-	}
-	for _, d := range []int64{0, 30, 3600, 86400 * 2, 86400 * 6, 86400 * 40, 86400 * 800} {
-		ds = append(ds, identDate{strconv.FormatInt(1700000000-d, 10), "+0100"})
-	}
-	return ds
-}
-
-// blameScript builds a file whose line i was added by a commit with
-// author date dates[i] (commits made with hash-object --literally).
-func blameScript(dates []identDate) string {
-	var b strings.Builder
-	b.WriteString("git init -q\nparent=\n: >file\n")
-	for i, d := range dates {
-		fmt.Fprintf(&b, "echo 'line %d' >>file\ngit add file\ntree=$(git write-tree)\n", i+1)
-		fmt.Fprintf(&b, "c=$(printf 'tree %%s\\n%%sauthor A U Thor <author@example.com> %s %s\\ncommitter C O Mitter <committer@example.com> %s %s\\n\\nc%d\\n' \"$tree\" \"$parent\" | git hash-object -t commit -w --literally --stdin)\n",
-			d.ts, d.tz, d.ts, d.tz, i+1)
-		b.WriteString("parent=\"parent $c\n\"\n")
-	}
-	b.WriteString("git update-ref refs/heads/main $c\n")
-	return b.String()
-}
-
-// TestBlameDateColumn is the end-to-end check: git blame --date=<mode>
-// prints, between the author and the line number, the date padded to
-// BlameDateWidth and then to ten bytes ("%10s").
-func TestBlameDateColumn(t *testing.T) {
-	testgit.RequireGit(t)
-	dates := blameDates()
-	modes := []string{"format:%Y", "format:%H:%M", "format:%s %z %Z", "format:%c", "format-local:%Z %z",
-		"format:", "format:%e", "format:\xc3\xa9t\xc3\xa9 %Y",
-		"format:%Y%130", "format:%c %100c%5"} // outputs past git's first buffer: strftime retried
-	for _, m := range baseDateModes {
-		modes = append(modes, m, m+"-local")
-	}
-	compared := 0
-	for _, format := range testgit.Formats {
-		dir := testgit.Fixture(t, "format-blame-dates", format, blameScript(dates))
-		for _, zone := range []string{"UTC", "Asia/Kolkata", "America/Los_Angeles"} {
-			loc := loadZone(t, zone)
-			nowSec := int64(1700000000)
-			now := time.Unix(nowSec, 0)
-			for _, modeText := range modes {
-				mode, err := ParseDateMode(modeText)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := testgit.Run(dir, format, nil, gitEnv(zone, nowSec), "git", "blame", "--date="+modeText, "main", "--", "file")
-				if err != nil || res.ExitCode != 0 {
-					t.Fatalf("git blame --date=%q: %v %s", modeText, err, res)
-				}
-				lines := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
-				if len(lines) != len(dates) {
-					t.Fatalf("git blame printed %d lines, want %d", len(lines), len(dates))
-				}
-				f := NewDateFormatter(mode, now, loc)
-				width := f.BlameDateWidth()
-				if width != BlameDateWidth(mode, now, loc) {
-					t.Fatalf("--date=%q: DateFormatter.BlameDateWidth %d, BlameDateWidth %d", modeText, width, BlameDateWidth(mode, now, loc))
-				}
-				numWidth := len(strconv.Itoa(len(dates)))
-				for i, line := range lines {
-					_, got, ok := strings.Cut(line, " (A U Thor ")
-					if !ok {
-						t.Fatalf("unexpected blame line %q", line)
-					}
-					ts, _ := cStrtoumax(dates[i].ts, 0)
-					date, err := f.AppendBlameDate(nil, width, ts, AtoiTZ([]byte(dates[i].tz)))
-					if err != nil {
-						t.Fatalf("AppendBlameDate %v: %v", dates[i], err)
-					}
-					want := fmt.Sprintf("%10s %*d) line %d", date, numWidth, i+1, i+1)
-					compared++
-					if got != want {
-						t.Errorf("%s TZ=%s --date=%q line %d (%s %s):\n got %q\nwant %q", format, zone, modeText, i+1, dates[i].ts, dates[i].tz, got, want)
-					}
-				}
-				if t.Failed() {
-					return
-				}
-			}
-		}
-	}
-	t.Logf("compared %d blame date columns", compared)
-}
-
-// TestBlameDiesBeforeEpoch: a commit whose time the timezone moves before
-// 1970 makes blame die with git's message, which ShowDate returns.
-func TestBlameDiesBeforeEpoch(t *testing.T) {
-	testgit.RequireGit(t)
-	for _, format := range testgit.Formats {
-		for _, d := range []identDate{{"100", "-0700"}, {"0", "-0001"}, {"9223372036854775807", "+0100"}} {
-			dir := testgit.Fixture(t, "format-blame-dies", format, blameScript([]identDate{d}))
-			res, err := testgit.Run(dir, format, nil, nil, "git", "blame", "main", "--", "file")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ts, _ := cStrtoumax(d.ts, 0)
-			_, ourErr := ShowDate(DateMode{Type: DateISO8601}, ts, AtoiTZ([]byte(d.tz)), time.Unix(0, 0), time.UTC)
-			if ourErr == nil {
-				t.Fatalf("%v: ShowDate did not fail; git: %s", d, res)
-			}
-			if res.ExitCode != 128 || !strings.HasSuffix(string(res.Stderr), "fatal: "+ourErr.Error()+"\n") {
-				t.Errorf("%s %v: git %s; ShowDate %q", format, d, res, ourErr)
-			}
-		}
-	}
-}
-
 // Unit tests that do not need git: known outputs quoted in git's
 // documentation and test suite (t0006-date.sh).
 func TestShowDateKnown(t *testing.T) {
@@ -581,28 +460,6 @@ func TestShowDateErrors(t *testing.T) {
 	}
 }
 
-func TestBlameDateWidth(t *testing.T) {
-	utc := time.UTC
-	for mode, want := range map[string]int{
-		"iso": 25, "iso-strict": 25, "rfc": 31, "short": 10, "raw": 16, "unix": 10,
-		"default": 30, "local": 30, "relative": 22, "human": 16, "format:%Y": 4,
-		"format:%H:%M": 5, "format:": 0, "format:%c": 24, "format:%s %z %Z": 8,
-	} {
-		m, err := ParseDateMode(mode)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := BlameDateWidth(m, time.Unix(0, 0), utc); got != want {
-			t.Errorf("BlameDateWidth(%s) = %d, want %d", mode, got, want)
-		}
-	}
-	// format-local applies the format to epoch 0 in the local zone.
-	m, _ := ParseDateMode("format-local:%Z")
-	if got := BlameDateWidth(m, time.Unix(0, 0), loadZone(t, "Asia/Kolkata")); got != 3 {
-		t.Errorf("format-local:%%Z in Asia/Kolkata: %d, want 3 (IST)", got)
-	}
-}
-
 func TestAtoiTZ(t *testing.T) {
 	for in, want := range map[string]int{
 		"-0700": -700, "+0530": 530, "-0000": 0, "+0060": 60, "(unknown)": 0, "": 0,
@@ -611,74 +468,6 @@ func TestAtoiTZ(t *testing.T) {
 		if got := AtoiTZ([]byte(in)); got != want {
 			t.Errorf("AtoiTZ(%q) = %d, want %d", in, got, want)
 		}
-	}
-}
-
-func TestAppendDateAllocations(t *testing.T) {
-	berlin := loadZone(t, "Europe/Berlin")
-	now := time.Unix(1700000000, 0)
-	buf := make([]byte, 0, 128)
-	for _, mode := range []string{"iso", "default", "rfc", "short", "iso-strict", "relative", "raw", "human", "iso-local", "format:%Y-%m-%d %H:%M", "format:%c"} {
-		m, _ := ParseDateMode(mode)
-		allocs := testing.AllocsPerRun(100, func() {
-			var err error
-			buf, err = AppendBlameDate(buf[:0], m, 25, 1112912053, -700, now, berlin)
-			if err != nil {
-				t.Fatal(err)
-			}
-		})
-		if allocs != 0 {
-			t.Errorf("AppendBlameDate(%s) allocates %.1f times per call", mode, allocs)
-		}
-	}
-}
-
-func BenchmarkAppendDateISO(b *testing.B) {
-	m := DateMode{Type: DateISO8601}
-	now := time.Unix(1700000000, 0)
-	buf := make([]byte, 0, 64)
-	b.ReportAllocs()
-	ts := uint64(1112912053)
-	for b.Loop() {
-		buf, _ = AppendBlameDate(buf[:0], m, 25, ts, -700, now, time.UTC)
-		ts += 61
-	}
-}
-
-func BenchmarkAppendDateISOLocal(b *testing.B) {
-	m := DateMode{Type: DateISO8601, Local: true}
-	loc := loadZone(b, "Europe/Berlin")
-	now := time.Unix(1700000000, 0)
-	buf := make([]byte, 0, 64)
-	b.ReportAllocs()
-	ts := uint64(1112912053)
-	for b.Loop() {
-		buf, _ = AppendBlameDate(buf[:0], m, 25, ts, -700, now, loc)
-		ts += 61
-	}
-}
-
-func BenchmarkAppendDateRelative(b *testing.B) {
-	m := DateMode{Type: DateRelative}
-	now := time.Unix(1700000000, 0)
-	buf := make([]byte, 0, 64)
-	b.ReportAllocs()
-	ts := uint64(1600000000)
-	for b.Loop() {
-		buf, _ = AppendBlameDate(buf[:0], m, 22, ts, -700, now, time.UTC)
-		ts += 61
-	}
-}
-
-func BenchmarkAppendDateStrftime(b *testing.B) {
-	m := DateMode{Type: DateStrftime, Format: "%Y-%m-%d %H:%M"}
-	now := time.Unix(1700000000, 0)
-	buf := make([]byte, 0, 64)
-	b.ReportAllocs()
-	ts := uint64(1112912053)
-	for b.Loop() {
-		buf, _ = AppendBlameDate(buf[:0], m, 16, ts, -700, now, time.UTC)
-		ts += 61
 	}
 }
 

@@ -5,7 +5,7 @@
 // of inputs and for seeded random token strings (GOBLAME_SEED replays a
 // run; GOBLAME_EXHAUSTIVE=1 runs 20000 strings in every zone and "now").
 
-package format
+package gitdate
 
 import (
 	"errors"
