@@ -190,7 +190,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 			hasPositive = true
 		}
 	}
-	if !hasPositive && r.WorkTree == "" {
+	if !hasPositive && r.Bare {
 		id, _, err := r.Head()
 		if err != nil {
 			if errors.Is(err, fsread.ErrNotRegular) {

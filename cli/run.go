@@ -3,10 +3,12 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/goblame/goblame/blame"
@@ -32,6 +34,12 @@ type blameRun struct {
 }
 
 func (b *blameRun) warn(line string) {
+	if strings.HasPrefix(line, "warning: ") || strings.HasPrefix(line, "error: ") {
+		// git's warning() and error() go through vreportf: control
+		// characters shown as '?', the line cut at its 4096-byte buffer.
+		b.stderr.WriteString(reportLine("", line))
+		return
+	}
 	b.stderr.WriteString(line)
 	b.stderr.WriteByte('\n')
 }
@@ -186,15 +194,22 @@ func (b *blameRun) run(args []string) error {
 		fmt.Fprintf(b.stderr, "goblame stats: %+v\n", res.Stats)
 	}
 	out := b.env.Stdout
+	paged := false
 	if pager := b.pagerCommand(); pager != "" {
 		b.flush()
 		w, wait, err := b.startPager(pager)
 		if err == nil {
-			out = w
+			out, paged = w, true
 			defer wait()
 		}
 	}
-	return format.Write(out, res, fopts)
+	err = format.Write(out, res, fopts)
+	if paged && errors.Is(err, syscall.EPIPE) {
+		// The pager quit early ("q" in less): git dies of SIGPIPE
+		// without a word, and the shell sees 128+13.
+		return &exitError{code: 141}
+	}
+	return err
 }
 
 // options turns the parsed command line into the library's options.
@@ -304,7 +319,13 @@ func (b *blameRun) sinceValue(d *DateLimit) (uint64, error) {
 		n := atoi(d.Value)
 		return uint64(int64(n)), nil
 	}
-	return gitdate.Approxidate(d.Value, b.dateNow, b.local)
+	// setup_revisions takes approxidate()'s answer and not its error
+	// flag: a date it does not understand ("garbage", "") means now.
+	ts, err := gitdate.Approxidate(d.Value, b.dateNow, b.local)
+	if errors.Is(err, gitdate.ErrApproxidate) {
+		err = nil
+	}
+	return ts, err
 }
 
 // formatOptions maps the command line and configuration to the output.

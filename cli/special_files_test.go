@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +46,8 @@ func TestSpecialFilesNeverBlock(t *testing.T) {
 		exit   int
 		stderr string // substring of stderr; "" means empty stderr
 	}{
-		{"fifo-mailmap", []string{"-e", "f"}, 0, ""},
-		{"dev-zero-mailmap", []string{"-e", "f"}, 0, ""},
+		{"fifo-mailmap", []string{"-e", "f"}, 0, "warning: ignoring mailmap at .mailmap: not a regular file"},
+		{"dev-zero-mailmap", []string{"-e", "f"}, 0, "warning: ignoring mailmap at /dev/zero: not a regular file"},
 		{"dev-null-mailmap", []string{"-e", "f"}, 0, ""},
 		{"fifo-attributes", []string{"-e", "f"}, 0, "warning: ignoring gitattributes file '.gitattributes': not a regular file"},
 		{"fifo-grafts", []string{"-e", "f"}, 0, "info/grafts is not a regular file (a FIFO)"},
@@ -76,6 +78,86 @@ func TestSpecialFilesNeverBlock(t *testing.T) {
 		}
 		if c.exit == 0 && !bytes.Equal(got.Stdout, want.Stdout) {
 			t.Errorf("%s %v: output differs from the intact repository's:\ngot:\n%s\nwant:\n%s", c.dir, c.args, got.Stdout, want.Stdout)
+		}
+	}
+}
+
+// deepPathScript commits a file 4,100 directories deep (a/a/.../f) with
+// fast-import: its absolute path is longer than PATH_MAX.
+const deepPathScript = `git init -q r && cd r
+p=$(printf 'a/%.0s' $(seq 4100))f
+{
+  printf 'commit refs/heads/main\ncommitter A U Thor <author@example.com> 1112911993 +0000\ndata 3\none\n'
+  printf 'M 100644 inline %s\ndata 6\nhello\n' "$p"
+  printf 'commit refs/heads/main\ncommitter A U Thor <author@example.com> 1112912993 +0000\ndata 3\ntwo\n'
+  printf 'M 100644 inline %s\ndata 12\nhello\nworld\n\n' "$p"
+} | git fast-import --quiet
+printf '%s' "$p" >../path
+`
+
+// TestDeepPathStaysSmall: a path 4,100 directories deep is blamed as git
+// blames it (its .gitattributes warnings included, cut at git's 4,095
+// bytes), allocating tens of megabytes, not the 740 MB that a full-size
+// tree-lookup cache per directory level once cost.
+func TestDeepPathStaysSmall(t *testing.T) {
+	testgit.RequireGit(t)
+	f := oid.SHA1
+	root := testgit.Fixture(t, "cli-deep-path", f, deepPathScript)
+	path, err := os.ReadFile(filepath.Join(root, "path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "r")
+	args := []string{"main", "--", string(path)}
+	want, err := testgit.Run(dir, f, nil, nil, "git", append([]string{"blame"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := runGoblame(dir, f, nil, nil, args...)
+	runtime.ReadMemStats(&after)
+	if got.ExitCode != want.ExitCode || !bytes.Equal(got.Stdout, want.Stdout) {
+		t.Fatalf("exit %d, git %d; stdout %q, git %q", got.ExitCode, want.ExitCode, got.Stdout, want.Stdout)
+	}
+	if !bytes.Equal(got.Stderr, want.Stderr) {
+		g, w := strings.Split(string(got.Stderr), "\n"), strings.Split(string(want.Stderr), "\n")
+		t.Errorf("stderr differs from git's: %d lines (longest %d bytes), git %d (longest %d)", len(g), longest(g), len(w), longest(w))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 150<<20 {
+		t.Errorf("allocated %d MB for one blame of a deep path, budget 150 MB", alloc>>20)
+	}
+}
+
+func longest(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, len(l))
+	}
+	return n
+}
+
+// gitlinkScript has a submodule entry (a gitlink) whose commit is in the
+// repository, and one whose commit is not.
+const gitlinkScript = `git init -q r && cd r
+printf 'one\n' >f && git add f && commit_all one
+git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub && commit_all sub
+git update-index --add --cacheinfo 160000,$(git rev-parse HEAD | tr 0-9a-f 1),gone && commit_all gone
+`
+
+// TestGitlinkThroughContents: blaming a gitlink path with --contents
+// reads the gitlink's object as git's fill_origin_blob does (any type),
+// so lines are "Not Committed Yet" where git says so, and a missing
+// object is git's "Cannot read blob".
+func TestGitlinkThroughContents(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-gitlink", f, gitlinkScript), "r")
+		for _, args := range [][]string{
+			{"--contents", "-", "sub"}, {"-p", "--contents", "-", "sub"}, {"--incremental", "--contents", "-", "sub"},
+			{"--contents", "-", "gone"}, {"sub"}, {"HEAD", "--", "sub"},
+		} {
+			compareWithGit(t, dir, f, []byte("hi\none\n"), nil, args...)
 		}
 	}
 }

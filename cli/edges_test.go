@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// edgesScript is a short linear history for edge cases of the command
+// line that git answers in its own way.
+const edgesScript = `git init -q r && cd r
+for i in 1 2 3 4; do seq 1 $((i*3)) >f; commit_all c$i; done
+seq 1 20000 >big && commit_all big
+`
+
+// TestUnparsableSinceIsNow: git's setup_revisions takes approxidate()'s
+// answer without its error flag, so --since=garbage (and an empty date)
+// means "now" and every commit is a boundary, with exit 0.
+func TestUnparsableSinceIsNow(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
+		for _, arg := range []string{"--since=garbage", "--since=", "--after=garbage", "--since=2.weeks.ago", "--max-age=garbage"} {
+			compareWithGit(t, dir, f, nil, nil, arg, "f")
+			compareWithGit(t, dir, f, nil, nil, arg, "-p", "HEAD", "--", "f")
+		}
+	}
+}
+
+// TestInsideGitDir: run inside .git of a repository with a work tree,
+// git refuses a working-tree blame and blames a named revision.
+func TestInsideGitDir(t *testing.T) {
+	testgit.RequireGit(t)
+	f := oid.SHA1
+	dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r", ".git")
+	compareWithGit(t, dir, f, nil, nil, "f")
+	compareWithGit(t, dir, f, nil, nil, "HEAD", "--", "f")
+	compareWithGit(t, filepath.Join(dir, "objects"), f, nil, nil, "HEAD", "--", "f")
+}
+
+// TestPagerQuitsEarly: when the pager exits before reading everything
+// ("q" in less), git dies of SIGPIPE silently: status 141, no message.
+func TestPagerQuitsEarly(t *testing.T) {
+	testgit.RequireGit(t)
+	f := oid.SHA1
+	dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
+	envList := testgit.Env(f, "GIT_PAGER=exit 0")
+	m := map[string]string{}
+	for _, kv := range envList {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	var stdout, stderr bytes.Buffer
+	env := Environ{
+		Dir: dir, Getenv: func(k string) string { return m[k] },
+		LookupEnv: func(k string) (string, bool) { v, ok := m[k]; return v, ok },
+		Env:       envList, Stdin: bytes.NewReader(nil), Stdout: &stdout, Stderr: &stderr,
+		Now: time.Now, StdoutIsTerminal: true,
+	}
+	// Megabytes of output: more than a pipe holds, so the writes meet
+	// the pager's exit.
+	code := Main([]string{"--line-porcelain", "big"}, env)
+	if code != 141 || stderr.Len() != 0 {
+		t.Errorf("pager gone: exit %d, stderr %q; want 141 and nothing", code, stderr.String())
+	}
+}
