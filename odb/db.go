@@ -45,10 +45,17 @@ const (
 	DefaultObjectCacheBytes    = 16 << 20
 )
 
-// MaxDeltaChainDepth bounds the delta chains a Reader resolves. Git writes
-// at most 4095 (pack.depth's maximum; 50 by default); a longer chain is
-// treated as corrupt.
-const MaxDeltaChainDepth = 10000
+// MaxDeltaChainDepth bounds the delta chains a Reader resolves. git
+// writes at most 4095 (pack.depth's maximum; 50 by default) but reads any
+// depth, and other tools write deeper chains (50,000 deltas resolve
+// with git); REF_DELTA cycles are detected separately and OFS_DELTA bases
+// always lie before their delta, so the bound only caps the memory of a
+// chain's bookkeeping (a few dozen bytes a link). A longer chain is
+// treated as corrupt ("delta chain too deep").
+const MaxDeltaChainDepth = 1 << 20
+
+// deltaChainLimit is MaxDeltaChainDepth, lowered by tests.
+var deltaChainLimit = MaxDeltaChainDepth
 
 // DB is a read-only git object database: one objects directory, its
 // alternates, their packs (with multi-pack-indexes) and loose objects. A DB

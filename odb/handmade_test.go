@@ -100,20 +100,23 @@ func TestRefDeltaCycle(t *testing.T) {
 }
 
 // TestDeltaChainDepthLimit builds an OFS_DELTA chain one longer than
-// MaxDeltaChainDepth (refused) and reads one exactly at the limit.
+// the depth limit (refused) and reads one exactly at the limit; the limit
+// is lowered to 10,000 for the test (MaxDeltaChainDepth is 2^20).
 func TestDeltaChainDepthLimit(t *testing.T) {
+	defer func(old int) { deltaChainLimit = old }(deltaChainLimit)
+	deltaChainLimit = 10000
 	format := oid.SHA1
 	objects := emptyObjects(t)
 	content := []byte("x")
 	entries := []testEntry{fullEntry(format, object.Blob, content)}
 	var atLimit, overLimit oid.ID
 	var atLimitContent []byte
-	for i := 1; i <= MaxDeltaChainDepth+1; i++ {
+	for i := 1; i <= deltaChainLimit+1; i++ {
 		next := append(bytes.Clone(content), byte('a'+i%26))
 		id := oid.HashObject(format, "blob", next)
 		entries = append(entries, testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: i - 1, id: id, declaredSize: -1})
 		content = next
-		if i == MaxDeltaChainDepth {
+		if i == deltaChainLimit {
 			atLimit, atLimitContent = id, next
 		}
 		overLimit = id
@@ -134,5 +137,36 @@ func TestDeltaChainDepthLimit(t *testing.T) {
 	typ, data, err := r.Read(atLimit, nil)
 	if err != nil || typ != object.Blob || !bytes.Equal(data, atLimitContent) {
 		t.Fatalf("Read at the depth limit: %v %v", typ, err)
+	}
+}
+
+// TestDeepDeltaChainReads: a 50,000-deep OFS_DELTA chain (deeper than git
+// writes, which git reads) resolves, by Read and ReadHeader.
+func TestDeepDeltaChainReads(t *testing.T) {
+	format := oid.SHA1
+	objects := emptyObjects(t)
+	content := []byte("deep chain 00000000\n")
+	entries := []testEntry{fullEntry(format, object.Blob, content)}
+	var last oid.ID
+	for i := 1; i <= 50000; i++ {
+		next := bytes.Clone(content)
+		copy(next[11:19], fmt.Sprintf("%08d", i))
+		last = oid.HashObject(format, "blob", next)
+		entries = append(entries, testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: i - 1, id: last, declaredSize: -1})
+		content = next
+	}
+	writeTestPack(t, filepath.Join(objects, "pack"), format, "deep50k", entries)
+	db, err := Open(objects, format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := db.NewReader()
+	typ, data, err := r.Read(last, nil)
+	if err != nil || typ != object.Blob || !bytes.Equal(data, content) {
+		t.Fatalf("Read at depth 50,000: %v %v %q", typ, err, data)
+	}
+	if typ, size, err := r.ReadHeader(last); err != nil || typ != object.Blob || size != int64(len(content)) {
+		t.Fatalf("ReadHeader at depth 50,000: %v %d %v", typ, size, err)
 	}
 }

@@ -305,7 +305,7 @@ func (e chainError) Error() string {
 	if e == errChainCycle {
 		return ErrDeltaChain.Error() + ": REF_DELTA cycle"
 	}
-	return fmt.Sprintf("%v: deeper than %d", ErrDeltaChain, MaxDeltaChainDepth)
+	return fmt.Sprintf("%v: deeper than %d", ErrDeltaChain, deltaChainLimit)
 }
 
 func (e chainError) Unwrap() error { return ErrDeltaChain }
@@ -408,7 +408,7 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 			break
 		}
 		chain = append(chain, chainLink{pack: curP, off: curOff, hdr: h})
-		if len(chain) > MaxDeltaChainDepth {
+		if len(chain) > deltaChainLimit {
 			return 0, nil, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
 		}
 		if h.typ == typeOfsDelta {
@@ -538,7 +538,7 @@ func (r *Reader) chainType(p *pack, off uint64, h entryHeader) (object.Type, err
 	r.refHops = r.refHops[:0]
 	curP, curOff := p, off
 	for depth := 0; ; depth++ {
-		if depth > MaxDeltaChainDepth {
+		if depth > deltaChainLimit {
 			return 0, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
 		}
 		if depth > 0 {

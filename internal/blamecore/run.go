@@ -9,6 +9,7 @@ import (
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -43,6 +44,10 @@ type BlobError struct {
 }
 
 func (e *BlobError) Error() string {
+	if errors.Is(e.Err, odb.ErrDeltaChain) {
+		// git hangs on a REF_DELTA cycle; goblame says what is wrong.
+		return fmt.Sprintf("cannot read blob %s for path %s: %v", e.ID, e.Path, e.Err)
+	}
 	if e.final {
 		return fmt.Sprintf("cannot read blob %s for path %s", e.ID, e.Path)
 	}
@@ -245,6 +250,11 @@ func (sb *scoreboard) setup(req Request) error {
 	}
 	if found && object.IsBlobMode(mode) {
 		typ, err := sb.hist.objectType(id)
+		if err != nil && !errors.Is(err, odb.ErrNotFound) {
+			// A damaged object (a delta cycle, a corrupt pack) is that
+			// error, not "no such path".
+			return &BlobError{ID: id, Path: req.Path, Err: err, final: true}
+		}
 		if err != nil || typ != object.Blob {
 			found = false
 		}
