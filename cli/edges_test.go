@@ -69,3 +69,28 @@ func TestPagerQuitsEarly(t *testing.T) {
 		t.Errorf("pager gone: exit %d, stderr %q; want 141 and nothing", code, stderr.String())
 	}
 }
+
+// slashScript writes trees by hand whose one entry is named "x/y" (git's
+// tools never write a slash into a name; git blame still finds it).
+const slashScript = `git init -q r && cd r
+raw() { printf "$(echo $1 | sed 's/../\\x&/g')"; }
+b1=$(printf 'one\n' | git hash-object -w --stdin)
+b2=$(printf 'one\ntwo\n' | git hash-object -w --stdin)
+t1=$({ printf '100644 x/y\0'; raw $b1; } | git hash-object -t tree -w --literally --stdin)
+t2=$({ printf '100644 x/y\0'; raw $b2; } | git hash-object -t tree -w --literally --stdin)
+test_tick; c1=$(echo c1 | git commit-tree $t1)
+test_tick; c2=$(echo c2 | git commit-tree -p $c1 $t2)
+git update-ref refs/heads/main $c2
+`
+
+// TestSlashInTreeEntryName: an entry named "x/y" is found as git's
+// find_tree_entry finds it.
+func TestSlashInTreeEntryName(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-slash-entry", f, slashScript), "r")
+		for _, args := range [][]string{{"main", "--", "x/y"}, {"-p", "main", "--", "x/y"}, {"--incremental", "main", "--", "x/y"}, {"main", "--", "x"}} {
+			compareWithGit(t, dir, f, nil, nil, args...)
+		}
+	}
+}

@@ -163,6 +163,12 @@ func (t *Trees) Lookup(tree oid.ID, path []byte) (mode uint32, id oid.ID, found 
 			lc.put(cur, r)
 		}
 		if !r.found {
+			if i < last {
+				// No entry "comp": an entry whose name holds a slash
+				// ("x/y", which git's own tools never write) may name
+				// the rest, as git's find_tree_entry matches names.
+				return t.lookupSlashed(cur, bytes.Join(pc.components[i:], []byte("/")))
+			}
 			return 0, oid.ID{}, false, nil
 		}
 		if i < last {
@@ -199,6 +205,35 @@ func (t *Trees) find(tree oid.ID, name []byte) (lookupResult, error) {
 		return lookupResult{}, fmt.Errorf("tree %s: %w", tree, err)
 	}
 	return lookupResult{mode: e.Mode, id: e.ID, found: found}, nil
+}
+
+// lookupSlashed finds rest in tree through an entry whose name contains
+// a slash: the entry named rest itself, or a tree entry named by a
+// leading part of rest, in which the remainder is looked up. It is the
+// uncached path for damaged or hand-made trees.
+func (t *Trees) lookupSlashed(tree oid.ID, rest []byte) (uint32, oid.ID, bool, error) {
+	typ, body, err := t.rd.Read(tree, nil)
+	if err != nil {
+		return 0, oid.ID{}, false, fmt.Errorf("reading tree %s: %w", tree, err)
+	}
+	t.stats.TreesRead++
+	if typ != object.Tree {
+		return 0, oid.ID{}, false, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
+	}
+	it := object.NewTreeIter(t.format, body)
+	var e object.TreeEntry
+	for it.Next(&e) {
+		if bytes.IndexByte(e.Name, '/') < 0 || !bytes.HasPrefix(rest, e.Name) {
+			continue
+		}
+		if len(rest) == len(e.Name) {
+			return e.Mode, e.ID, true, nil
+		}
+		if rest[len(e.Name)] == '/' && object.IsTree(e.Mode) {
+			return t.Lookup(e.ID, rest[len(e.Name)+1:])
+		}
+	}
+	return 0, oid.ID{}, false, it.Err()
 }
 
 // Change is one difference between two trees, as "git diff-tree -r"
