@@ -94,3 +94,17 @@ func TestSlashInTreeEntryName(t *testing.T) {
 		}
 	}
 }
+
+// TestReflogRevisions: <ref>@{n} and @{n} read the reflog as git's
+// read_ref_at does, its errors included.
+func TestReflogRevisions(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
+		// five commits: the reflog of main has five entries
+		for _, rev := range []string{"HEAD@{1}", "main@{2}", "main@{0}", "@{0}", "@{1}", "@{4}", "main@{5}", "main@{6}", "HEAD@{99}", "nosuch@{1}", "main@{1}~1"} {
+			compareWithGit(t, dir, f, nil, nil, rev, "--", "f")
+		}
+		compareWithGit(t, dir, f, nil, nil, "-p", "main@{1}..main@{0}", "--", "f")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 	"sort"
 	"strconv"
 	"strings"
@@ -637,8 +638,11 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 			return id, true, nil
 		}
 	}
-	// Reflog and @{...} marks are not supported.
-	if strings.HasSuffix(name, "}") && strings.Contains(name, "@{") {
+	if i := strings.LastIndex(name, "@{"); i >= 0 && strings.HasSuffix(name, "}") {
+		if n, ok := reflogIndex(name[i+2 : len(name)-1]); ok {
+			return res.reflogEntry(name[:i], n)
+		}
+		// @{date}, @{upstream} and @{push} are not supported.
 		return oid.ID{}, false, nil
 	}
 	if name != "" && ambiguousPath(name) {
@@ -1015,4 +1019,90 @@ func (res *resolver) fatal(err error) error {
 		return &cp
 	}
 	return err
+}
+
+// reflogIndex parses the n of "@{n}": decimal digits only.
+func reflogIndex(spec string) (int, bool) {
+	if spec == "" || len(spec) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(spec); i++ {
+		c := spec[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// reflogEntry is "<base>@{n}" (git's read_ref_at by count): the value
+// the ref had n updates ago, from its reflog. An empty base is the
+// current branch (HEAD itself when detached).
+func (res *resolver) reflogEntry(base string, n int) (oid.ID, bool, error) {
+	s := res.r.refStore()
+	refname := ""
+	switch base {
+	case "", "@":
+		h, err := s.resolve("HEAD", true)
+		if err != nil {
+			return oid.ID{}, false, fatalError{err}
+		}
+		refname = "HEAD"
+		if h.symref && h.name != "" {
+			refname = h.name
+		}
+		if base == "@" {
+			refname = "HEAD"
+		}
+	case "HEAD":
+		refname = "HEAD"
+	default:
+		for _, rule := range refRules {
+			full := strings.Replace(rule, "%s", base, 1)
+			if r, err := s.resolve(full, true); err == nil && r.found {
+				refname = full
+				break
+			}
+		}
+	}
+	if refname == "" {
+		return oid.ID{}, false, nil
+	}
+	dir := res.r.CommonDir
+	if !strings.HasPrefix(refname, "refs/") {
+		dir = res.r.GitDir
+	}
+	data, err := fsread.ReadFile(dir+"/logs/"+refname, 0)
+	if err != nil {
+		return oid.ID{}, false, nil
+	}
+	hexLen := res.r.Format.HexSize()
+	type update struct{ old, new oid.ID }
+	var log []update
+	for _, line := range strings.Split(string(data), "\n") {
+		if len(line) < 2*hexLen+2 || line[hexLen] != ' ' || line[2*hexLen+1] != ' ' {
+			continue
+		}
+		o, err1 := oid.ParseHex(res.r.Format, line[:hexLen])
+		nw, err2 := oid.ParseHex(res.r.Format, line[hexLen+1:2*hexLen+1])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		log = append(log, update{o, nw})
+	}
+	shown := base
+	if shown == "" {
+		shown = strings.TrimPrefix(refname, "refs/heads/")
+	}
+	switch {
+	case len(log) == 0:
+		return oid.ID{}, false, fatalError{fmt.Errorf("log for '%s' is empty", shown)}
+	case n < len(log):
+		return log[len(log)-1-n].new, true, nil
+	case n == len(log) && !log[0].old.IsNull():
+		return log[0].old, true, nil
+	}
+	return oid.ID{}, false, fatalError{fmt.Errorf("log for '%s' only has %d entries", shown, len(log))}
 }
