@@ -134,10 +134,10 @@
 // name of 4 or more digits (disambiguated by the lookup's type hint or
 // core.disambiguate), and finally "rev:path" (a tree entry; "./" and
 // "../" relative to the prefix) and ":path" or ":<stage>:path" (the
-// index). Parents follow grafts and shallow commits. Reflog forms
-// (@{n}, @{date}, @{-n}), @{upstream}/@{push}, "^{/regex}" and ":/regex"
-// are not supported: they fail as bad revisions (git would resolve
-// them).
+// index). Parents follow grafts and shallow commits. Reflog counts
+// (<ref>@{n}, @{n}) and @{-n} resolve; @{date}, @{upstream}/@{push},
+// "^{/regex}" and ":/regex" are not supported: they fail as bad
+// revisions (git would resolve them).
 //
 // ParseRevisionArgs handles blame's revision arguments as git's
 // revision machinery does after blame has put "--" before the path:
@@ -272,8 +272,8 @@
 //
 // GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
 // case-sensitively, as on Linux by default), the reftable backend (git
-// 2.39.5 refuses it too), clean filters, reflog and @{upstream} revision
-// forms, ^{/regex} and :/regex, and the sparse-checkout cone check git
+// 2.39.5 refuses it too), clean filters, @{date}, @{upstream} and @{push}
+// revision forms, ^{/regex} and :/regex, and the sparse-checkout cone check git
 // makes before reading a .gitattributes file from the index.
 //
 // # Security

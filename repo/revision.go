@@ -78,8 +78,9 @@ func (f fatalError) Error() string { return f.err.Error() }
 // (or ErrAmbiguous) whose text is git blame's "bad revision 'spec'" and
 // whose Before lines are what git printed before it. Warnings (an
 // ambiguous ref name, a dangling symbolic ref) go to the warning handler.
-// Reflog (@{n}, @{date}), @{upstream}, @{-n}, ^{/regex} and :/regex
-// forms are not supported and fail as bad revisions.
+// Reflog counts (<ref>@{n}, @{n}) and @{-n} resolve; @{date},
+// @{upstream}, @{push}, ^{/regex} and :/regex are not supported and fail
+// as bad revisions.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
