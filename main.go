@@ -7,10 +7,15 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/goblame/goblame/cli"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.OSEnviron()))
+	args := os.Args[1:]
+	if name := filepath.Base(os.Args[0]); name == "annotate" || name == "git-annotate" {
+		args = append([]string{"annotate"}, args...) // run as annotate
+	}
+	os.Exit(cli.Main(args, cli.OSEnviron()))
 }

@@ -108,3 +108,22 @@ func TestReflogRevisions(t *testing.T) {
 		compareWithGit(t, dir, f, nil, nil, "-p", "main@{1}..main@{0}", "--", "f")
 	}
 }
+
+// TestAnnotate: "goblame annotate ..." prints what git annotate prints,
+// its usage and errors included.
+func TestAnnotate(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
+		for _, args := range [][]string{{"f"}, {"-h"}, {"-L", "2,3", "f"}, {"HEAD~1", "--", "f"}, {"-p", "f"}, {"--incremental", "f"}, {"-L", "x", "f"}, {"-e", "-w", "f"}, {"nosuch"}} {
+			want, err := testgit.Run(dir, f, nil, nil, "git", append([]string{"annotate"}, args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runGoblame(dir, f, nil, nil, append([]string{"annotate"}, args...)...)
+			if got.ExitCode != want.ExitCode || !bytes.Equal(got.Stdout, want.Stdout) || !bytes.Equal(got.Stderr, want.Stderr) {
+				t.Errorf("annotate %v: exit %d (git %d)\n%s", args, got.ExitCode, want.ExitCode, describeDiff(got, want))
+			}
+		}
+	}
+}

@@ -34,11 +34,17 @@ func Main(args []string, env Environ) int {
 			return 0
 		}
 	}
-	r := &blameRun{env: env}
+	annotate := false
+	if len(args) > 0 && args[0] == "annotate" {
+		// "goblame annotate ..." is git annotate (a file named
+		// "annotate" is blamed with "goblame -- annotate").
+		annotate, args = true, args[1:]
+	}
+	r := &blameRun{env: env, annotate: annotate}
 	err := r.run(args)
 	if err != nil {
 		r.flush()
-		return report(env.Stdout, env.Stderr, err, false)
+		return report(env.Stdout, env.Stderr, err, annotate)
 	}
 	return 0
 }

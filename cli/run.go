@@ -21,12 +21,13 @@ import (
 
 // blameRun is one invocation of the blame command.
 type blameRun struct {
-	env    Environ
-	procs  int // GOMAXPROCS before the run went to one processor (process.go)
-	stderr *bufio.Writer
-	r      *repo.Repository
-	lib    *blame.Repository
-	now    time.Time // the clock (the pseudo commit's date)
+	env      Environ
+	annotate bool // git annotate: -c output, ISO dates, its usage line
+	procs    int  // GOMAXPROCS before the run went to one processor (process.go)
+	stderr   *bufio.Writer
+	r        *repo.Repository
+	lib      *blame.Repository
+	now      time.Time // the clock (the pseudo commit's date)
 	// dateNow is "now" for relative dates and approxidate: git's
 	// get_time(), which GIT_TEST_DATE_NOW overrides.
 	dateNow time.Time
@@ -77,7 +78,7 @@ func (b *blameRun) run(args []string) error {
 	b.stderr = bufio.NewWriter(env.Stderr)
 	defer b.flush()
 	if len(args) == 1 && args[0] == "-h" {
-		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{})
+		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
 		return err
 	}
 	b.now = env.Now()
@@ -122,6 +123,7 @@ func (b *blameRun) run(args []string) error {
 	var grafts map[oid.ID][]oid.ID
 	bare := r.WorkTree == ""
 	ctx := ParseContext{
+		Annotate:         b.annotate,
 		Format:           r.Format,
 		CoreAbbrev:       coreAbbrev,
 		Bare:             bare,
