@@ -127,3 +127,16 @@ func TestAnnotate(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageSearchRevisions: rev^{/re} and :/re find the newest commit
+// whose message matches (an extended regex; "!-" negates, "!!" is "!").
+func TestMessageSearchRevisions(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
+		for _, rev := range []string{"HEAD^{/c2}", "HEAD^{/c[34]}", "HEAD^{/!-big}", "HEAD^{/nomatch}", "HEAD~2^{/c}", "HEAD^{/!x}",
+			":/c3", ":/c[12]", ":/!-big", ":/nomatch", ":/!!x", "HEAD^{/c3}~1", ":/c2..HEAD"} {
+			compareWithGit(t, dir, f, nil, nil, rev, "--", "f")
+		}
+	}
+}

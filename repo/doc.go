@@ -135,9 +135,9 @@
 // core.disambiguate), and finally "rev:path" (a tree entry; "./" and
 // "../" relative to the prefix) and ":path" or ":<stage>:path" (the
 // index). Parents follow grafts and shallow commits. Reflog counts
-// (<ref>@{n}, @{n}) and @{-n} resolve; @{date}, @{upstream}/@{push},
-// "^{/regex}" and ":/regex" are not supported: they fail as bad
-// revisions (git would resolve them).
+// (<ref>@{n}, @{n}), @{-n}, "^{/regex}" and ":/regex" resolve; @{date}
+// and @{upstream}/@{push} are not supported: they fail as bad revisions
+// (git would resolve them).
 //
 // ParseRevisionArgs handles blame's revision arguments as git's
 // revision machinery does after blame has put "--" before the path:
@@ -273,7 +273,7 @@
 // GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
 // case-sensitively, as on Linux by default), the reftable backend (git
 // 2.39.5 refuses it too), clean filters, @{date}, @{upstream} and @{push}
-// revision forms, ^{/regex} and :/regex, and the sparse-checkout cone check git
+// revision forms, and the sparse-checkout cone check git
 // makes before reading a .gitattributes file from the index.
 //
 // # Security

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/posixre"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,9 +79,9 @@ func (f fatalError) Error() string { return f.err.Error() }
 // (or ErrAmbiguous) whose text is git blame's "bad revision 'spec'" and
 // whose Before lines are what git printed before it. Warnings (an
 // ambiguous ref name, a dangling symbolic ref) go to the warning handler.
-// Reflog counts (<ref>@{n}, @{n}) and @{-n} resolve; @{date},
-// @{upstream}, @{push}, ^{/regex} and :/regex are not supported and fail
-// as bad revisions.
+// Reflog counts (<ref>@{n}, @{n}), @{-n}, rev^{/regex} and :/regex
+// resolve; @{date}, @{upstream} and @{push} are not supported and fail as
+// bad revisions.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
@@ -232,6 +233,9 @@ func (res *resolver) getOIDWithContext(name string, flags int) (oid.ID, bool, er
 	id, ok, err := res.getOID1(name, flags)
 	if err != nil || ok {
 		return id, ok, err
+	}
+	if re, ok := strings.CutPrefix(name, ":/"); ok {
+		return res.searchAllMessages(re)
 	}
 	if strings.HasPrefix(name, ":") {
 		return res.indexPath(name)
@@ -537,8 +541,16 @@ func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled b
 	case rest[0] == '}':
 		onlyTags = true
 	case rest[0] == '/':
-		// ^{/regex} searches commit messages; not supported.
-		return oid.ID{}, false, true, nil
+		start, found, err := res.getOID1(name[:sp-1], flags&^lookDisambiguators|lookCommittish)
+		if err != nil || !found {
+			return oid.ID{}, false, true, err
+		}
+		commit, err := Peel(res.rd, start, object.Commit)
+		if err != nil {
+			return oid.ID{}, false, true, nil
+		}
+		id, ok, err := res.searchMessages(rest[1:len(rest)-1], commit)
+		return id, ok, true, err
 	default:
 		return oid.ID{}, false, false, nil
 	}
@@ -1106,4 +1118,106 @@ func (res *resolver) reflogEntry(base string, n int) (oid.ID, bool, error) {
 		return log[0].old, true, nil
 	}
 	return oid.ID{}, false, fatalError{fmt.Errorf("log for '%s' only has %d entries", shown, len(log))}
+}
+
+// searchMessages is git's get_oid_oneline from one commit ("rev^{/re}"):
+// the newest commit reachable from start (by committer date) whose
+// message matches the extended regular expression re. "!-re" finds the
+// newest that does not match, "!!" stands for a literal "!", and any
+// other "!" prefix is an error (git reserves it).
+func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, error) {
+	negative := false
+	if strings.HasPrefix(re, "!") {
+		switch {
+		case strings.HasPrefix(re, "!-"):
+			negative, re = true, re[2:]
+		case strings.HasPrefix(re, "!!"):
+			re = re[1:]
+		default:
+			return oid.ID{}, false, nil
+		}
+	}
+	rx, err := posixre.Compile(re, posixre.Extended)
+	if err != nil {
+		return oid.ID{}, false, nil
+	}
+	type item struct {
+		id   oid.ID
+		time uint64
+	}
+	var queue []item // kept sorted oldest first; the newest is popped
+	seen := map[oid.ID]bool{}
+	push := func(id oid.ID, t uint64) {
+		i := sort.Search(len(queue), func(i int) bool { return queue[i].time > t })
+		queue = append(queue, item{})
+		copy(queue[i+1:], queue[i:])
+		queue[i] = item{id, t}
+	}
+	var info object.CommitInfo
+	read := func(id oid.ID) ([]byte, bool) {
+		typ, body, err := res.rd.Read(id, nil)
+		if err != nil || typ != object.Commit || object.ParseCommit(res.r.Format, body, &info) != nil {
+			return nil, false
+		}
+		return body, true
+	}
+	for _, start := range starts {
+		if seen[start] {
+			continue
+		}
+		seen[start] = true
+		if _, ok := read(start); ok {
+			push(start, info.CommitTime)
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		body, ok := read(it.id)
+		if !ok {
+			continue
+		}
+		msg := body
+		matched := false
+		if i := bytes.Index(body, []byte("\n\n")); i >= 0 {
+			msg = body[i+2:]
+			if j := bytes.IndexByte(msg, 0); j >= 0 {
+				msg = msg[:j] // regexec sees a C string
+			}
+			matched = rx.Match(msg)
+		}
+		if matched != negative {
+			return it.id, true, nil
+		}
+		parents := append([]oid.ID(nil), info.Parents...)
+		for _, p := range parents {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if _, ok := read(p); ok {
+				push(p, info.CommitTime)
+			}
+		}
+	}
+	return oid.ID{}, false, nil
+}
+
+// searchAllMessages is ":/re": searchMessages from every ref and HEAD,
+// their tags peeled to commits, as git's handle_one_ref collects them.
+func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
+	var starts []oid.ID
+	add := func(id oid.ID) {
+		if c, err := Peel(res.rd, id, object.Commit); err == nil {
+			starts = append(starts, c)
+		}
+	}
+	s := res.r.refStore()
+	if err := s.forEachRef("refs/", func(_ string, id oid.ID) error { add(id); return nil }); err != nil {
+		return oid.ID{}, false, fatalError{err}
+	}
+	if h, err := s.resolve("HEAD", true); err == nil && h.found {
+		add(h.id)
+	}
+	return res.searchMessages(re, starts...)
 }
