@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// graphScript is a history with a commit-graph and Bloom filters.
+const graphScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6; do seq 1 $((i*3)) >f; commit_all c$i; done
+git commit-graph write --reachable --changed-paths
+`
+
+// damageGraph rewrites one field of the commit-graph at path.
+func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := map[string]int{}
+	for i := 0; i <= int(b[6]); i++ {
+		off := 8 + 12*i
+		chunks[string(b[off:off+4])] = int(binary.BigEndian.Uint64(b[off+4 : off+12]))
+	}
+	oidf := chunks["OIDF"]
+	n := binary.BigEndian.Uint32(b[oidf+255*4:])
+	rec := f.Size() + 16
+	cdat := chunks["CDAT"]
+	switch kind {
+	case "self-parent":
+		binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], 1)
+	case "parent-out-of-range":
+		binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], n+5)
+	case "bad-extra-edges":
+		binary.BigEndian.PutUint32(b[cdat+rec+f.Size()+4:], 0x80000000|7)
+	case "bad-bloom-index":
+		binary.BigEndian.PutUint32(b[chunks["BIDX"]+8:], 0xffffff)
+	default:
+		t.Fatalf("unknown damage %s", kind)
+	}
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedCommitGraph: with a commit-graph damaged in each of these
+// ways (git 2.39.5 segfaults on some and dies on others), goblame prints
+// what the repository gives without the commit-graph, and exits 0.
+func TestDamagedCommitGraph(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		src := filepath.Join(testgit.Fixture(t, "cli-damaged-graph", f, graphScript), "r")
+		for _, kind := range []string{"self-parent", "parent-out-of-range", "bad-extra-edges", "bad-bloom-index"} {
+			dir := filepath.Join(t.TempDir(), "r")
+			if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v %s", err, out)
+			}
+			graph := filepath.Join(dir, ".git", "objects", "info", "commit-graph")
+			want, err := testgit.Run(dir, f, nil, []string{"GIT_TEST_COMMIT_GRAPH=0"}, "git", "-c", "core.commitGraph=false", "blame", "-p", "f")
+			if err != nil || want.ExitCode != 0 {
+				t.Fatalf("git without the graph: %v %s", err, want.Stderr)
+			}
+			damageGraph(t, graph, f, kind)
+			got := runGoblame(dir, f, nil, nil, "-p", "f")
+			if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) {
+				t.Errorf("%s %s: exit %d, stderr %q; output equal to the undamaged blame: %v", f, kind, got.ExitCode, got.Stderr, bytes.Equal(got.Stdout, want.Stdout))
+			}
+			if strings.Contains(string(got.Stderr), "panic") || strings.Count(string(got.Stderr), "\n") > 1 {
+				t.Errorf("%s %s: stderr %q: at most one warning line", f, kind, got.Stderr)
+			}
+		}
+	}
+}
