@@ -296,6 +296,10 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 // blame: --not and the revisions, then --default and --merge.
 func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	r, opts := b.repo, b.opts
+	words, display, err := b.expandRefWords(words)
+	if err != nil {
+		return nil, err
+	}
 	for _, w := range words {
 		if strings.HasPrefix(w, "-") && w != "--not" {
 			return nil, fatalf("goblame does not support the revision option %s", w)
@@ -304,6 +308,11 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	revs, err := r.ParseRevisionArgs(b.rd, words)
 	if err != nil {
 		return nil, err
+	}
+	for i := range revs {
+		if short, ok := display[revs[i].Name]; ok {
+			revs[i].Name = short
+		}
 	}
 	if len(revs) == 0 && opts.DefaultRevision != "" {
 		id, err := r.ResolveRevision(b.rd, opts.DefaultRevision)

@@ -140,3 +140,32 @@ func TestMessageSearchRevisions(t *testing.T) {
 		}
 	}
 }
+
+// refsScript has branches, an annotated and a light tag, and a remote.
+const refsScript = `git init -q r && cd r
+for i in 1 2 3 4; do seq 1 $((i*3)) >f; commit_all c$i; done
+git branch side HEAD~2 && git tag -a -m tagged v1 HEAD~1 && git tag v2 HEAD~3
+git update-ref refs/remotes/origin/main HEAD~1
+cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t1
+`
+
+// TestRefListingRevisions: --all, --branches, --tags, --remotes, --glob
+// and --exclude list refs as setup_revisions does: one tip blames, more
+// are git's "More than one commit to dig from" with git's names.
+func TestRefListingRevisions(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-ref-listing", f, refsScript)
+		for _, repo := range []string{"r", "one"} {
+			dir := filepath.Join(root, repo)
+			for _, args := range [][]string{
+				{"--all"}, {"--branches"}, {"--tags"}, {"--remotes"}, {"--glob=refs/heads/*"}, {"--glob=heads/*"},
+				{"--branches=ma*"}, {"--tags=v*"}, {"--exclude=refs/tags/*", "--all"}, {"--exclude=v1", "--tags"},
+				{"--exclude=*/v1", "--tags"}, {"--not", "--branches=side"}, {"--exclude=side", "--branches"},
+				{"--remotes=origin"}, {"--glob", "refs/remotes/*"}, {"-p", "--tags=t*"},
+			} {
+				compareWithGit(t, dir, f, nil, nil, append(args, "--", "f")...)
+			}
+		}
+	}
+}

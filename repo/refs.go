@@ -341,3 +341,11 @@ func validRefComponent(c string) bool {
 	}
 	return true
 }
+
+// ForEachRef calls fn for every ref whose full name starts with prefix
+// ("refs/" for all of them; the prefix should end in '/'), in name order,
+// loose refs overriding packed ones, symbolic refs resolved; refs that do
+// not resolve are skipped. It is what --all, --branches and --glob list.
+func (r *Repository) ForEachRef(prefix string, fn func(name string, id oid.ID) error) error {
+	return r.refStore().forEachRef(prefix, fn)
+}

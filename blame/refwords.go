@@ -1,0 +1,170 @@
+package blame
+
+import (
+	"strings"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// expandRefWords replaces the ref-listing pseudo revisions of
+// setup_revisions — --all, --branches[=pat], --tags[=pat],
+// --remotes[=pat], --glob=pat, with --exclude=pat before them — by the
+// names of the refs they list, in git's order (refs by name; --all adds
+// HEAD last). Other words pass through.
+//
+// display maps the full names listed by --branches, --tags and --remotes
+// to the short names git shows for them (it strips the category's
+// prefix; --all and --glob show full names).
+func (b *run) expandRefWords(words []string) (out []string, display map[string]string, err error) {
+	var exclude []string
+	display = map[string]string{}
+	strip := false
+	list := func(prefix, pattern string, head bool) error {
+		err := b.repo.ForEachRef(prefix, func(name string, _ oid.ID) error {
+			if pattern != "" && !refGlobMatch(pattern, name) {
+				return nil
+			}
+			shown := name
+			if strip {
+				shown = strings.TrimPrefix(name, prefix)
+			}
+			for _, x := range exclude {
+				if refGlobMatch(x, shown) { // git matches the name it shows
+					return nil
+				}
+			}
+			out = append(out, name)
+			if strip {
+				display[name] = strings.TrimPrefix(name, prefix)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if head {
+			excluded := false
+			for _, x := range exclude {
+				excluded = excluded || refGlobMatch(x, "HEAD")
+			}
+			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() && !excluded {
+				out = append(out, "HEAD")
+			}
+		}
+		exclude = nil // an exclusion applies to the next listing only
+		return nil
+	}
+	// pattern completes a --branches=/--glob= pattern as git does: a
+	// "refs/..." prefix, and "/*" when it has no glob character.
+	pattern := func(prefix, p string) string {
+		if !strings.HasPrefix(p, "refs/") {
+			p = prefix + p
+		}
+		if !strings.ContainsAny(p, "*?[") {
+			p = strings.TrimSuffix(p, "/") + "/*"
+		}
+		return p
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		strip = strings.HasPrefix(w, "--branches") || strings.HasPrefix(w, "--tags") || strings.HasPrefix(w, "--remotes")
+		switch {
+		case w == "--all":
+			err = list("refs/", "", true)
+		case w == "--branches", w == "--tags", w == "--remotes":
+			err = list("refs/"+map[string]string{"--branches": "heads", "--tags": "tags", "--remotes": "remotes"}[w]+"/", "", false)
+		case strings.HasPrefix(w, "--branches="):
+			err = list("refs/heads/", pattern("refs/heads/", w[len("--branches="):]), false)
+		case strings.HasPrefix(w, "--tags="):
+			err = list("refs/tags/", pattern("refs/tags/", w[len("--tags="):]), false)
+		case strings.HasPrefix(w, "--remotes="):
+			err = list("refs/remotes/", pattern("refs/remotes/", w[len("--remotes="):]), false)
+		case strings.HasPrefix(w, "--glob="):
+			err = list("refs/", pattern("refs/", w[len("--glob="):]), false)
+		case w == "--glob" && i+1 < len(words):
+			i++
+			err = list("refs/", pattern("refs/", words[i]), false)
+		case strings.HasPrefix(w, "--exclude="):
+			exclude = append(exclude, w[len("--exclude="):])
+		case w == "--exclude" && i+1 < len(words):
+			i++
+			exclude = append(exclude, words[i])
+		default:
+			out = append(out, w)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, display, nil
+}
+
+// refGlobMatch is wildmatch without WM_PATHNAME, as ref patterns are
+// matched: '*' matches any run of bytes, '/' included; '?' one byte;
+// "[...]" a set ("[!...]" or "[^...]" its complement, "a-z" ranges); '\'
+// quotes the next byte.
+func refGlobMatch(pattern, name string) bool {
+	for len(pattern) > 0 {
+		switch c := pattern[0]; c {
+		case '*':
+			for len(pattern) > 0 && pattern[0] == '*' {
+				pattern = pattern[1:]
+			}
+			if pattern == "" {
+				return true
+			}
+			for i := 0; i <= len(name); i++ {
+				if refGlobMatch(pattern, name[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if name == "" {
+				return false
+			}
+			pattern, name = pattern[1:], name[1:]
+		case '[':
+			if name == "" {
+				return false
+			}
+			end := strings.IndexByte(pattern[1:], ']')
+			if end < 0 {
+				if name[0] != '[' {
+					return false
+				}
+				pattern, name = pattern[1:], name[1:]
+				continue
+			}
+			set := pattern[1 : 1+end]
+			negate := len(set) > 0 && (set[0] == '!' || set[0] == '^')
+			if negate {
+				set = set[1:]
+			}
+			in := false
+			for j := 0; j < len(set); j++ {
+				if j+2 < len(set) && set[j+1] == '-' {
+					in = in || set[j] <= name[0] && name[0] <= set[j+2]
+					j += 2
+				} else {
+					in = in || set[j] == name[0]
+				}
+			}
+			if in == negate {
+				return false
+			}
+			pattern, name = pattern[2+end:], name[1:]
+		case '\\':
+			if len(pattern) > 1 {
+				pattern = pattern[1:]
+			}
+			fallthrough
+		default:
+			if name == "" || name[0] != pattern[0] {
+				return false
+			}
+			pattern, name = pattern[1:], name[1:]
+		}
+	}
+	return name == ""
+}
