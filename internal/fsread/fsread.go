@@ -96,6 +96,12 @@ func OpenStat(name string, noFollow bool) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return checkRegular(f, name)
+}
+
+// checkRegular returns f and its fstat when f is a regular file or the
+// null device, and closes it otherwise.
+func checkRegular(f *os.File, name string) (*os.File, fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -207,15 +213,5 @@ func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "openat", Path: rel, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), full)
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() && !isDevNull(st) {
-		f.Close()
-		return nil, nil, &NotRegularError{Path: rel, Mode: st.Mode()}
-	}
-	return f, st, nil
+	return checkRegular(os.NewFile(uintptr(fd), full), rel)
 }
