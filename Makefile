@@ -24,7 +24,7 @@ vet:
 test: vet
 	$(GO) test ./...
 	# the library's concurrency under the race detector
-	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead' ./blame ./traverse
+	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead' ./blame ./internal/traverse
 
 # Go benchmarks of every package (allocations reported).
 bench:
