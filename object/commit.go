@@ -26,15 +26,18 @@ type CommitInfo struct {
 // info.Parents[:0], so a caller can reuse one CommitInfo across calls
 // without allocating.
 //
-// Like git's parse_commit_buffer, it requires "tree <hex>\n" first and
-// takes as parents only the "parent <hex>\n" lines that follow it
-// directly.
+// Like git's parse_commit_buffer, it requires "tree <hex>\n" first, with
+// at least one byte after it, and takes as parents only the
+// "parent <hex>\n" lines that follow it directly. As in git, a line
+// starting "parent " counts as one only where more than "parent <hex>"
+// remains (a shorter tail is an ordinary header), and a parent line must
+// not end the body.
 func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 	parents := info.Parents[:0]
 	*info = CommitInfo{Parents: parents}
 	hexLen := f.HexSize()
 	p := body
-	if !bytes.HasPrefix(p, []byte("tree ")) || len(p) < 5+hexLen+1 || p[5+hexLen] != '\n' {
+	if !bytes.HasPrefix(p, []byte("tree ")) || len(p) <= 5+hexLen+1 || p[5+hexLen] != '\n' {
 		return &FormatError{Type: Commit, Offset: 0, Msg: "bogus commit object: no tree line"}
 	}
 	tree, err := oid.ParseHexBytes(f, p[5:5+hexLen])
@@ -43,9 +46,9 @@ func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 	}
 	info.Tree = tree
 	off := 5 + hexLen + 1
-	for bytes.HasPrefix(body[off:], []byte("parent ")) {
+	for len(body)-off > 7+hexLen && bytes.HasPrefix(body[off:], []byte("parent ")) {
 		end := off + 7 + hexLen
-		if end >= len(body) || body[end] != '\n' {
+		if end+1 >= len(body) || body[end] != '\n' {
 			return &FormatError{Type: Commit, Offset: off, Msg: "bad parent line"}
 		}
 		id, err := oid.ParseHexBytes(f, body[off+7:end])
@@ -55,6 +58,7 @@ func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 		info.Parents = append(info.Parents, id)
 		off = end + 1
 	}
+	info.CommitTime = commitDate(body[off:])
 	// Remaining headers until the empty line.
 	for off < len(body) {
 		if body[off] == '\n' {
@@ -85,24 +89,17 @@ func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 			}
 		}
 	}
-	info.CommitTime = commitDate(body)
 	return nil
 }
 
-// commitDate reproduces git's parse_commit_date, applied to the bytes
-// after the tree and parent lines: the next line must start with "author",
-// the one after it with "committer"; the date is what strtoumax reads
-// after the first '>' of the committer line. Anything unexpected yields 0.
+// commitDate reproduces git's parse_commit_date on the headers that
+// follow the tree and parent lines: the first line must start with
+// "author", the next with "committer"; the date is what strtoumax reads
+// after the first '>' from there on, and only if a newline follows that
+// '>' and is not the last byte of the commit. strtoumax skips white space
+// newlines included, so a committer line without a date takes its digits
+// from a later line, as git does. Anything unexpected yields 0.
 func commitDate(buf []byte) uint64 {
-	i := 0
-	for bytes.HasPrefix(buf[i:], []byte("tree ")) || bytes.HasPrefix(buf[i:], []byte("parent ")) {
-		nl := bytes.IndexByte(buf[i:], '\n')
-		if nl < 0 {
-			return 0
-		}
-		i += nl + 1
-	}
-	buf = buf[i:]
 	if len(buf) <= 6 || !bytes.HasPrefix(buf, []byte("author")) {
 		return 0
 	}
@@ -120,15 +117,15 @@ func commitDate(buf []byte) uint64 {
 	}
 	buf = buf[gt+1:]
 	nl = bytes.IndexByte(buf, '\n')
-	if nl < 0 {
+	if nl < 0 || nl == len(buf)-1 {
 		return 0
 	}
-	return strtoumax(buf[:nl])
+	return strtoumax(buf)
 }
 
-// strtoumax mimics C's strtoumax in base 10 on a line: leading C
-// whitespace, an optional sign (a minus negates modulo 2^64), digits,
-// saturating at the maximum on overflow.
+// strtoumax mimics C's strtoumax in base 10: leading C whitespace, an
+// optional sign (a minus negates modulo 2^64), digits; on overflow the
+// maximum, whatever the sign.
 func strtoumax(b []byte) uint64 {
 	i := 0
 	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
@@ -139,8 +136,11 @@ func strtoumax(b []byte) uint64 {
 		neg = b[i] == '-'
 		i++
 	}
-	v := ParseTimestamp(b[i:])
-	if neg && v != ^uint64(0) {
+	v, overflow := parseDecimal(b[i:])
+	if overflow {
+		return ^uint64(0)
+	}
+	if neg {
 		v = -v
 	}
 	return v

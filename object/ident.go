@@ -65,16 +65,22 @@ func ParseIdent(line []byte) (id Ident, ok bool) {
 // ParseTimestamp converts the Date text of an Ident as C's strtoul would
 // (saturating on overflow).
 func ParseTimestamp(date []byte) uint64 {
-	var v uint64
-	for _, c := range date {
+	v, _ := parseDecimal(date)
+	return v
+}
+
+// parseDecimal reads the leading decimal digits of b, saturating at
+// 2^64-1, and reports whether their value exceeded it.
+func parseDecimal(b []byte) (v uint64, overflow bool) {
+	for _, c := range b {
 		if c < '0' || c > '9' {
 			break
 		}
 		d := uint64(c - '0')
 		if v > (^uint64(0)-d)/10 {
-			return ^uint64(0)
+			return ^uint64(0), true
 		}
 		v = v*10 + d
 	}
-	return v
+	return v, false
 }

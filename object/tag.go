@@ -15,10 +15,16 @@ type TagInfo struct {
 }
 
 // ParseTag parses a tag body: "object", "type" and "tag" lines in that
-// order, as git's parse_tag_buffer requires.
+// order, as git's parse_tag_buffer requires. Like git it refuses a body
+// shorter than hex+24 bytes, reads the type as a C string (up to a NUL)
+// from a type line of under 20 bytes, and takes a "tagger " line only
+// when something follows that word.
 func ParseTag(f oid.Format, body []byte) (TagInfo, error) {
 	var t TagInfo
 	hexLen := f.HexSize()
+	if len(body) < hexLen+24 {
+		return t, &FormatError{Type: Tag, Offset: 0, Msg: "too short"}
+	}
 	if !bytes.HasPrefix(body, []byte("object ")) || len(body) < 7+hexLen+1 || body[7+hexLen] != '\n' {
 		return t, &FormatError{Type: Tag, Offset: 0, Msg: "bad object line"}
 	}
@@ -35,7 +41,14 @@ func ParseTag(f oid.Format, body []byte) (TagInfo, error) {
 	if nl < 0 {
 		return t, &FormatError{Type: Tag, Offset: off, Msg: "truncated type line"}
 	}
-	t.Type = ParseType(body[off+5 : off+nl])
+	typeName := body[off+5 : off+nl]
+	if len(typeName) >= 20 {
+		return t, &FormatError{Type: Tag, Offset: off + 5, Msg: "type too long"}
+	}
+	if i := bytes.IndexByte(typeName, 0); i >= 0 {
+		typeName = typeName[:i]
+	}
+	t.Type = ParseType(typeName)
 	if t.Type == Invalid {
 		return t, &FormatError{Type: Tag, Offset: off + 5, Msg: "unknown object type"}
 	}
@@ -50,7 +63,7 @@ func ParseTag(f oid.Format, body []byte) (TagInfo, error) {
 	} else {
 		return t, &FormatError{Type: Tag, Offset: off, Msg: "no tag line"}
 	}
-	if bytes.HasPrefix(body[off:], []byte("tagger ")) {
+	if len(body)-off > 7 && bytes.HasPrefix(body[off:], []byte("tagger ")) {
 		nl = bytes.IndexByte(body[off:], '\n')
 		if nl < 0 {
 			nl = len(body) - off

@@ -50,58 +50,85 @@ type TreeEntry struct {
 }
 
 // TreeIter walks the entries of a tree body.
+//
+// It reads one entry ahead, as git's tree walk does (tree_entry hands out
+// an entry only after decoding the one that follows): an entry is
+// returned only when the bytes after it are a well-formed entry too or the
+// end of the tree. A malformed entry therefore also hides the one before
+// it, so a lookup of that name fails where git dies, rather than
+// succeeding.
 type TreeIter struct {
 	format oid.Format
 	body   []byte
-	off    int
+	off    int       // where the entry after ahead starts
+	ahead  TreeEntry // decoded, handed out by the next call of Next
+	filled bool      // ahead holds an entry
 	err    error
 }
 
-// NewTreeIter starts iterating over a tree body.
+// NewTreeIter starts iterating over a tree body. It decodes the first
+// entry (git's init_tree_desc); Err reports if that failed.
 func NewTreeIter(f oid.Format, body []byte) TreeIter {
-	return TreeIter{format: f, body: body}
+	it := TreeIter{format: f, body: body}
+	it.readAhead()
+	return it
 }
 
 // Next stores the next entry in e and reports whether there was one. At the
 // end, or on malformed input, it returns false; Err tells which.
 func (it *TreeIter) Next(e *TreeEntry) bool {
+	if !it.filled {
+		return false
+	}
+	cur := it.ahead
+	if !it.readAhead() && it.err != nil {
+		return false
+	}
+	*e = cur
+	return true
+}
+
+// readAhead decodes the entry at it.off into it.ahead and reports whether
+// there was one; at the end of the body, or on malformed bytes (recorded
+// in it.err), it returns false.
+func (it *TreeIter) readAhead() bool {
+	it.filled = false
 	if it.err != nil || it.off >= len(it.body) {
 		return false
 	}
 	b := it.body[it.off:]
-	// mode
+	hs := it.format.Size()
+	// As git's decode_tree_entry: the byte before the last hash-size bytes
+	// of the tree must be a NUL, so that every name ends in bounds with
+	// room for its ID after it (a tree with trailing bytes fails at its
+	// first entry, as in git). Then a mode of any number of octal digits
+	// (git's unsigned int wraps, and so does mode), a space and a name.
+	if len(b) < hs+3 || b[len(b)-hs-1] != 0 {
+		return it.fail("too-short tree object")
+	}
 	if b[0] == ' ' {
 		return it.fail("malformed mode in tree entry")
 	}
 	var mode uint32
 	i := 0
-	for ; i < len(b) && b[i] != ' '; i++ {
+	for ; b[i] != ' '; i++ {
+		// The NUL checked above stops the loop in bounds.
 		c := b[i]
-		if c < '0' || c > '7' || i > 10 {
+		if c < '0' || c > '7' {
 			return it.fail("malformed mode in tree entry")
 		}
 		mode = mode<<3 | uint32(c-'0')
 	}
-	if i >= len(b) {
-		return it.fail("truncated tree entry")
-	}
 	i++
+	// Found at len(b)-hs-1 at the latest, so the ID fits after it.
 	nul := bytes.IndexByte(b[i:], 0)
-	if nul < 0 {
-		return it.fail("truncated tree entry")
-	}
 	if nul == 0 {
 		return it.fail("empty filename in tree entry")
 	}
 	name := b[i : i+nul]
 	i += nul + 1
-	hs := it.format.Size()
-	if len(b)-i < hs {
-		return it.fail("too-short tree file")
-	}
-	e.Mode = CanonMode(mode)
-	e.Name = name
-	e.ID = oid.FromBytes(it.format, b[i:i+hs])
+	it.ahead = TreeEntry{Mode: CanonMode(mode), Name: name, ID: oid.FromBytes(it.format, b[i:i+hs])}
+	it.filled = true
 	it.off += i + hs
 	return true
 }
