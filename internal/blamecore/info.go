@@ -2,7 +2,6 @@ package blamecore
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/goblame/goblame/internal/charset"
 	"github.com/goblame/goblame/object"
@@ -73,10 +72,16 @@ func (sb *scoreboard) identLine(msg []byte, what string) (name, mail []byte, t u
 }
 
 // reencodeMessage converts a commit to the output encoding as git's
-// logmsg_reencode does: the commit's "encoding" header (UTF-8 when
-// absent) names the source; "" or "none" output means raw; a failed
-// conversion leaves the bytes as they are.
+// logmsg_reencode does: git works on the commit as a C string, so nothing
+// after a NUL counts, nor is converted; the commit's "encoding" header
+// (UTF-8 when absent) names the source; "none" output (--encoding=none)
+// means raw, "" the default, UTF-8; an encoding git calls the same as the
+// output (same_encoding) is not converted; a failed conversion leaves the
+// bytes as they are.
 func reencodeMessage(body []byte, output string) []byte {
+	if i := bytes.IndexByte(body, 0); i >= 0 {
+		body = body[:i]
+	}
 	if output == "none" {
 		return body
 	}
@@ -87,22 +92,13 @@ func reencodeMessage(body []byte, output string) []byte {
 	if enc := headerValue(body, "encoding"); enc != nil {
 		from = string(enc)
 	}
-	if sameEncoding(from, output) {
+	if charset.SameEncoding(from, output) {
 		return body
 	}
-	dst, src, ok := charset.Open(output, from)
-	if !ok {
-		return body
+	if out, ok := charset.Reencode(body, output, from); ok {
+		return out
 	}
-	utf8, err := src.NewDecoder().Bytes(body)
-	if err != nil {
-		return body
-	}
-	out, err := dst.NewEncoder().Bytes(utf8)
-	if err != nil {
-		return body
-	}
-	return out
+	return body
 }
 
 // headerValue returns the value of a commit header line in the header
@@ -126,15 +122,4 @@ func headerValue(body []byte, key string) []byte {
 		body = body[nl+1:]
 	}
 	return nil
-}
-
-func isUTF8Name(name string) bool {
-	return strings.EqualFold(name, "utf-8") || strings.EqualFold(name, "utf8")
-}
-
-func sameEncoding(a, b string) bool {
-	if isUTF8Name(a) && isUTF8Name(b) {
-		return true
-	}
-	return strings.EqualFold(a, b)
 }

@@ -1,6 +1,6 @@
-// Package charset finds the encoding git converts text with, by the name
-// git hands to iconv: a commit's "encoding" header, --encoding and
-// i18n.logOutputEncoding, a working-tree-encoding attribute.
+// Package charset converts text between character sets as git does, by
+// the names git hands to iconv: a commit's "encoding" header, --encoding
+// and i18n.logOutputEncoding, a working-tree-encoding attribute.
 //
 // git converts with glibc's iconv (utf8.c, reencode_string_len), so a name
 // is looked up as iconv_open looks it up: suffixes such as "//TRANSLIT"
@@ -8,33 +8,55 @@
 // letters, digits and "_-.,:" removed, and matched against glibc's
 // character set names and aliases (gconv-modules, the converters built
 // into libc). git's own spellings come first ("UTF-16LE-BOM" and
-// "UTF-16BE-BOM" for output) and last ("latin-1" for ISO-8859-1 when iconv
-// knows no such name).
+// "UTF-16BE-BOM" for output) and last ("latin-1" for ISO-8859-1, the
+// official spelling of UTF-8, when iconv knows no such name). Reencode is
+// reencode_string_len; a conversion that iconv cannot open or that fails
+// on the text gives no result, and git then keeps the text as it is.
 //
-// The conversions are golang.org/x/text's charmaps and East Asian
-// encodings; UTF-8, ASCII and UTF-16 are goblame's own, strict as iconv
-// is (x/text's replace what is invalid). Where a character set has no
-// x/text encoding, Open reports that it cannot convert, and callers keep
-// the bytes as they are, as git does when iconv_open fails. Known
-// differences from glibc's tables: x/text decodes the C1 controls
-// (0x80-0x9F) of ISO-8859-2 to -16 and the bytes its charmaps leave
-// undefined as U+FFFD where glibc decodes the former and fails on the
-// latter; a handful of code points in KOI8-U, MACINTOSH and CP1255; the
-// East Asian encodings follow the WHATWG Encoding Standard (Shift_JIS as
-// Windows-31J, EUC-KR as UHC).
+// # Conversions
+//
+// A conversion is what glibc 2.36's iconv does with a whole text in one
+// call, from the initial state and without the flush git never makes: a
+// character a converter holds back at the end to see whether the next
+// one combines with it (CP1255, CP1258 and TCVN decoding, BIG5-HKSCS and
+// the JIS X 0213 sets encoding) is not written. Where gconv-modules
+// converts two character sets into one another directly (EUC-CN and
+// BIG5, which turns simplified characters into traditional ones; GBK to
+// EUC-CN and back), Reencode does the same, with glibc's quirks (its
+// EUC-CN to GBK converter calls a two-byte character at the very end of
+// the text incomplete).
+//
+// The Unicode forms are goblame's own code (unicode.go): UTF-8 of up to
+// six bytes as glibc's, UTF-16, UTF-32, UCS-2, UCS-4, strict as iconv is.
+// Every other character set glibc converts statelessly, some 250 from
+// ISO-8859-x, KOI8-R and windows-125x to EUC-JP, Shift_JIS, EUC-KR, UHC,
+// GB2312, GBK, GB18030, BIG5, BIG5-HKSCS and EUC-TW, is a table (table.go):
+// byte sequences of one to four bytes, each decoding to one or two code
+// points, code points encoding to bytes, pairs held back and combined.
+// The tables are not glibc's sources translated: internal/gen/tablegen
+// asks the installed iconv how it converts every sequence and every code
+// point, and writes what it answers (tables.bin, tables.go, names.go). The
+// package's tests compare every table with the iconv program, sequence by
+// sequence and code point by code point.
+//
+// Stateful character sets (ISO-2022-JP, -KR and -CN, UTF-7, the EBCDIC
+// double-byte sets with shifts, TSCII) have no converter here: goblame
+// keeps such text as it is, where git converts it. So do "//TRANSLIT"
+// conversions where iconv would transliterate (that depends on the
+// locale).
 //
 // # Start-up
 //
-// The name table is a switch (names.go, generated from glibc's
-// gconv-modules by internal/gen/aliasgen), not a map: a map literal is
-// built by the package's initialisation on every run, goblame's included,
-// whether or not anything is converted (golang.org/x/text's ianaindex
-// builds 54 KB of maps that way).
+// Nothing is built when the program starts: the name table is a switch
+// (names.go), not a map, and the tables are static data unpacked the
+// first time a character set converts something (golang.org/x/text's
+// ianaindex builds 54 KB of maps at initialisation, its unicode package
+// tables too).
 //
 // # Concurrency
 //
-// Everything here is safe for concurrent use; the encodings' Decoder and
-// Encoder values are not.
+// Everything here is safe for concurrent use; the x/text Decoder and
+// Encoder values Lookup's encodings return are not.
 package charset
 
-//go:generate go run ./internal/gen/aliasgen -out names.go
+//go:generate go run ./internal/gen/tablegen -out .
