@@ -74,6 +74,7 @@ enc_commit CP1256 28 'محمد' 'مرحبا بالعالم' '، ؟'
 enc_commit CP1257 29 'Jānis' 'Šiauliai ąčęėįšųūž' 'Ļ ņ'
 enc_commit CP1258 30 'Nguyễn' 'Tiếng Việt' 'Đà Nẵng'
 enc_commit UTF-8 31 'Zoë' 'naïve ☃' 'no header written'
+enc_commit ISO-2022-JP 52 '山田' '日本語のテキスト' '¥100 ‾ 〜'
 # Bytes git cannot convert: invalid in the declared encoding (a lone lead
 # byte, a byte the table leaves undefined, a truncated sequence), or not
 # UTF-8 without a header.
@@ -154,6 +155,7 @@ func TestEncodingsEveryFormatMatchesGit(t *testing.T) {
 		"EUC-CN", "GBK", "GB18030", "BIG5", "BIG5-HKSCS", "EUC-TW", "KOI8-R", "KOI8-U", "CP1250",
 		"windows-1251", "CP1252", "CP1253", "CP1254", "CP1255", "CP1256", "CP1257", "CP1258",
 		"US-ASCII", "no-such-charset", "UTF-16", "UTF-32", "UCS-2", "UTF-16LE-BOM", "IBM037",
+		"ISO-2022-JP", "csISO2022JP",
 	} {
 		settings = append(settings, setting{repo: "r", args: []string{"--encoding=" + enc}})
 	}

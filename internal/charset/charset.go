@@ -95,7 +95,7 @@ func Open(to, from string) (dst, src encoding.Encoding, ok bool) {
 
 // Lookup returns the encoding glibc's iconv_open opens for name, or nil
 // when iconv knows no such character set or goblame has no converter for
-// it (a stateful one: ISO-2022-JP, UTF-7, the EBCDIC double-byte sets).
+// it (a stateful one: ISO-2022-KR, UTF-7, the EBCDIC double-byte sets).
 // The returned encoding's decoder and encoder convert to and from UTF-8.
 func Lookup(name string) encoding.Encoding {
 	c := lookup(name)

@@ -39,7 +39,9 @@
 // package's tests compare every table with the iconv program, sequence by
 // sequence and code point by code point.
 //
-// Stateful character sets (ISO-2022-JP, -KR and -CN, UTF-7, the EBCDIC
+// ISO-2022-JP, which git's own tests commit in, is code (iso2022jp.go)
+// over a probed JIS X 0208 table. The other stateful character sets
+// (ISO-2022-JP-1, -2 and -3, ISO-2022-KR and -CN, UTF-7, the EBCDIC
 // double-byte sets with shifts, TSCII) have no converter here: goblame
 // keeps such text as it is, where git converts it. So do "//TRANSLIT"
 // conversions where iconv would transliterate (that depends on the

@@ -375,6 +375,8 @@ func byName(name string) charset {
 		return ucs{width: 4, big: true, max: 0x7FFFFFFF}
 	case "ISO-10646/UTF-8/", "ISO-10646/UTF8/", "ISO-IR-193//", "OSF05010001//", "UTF-8//", "UTF8//":
 		return utf8Charset{}
+	case "CSISO2022JP//", "ISO-2022-JP//", "ISO2022JP//":
+		return iso2022jp{}
 	case "8859_1//", "CP819//", "CSISOLATIN1//", "IBM819//", "ISO-8859-1//", "ISO-IR-100//", "ISO8859-1//", "ISO88591//", "ISO_8859-1//", "ISO_8859-1:1987//", "L1//", "LATIN1//", "OSF00010001//":
 		return &tables[180]
 	case "CSISOLATIN6//", "ISO-8859-10//", "ISO-IR-157//", "ISO8859-10//", "ISO885910//", "ISO_8859-10//", "ISO_8859-10:1992//", "L6//", "LATIN6//", "OSF0001000A//":

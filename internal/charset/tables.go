@@ -264,3 +264,7 @@ var directs = [...]direct{
 	{from: 76, to: 128, off: 1043809, end: 1044583}, // IBM1008 to IBM420
 	{from: 128, to: 76, off: 1044583, end: 1045357}, // IBM420 to IBM1008
 }
+
+// iso2022jpJIS is JIS X 0208 as glibc's ISO-2022-JP converts it, the
+// bytes after ESC $ B.
+var iso2022jpJIS = table{name: "ISO-2022-JP JIS X 0208", off: 1045357, end: 1063723}

@@ -126,6 +126,7 @@ var ownConverters = map[string]string{
 	"UNICODELITTLE//": "ucs{width: 2, max: 0xFFFF}",
 	"UNICODEBIG//":    "ucs{width: 2, big: true, max: 0xFFFF}",
 	"UNICODE//":       "ucs{width: 2, bom: true, max: 0xFFFF}",
+	"ISO-2022-JP//":   "iso2022jp{}",
 }
 
 // builtinNames are the names of the converters built into libc (they are
@@ -254,6 +255,14 @@ func main() {
 			index[d.from], index[d.to], off, blob.Len(), strings.TrimSuffix(d.from, "//"), strings.TrimSuffix(d.to, "//"))
 	}
 	src.WriteString("}\n")
+	jis, err := probeISO2022JP()
+	if err != nil {
+		log.Fatalf("tablegen: ISO-2022-JP: %v", err)
+	}
+	off := blob.Len()
+	blob.Write(jis.encode())
+	src.WriteString("\n// iso2022jpJIS is JIS X 0208 as glibc's ISO-2022-JP converts it, the\n// bytes after ESC $ B.\n")
+	fmt.Fprintf(&src, "var iso2022jpJIS = table{name: %q, off: %d, end: %d}\n", "ISO-2022-JP JIS X 0208", off, blob.Len())
 	writeGo(filepath.Join(*out, "tables.go"), src.Bytes())
 	if err := os.WriteFile(filepath.Join(*out, "tables.bin"), blob.Bytes(), 0o666); err != nil {
 		log.Fatalf("tablegen: %v", err)
@@ -833,6 +842,73 @@ func (w *writer) bytes(b []byte) {
 	w.uint(uint64(len(b)))
 	w.buf = append(w.buf, b...)
 }
+
+// probeISO2022JP finds the JIS X 0208 of glibc's ISO-2022-JP: the pairs
+// of bytes 21-7E it decodes after ESC $ B (and the same after ESC $ @),
+// and what it writes after ESC $ B for each code point it encodes that
+// way from the initial state. The rest of ISO-2022-JP (ASCII, JIS X 0201
+// Roman's ¥ and ‾, when the encoder switches) is code in package charset,
+// tested against iconv there.
+func probeISO2022JP() (*table, error) {
+	dec := openConv("UTF-32LE", "ISO-2022-JP")
+	enc := openConv("ISO-2022-JP", "UTF-32LE")
+	if dec == nil || enc == nil {
+		return nil, errors.New("iconv does not open it")
+	}
+	defer C.iconv_close(dec)
+	defer C.iconv_close(enc)
+	t := &table{set: "ISO-2022-JP//"}
+	for a := 0x21; a <= 0x7E; a++ {
+		for b := 0x21; b <= 0x7E; b++ {
+			var got [2][]byte
+			for k, esc := range []string{"\x1b$B", "\x1b$@"} {
+				before, after, st := convertBytes(dec, append([]byte(esc), byte(a), byte(b)))
+				switch {
+				case st == stOK && bytes.Equal(before, after) && len(after) == 4:
+					got[k] = after
+				case st == stInvalid:
+				default:
+					return nil, fmt.Errorf("%s %02x %02x: %x, %x", esc, a, b, before, after)
+				}
+			}
+			if !bytes.Equal(got[0], got[1]) {
+				return nil, fmt.Errorf("%02x %02x: ESC $ B and ESC $ @ differ", a, b)
+			}
+			if got[0] != nil {
+				t.decode = append(t.decode, mapping{in: []byte{byte(a), byte(b)}, runes: runes(got[0])})
+			}
+		}
+	}
+	inverse := t.inverse()
+	for r := rune(0); r < 0x110000; r++ {
+		if isSurrogate(r) {
+			continue
+		}
+		before, after, st := convertBytes(enc, utf32(r))
+		var jis []byte
+		switch {
+		case st == stInvalid:
+		case st != stOK:
+			return nil, fmt.Errorf("U+%04X: unexpected error", r)
+		case r < 0x80 && bytes.Equal(before, []byte{byte(r)}):
+			continue
+		case (r == 0xA5 || r == 0x203E) && len(before) == 4 && string(before[:3]) == "\x1b(J":
+			continue
+		case len(before) == 5 && string(before[:3]) == "\x1b$B" && string(after[5:]) == "\x1b(B":
+			jis = before[3:]
+		default:
+			return nil, fmt.Errorf("U+%04X: %x before the flush, %x after", r, before, after)
+		}
+		want, ok := inverse[r]
+		if jis != nil && ok && bytes.Equal(jis, want) || jis == nil && !ok {
+			continue
+		}
+		t.encExc = append(t.encExc, exception{r: r, out: jis, cannot: jis == nil})
+	}
+	return t, nil
+}
+
+func isSurrogate(r rune) bool { return 0xD800 <= r && r <= 0xDFFF }
 
 // direct is a conversion glibc makes between two character sets without
 // Unicode: each sequence of the source and the bytes it becomes.
