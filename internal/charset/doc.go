@@ -47,6 +47,15 @@
 // conversions where iconv would transliterate (that depends on the
 // locale).
 //
+// # Security
+//
+// The text converted is untrusted (commit messages, work-tree files):
+// every sequence is bounds-checked, a byte decodes to at most two code
+// points and a code point encodes to at most seven bytes, and nothing
+// panics (FuzzReencode). The table data is the package's own, embedded,
+// read with checked varints; data that does not unpack makes its
+// character set fail to convert.
+//
 // # Start-up
 //
 // Nothing is built when the program starts: the name table is a switch

@@ -335,3 +335,24 @@ func TestUnicodeFormsMatchIconv(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReencode converts arbitrary bytes between character sets of every
+// kind (tables, held-back pairs, four-byte runs, direct conversions,
+// ISO-2022-JP, the Unicode forms): no conversion may panic, and valid
+// UTF-8 converts to UTF-8 again.
+func FuzzReencode(f *testing.F) {
+	names := []string{"UTF-8", "EUC-JP", "SJIS", "GB18030", "BIG5-HKSCS", "CP1258", "CP1255", "EUC-CN",
+		"BIG5", "GBK", "ISO-2022-JP", "UTF-16", "UCS-4", "EUC-TW", "ISO-8859-1", "IBM037"}
+	for _, seed := range []string{"", "a\n", "caf\xc3\xa9", "\xa4\xa2\xff", "\x81\x30\x81\x30", "\x1b$BF|\x1b(B", "Vi\xf2\xeat", "\x88\x62"} {
+		f.Add([]byte(seed), uint8(0), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, text []byte, from, to uint8) {
+		src, dst := names[int(from)%len(names)], names[int(to)%len(names)]
+		Reencode(text, dst, src)
+		if u, ok := Reencode(text, "UTF-8", src); ok && src == "UTF-8" {
+			if _, ok := Reencode(u, src, "UTF-8"); !ok {
+				t.Errorf("%q: UTF-8 to UTF-8 failed", text)
+			}
+		}
+	})
+}
