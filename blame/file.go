@@ -282,10 +282,16 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	}
 	outEnc := opts.OutputEncoding
 	if outEnc == "" {
-		if v, ok := r.Config.Get("i18n.logoutputencoding"); ok && v != "" {
+		// A key set to "" is set: git then shows the raw bytes.
+		v, ok := r.Config.Get("i18n.logoutputencoding")
+		if !ok {
+			v, ok = r.Config.Get("i18n.commitencoding")
+		}
+		if ok {
 			outEnc = v
-		} else if v, ok := r.Config.Get("i18n.commitencoding"); ok && v != "" {
-			outEnc = v
+			if v == "" {
+				outEnc = "none"
+			}
 		}
 	}
 	blamer.SetOutput(mm, outEnc)

@@ -180,7 +180,7 @@ func TestEncodingsEveryFormatMatchesGit(t *testing.T) {
 }
 
 // emptyEncodingConfigFixed turns TestEncodingsEmptyConfigMatchesGit on.
-const emptyEncodingConfigFixed = false
+const emptyEncodingConfigFixed = true
 
 // TestEncodingsEmptyConfigMatchesGit: an empty i18n.logOutputEncoding or
 // i18n.commitEncoding is a value for git, the empty output encoding,
