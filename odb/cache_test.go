@@ -89,3 +89,123 @@ func TestDeltaBaseCacheKeepsExpensiveEntries(t *testing.T) {
 		t.Fatal("an unused full object never aged out")
 	}
 }
+
+// TestDeltaBaseCacheGrowsOnlyWhenLargerWouldHit: the bound starts at
+// deltaBaseStartBytes, stays there for reads that never come back to a
+// base, and grows when bases come back after more bytes than it holds,
+// until a cyclic working set fits.
+func TestDeltaBaseCacheGrowsOnlyWhenLargerWouldHit(t *testing.T) {
+	const entry = 16 << 10
+	read := func(c *deltaBaseCache, key baseKey) bool {
+		if _, _, ok := c.get(key); ok {
+			return true
+		}
+		c.missed(key)
+		c.put(key, 3, c.buffer(entry), costInflate)
+		return false
+	}
+
+	// Never the same base twice: no ghost is ever asked for.
+	c := newDeltaBaseCache(8 << 20)
+	if c.limit != deltaBaseStartBytes {
+		t.Fatalf("starts at %d, want %d", c.limit, deltaBaseStartBytes)
+	}
+	for i := range 4096 {
+		read(c, baseKey{1, uint64(i)})
+	}
+	if c.limit != deltaBaseStartBytes {
+		t.Fatalf("a stream without reuse grew the bound to %d", c.limit)
+	}
+	if c.used > c.limit {
+		t.Fatalf("holds %d bytes over the bound %d", c.used, c.limit)
+	}
+
+	// A cycle over 96 entries (1.5 MiB): misses at first, then the bound
+	// grows to hold the cycle and every read hits.
+	c = newDeltaBaseCache(8 << 20)
+	var hits int
+	for round := range 6 {
+		hits = 0
+		for i := range 96 {
+			if read(c, baseKey{1, uint64(i)}) {
+				hits++
+			}
+		}
+		if round == 0 && hits != 0 {
+			t.Fatalf("first round hit %d times", hits)
+		}
+	}
+	if hits != 96 {
+		t.Fatalf("last round hit %d of 96 (bound %d)", hits, c.limit)
+	}
+	if c.limit < 96*entry || c.limit > 2*96*entry {
+		t.Fatalf("bound %d for a working set of %d", c.limit, 96*entry)
+	}
+
+	// The ceiling holds: cycles up to it grow the bound to hold them,
+	// longer ones (which only a larger cache could serve) no further.
+	c = newDeltaBaseCache(1 << 20)
+	for n := 40; n <= 200; n += 20 {
+		for range 3 {
+			for i := range n {
+				read(c, baseKey{1, uint64(i)})
+			}
+		}
+		if c.limit > 1<<20 || c.used > c.limit {
+			t.Fatalf("bound %d (holding %d) with a ceiling of %d", c.limit, c.used, 1<<20)
+		}
+	}
+	if c.limit < 60*entry { // the largest cycle under the ceiling
+		t.Fatalf("bound %d does not hold a cycle of %d under the ceiling %d", c.limit, 60*entry, 1<<20)
+	}
+
+	// A base larger than the bound but within the ceiling is kept once a
+	// miss on it shows that it comes back.
+	c = newDeltaBaseCache(8 << 20)
+	big := baseKey{2, 0}
+	for range 2 {
+		if _, _, ok := c.get(big); ok {
+			t.Fatal("hit before it could be kept")
+		}
+		c.missed(big)
+		c.put(big, 3, c.buffer(1<<20), costInflate)
+	}
+	if _, _, ok := c.get(big); !ok {
+		t.Fatalf("a base that came back is not kept (bound %d)", c.limit)
+	}
+}
+
+// TestGhostList: ghosts stay within their byte budget and key count, are
+// taken once, and forgotten oldest first.
+func TestGhostList(t *testing.T) {
+	var g ghostList
+	for i := range 3 * maxGhosts {
+		g.add(baseKey{1, uint64(i)}, 10, 1<<30)
+		if g.count > maxGhosts {
+			t.Fatalf("%d ghosts", g.count)
+		}
+	}
+	if _, ok := g.take(baseKey{1, 0}); ok {
+		t.Fatal("oldest ghost kept past maxGhosts")
+	}
+	newest := baseKey{1, 3*maxGhosts - 1}
+	if size, ok := g.take(newest); !ok || size != 10 {
+		t.Fatalf("newest ghost: %d %v", size, ok)
+	}
+	if _, ok := g.take(newest); ok {
+		t.Fatal("ghost taken twice")
+	}
+	g = ghostList{}
+	for i := range 100 {
+		g.add(baseKey{1, uint64(i)}, 100, 1000)
+		if g.bytes > 1000 {
+			t.Fatalf("ghosts hold %d bytes over a budget of 1000", g.bytes)
+		}
+	}
+	if _, ok := g.take(baseKey{1, 89}); ok {
+		t.Fatal("ghost beyond the byte budget kept")
+	}
+	if _, ok := g.take(baseKey{1, 95}); !ok {
+		t.Fatal("recent ghost forgotten")
+	}
+}

@@ -17,6 +17,7 @@ type Stats struct {
 	ObjectCacheHits      int64 // ReadCached answered from the by-ID cache
 	ObjectCacheMisses    int64 // ReadCached that had to read the object
 	PackRescans          int64 // pack directory rescans after a missing object
+	DeltaBaseCacheBound  int64 // the delta-base cache's bound now (it grows where a larger one would hit)
 }
 
 // Reader reads objects from a DB. It owns an inflater, a delta-base cache,
@@ -83,7 +84,11 @@ func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 }
 
 // Stats returns the reader's counters so far.
-func (r *Reader) Stats() Stats { return r.stats }
+func (r *Reader) Stats() Stats {
+	s := r.stats
+	s.DeltaBaseCacheBound = r.bases.limit
+	return s
+}
 
 func (r *Reader) checkFormat(id oid.ID) error {
 	if r.db.closed.Load() {
@@ -113,7 +118,7 @@ func (r *Reader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	}
 	if r.growCache && r.isBulkRead() {
 		r.growCache = false
-		r.bases.limit = BulkDeltaBaseCacheBytes
+		r.bases.setLimit(BulkDeltaBaseCacheBytes)
 	}
 	return typ, data, err
 }
@@ -376,6 +381,7 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 		if len(chain) > 0 {
 			r.stats.DeltaBaseCacheMisses++
 		}
+		r.bases.missed(key)
 		data, err := curP.packData()
 		if err != nil {
 			return 0, nil, err
