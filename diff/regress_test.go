@@ -7,58 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goblame/goblame/internal/txtar"
 )
-
-// A minimal txtar reader and writer (the format of golang.org/x/tools/txtar:
-// a comment, then files introduced by "-- name --" lines), kept here so
-// that the tests need no extra module.
-type txtarFile struct {
-	Name string
-	Data []byte
-}
-
-type txtarArchive struct {
-	Comment []byte
-	Files   []txtarFile
-}
-
-func txtarFormat(a *txtarArchive) []byte {
-	var b bytes.Buffer
-	b.Write(a.Comment)
-	for _, f := range a.Files {
-		fmt.Fprintf(&b, "-- %s --\n", f.Name)
-		b.Write(f.Data)
-		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
-}
-
-func txtarParse(data []byte) *txtarArchive {
-	a := new(txtarArchive)
-	cur := -1
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		t := bytes.TrimRight(line, "\n")
-		if bytes.HasPrefix(t, []byte("-- ")) && bytes.HasSuffix(t, []byte(" --")) && len(t) >= 6 {
-			a.Files = append(a.Files, txtarFile{Name: string(t[3 : len(t)-3])})
-			cur = len(a.Files) - 1
-			continue
-		}
-		if cur < 0 {
-			a.Comment = append(a.Comment, line...)
-		} else {
-			a.Files[cur].Data = append(a.Files[cur].Data, line...)
-		}
-	}
-	return a
-}
 
 // Reproducers live in testdata/regress/*.txtar. The comment holds
 // "key: value" lines: name, algorithm (myers, histogram, patience), flags
@@ -85,9 +36,9 @@ func writeReproducer(t testing.TB, p testPair, fs flagSet, want []Hunk) string {
 	}
 	comment := fmt.Sprintf("name: %s\nalgorithm: %s\nflags: %s\nnoeol: %s\n",
 		p.name, fs.opts.Algorithm, optsFlags(fs.opts), strings.Join(noeol, " "))
-	ar := &txtarArchive{
+	ar := &txtar.Archive{
 		Comment: []byte(comment),
-		Files: []txtarFile{
+		Files: []txtar.File{
 			{Name: "a", Data: a},
 			{Name: "b", Data: b},
 			{Name: "want", Data: []byte(formatHunks(want))},
@@ -95,7 +46,7 @@ func writeReproducer(t testing.TB, p testPair, fs flagSet, want []Hunk) string {
 	}
 	name := strings.NewReplacer("/", "_", " ", "_").Replace(p.name) + "-" + fs.name + ".txtar"
 	file := filepath.Join(dir, name)
-	if err := os.WriteFile(file, txtarFormat(ar), 0o644); err != nil {
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 		t.Logf("cannot write reproducer: %v", err)
 	}
 	return file
@@ -147,7 +98,7 @@ func loadCase(file string) (a, b []byte, opts Options, want []Hunk, err error) {
 	if err != nil {
 		return
 	}
-	ar := txtarParse(data)
+	ar := txtar.Parse(data)
 	files := map[string][]byte{}
 	for _, f := range ar.Files {
 		files[f.Name] = f.Data
