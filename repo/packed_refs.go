@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
+	"runtime"
 	"sort"
 
 	"github.com/goblame/goblame/oid"
@@ -14,10 +15,17 @@ import (
 // header naming traits, then "<hex> SP <refname> LF" records, each
 // optionally followed by a "^<hex> LF" peeled line. Files without the
 // "sorted" trait are sorted in memory, as git does.
+//
+// A file above packedMapBytes is mapped rather than read, as git does: a
+// lookup touches the few pages its binary search visits. The mapping
+// lives as long as s (a cleanup unmaps it once s is unreachable), so the
+// functions that search it keep s alive until they are done with it
+// (runtime.KeepAlive); an unsorted file is copied when sorted and its
+// mapping released at once.
 func (s *refStore) loadPacked() ([]byte, error) {
 	s.packedOnce.Do(func() {
 		s.packedPath = s.commonName + "/packed-refs"
-		data, err := fsread.ReadFile(s.commonDir+"/packed-refs", 0)
+		data, mapped, err := fsread.MapFile(s.commonDir+"/packed-refs", 0, packedMapBytes)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				s.packedErr = &Error{Kind: ErrBadRef, Msg: "couldn't read " + s.packedPath + ": " + errnoText(err), Err: err}
@@ -25,9 +33,23 @@ func (s *refStore) loadPacked() ([]byte, error) {
 			return
 		}
 		s.packed, s.packedErr = s.parsePacked(data)
+		if !mapped {
+			return
+		}
+		if s.packedErr == nil && len(s.packed) > 0 && &s.packed[0] == &data[len(data)-len(s.packed)] {
+			runtime.AddCleanup(s, fsread.Unmap, data)
+			return
+		}
+		// An error message or a sorted copy holds none of the mapping.
+		s.packed = bytes.Clone(s.packed)
+		fsread.Unmap(data)
 	})
 	return s.packed, s.packedErr
 }
+
+// packedMapBytes is git's SMALL_FILE_SIZE: packed-refs files above it are
+// mapped.
+const packedMapBytes = 32 << 10
 
 func (s *refStore) unterminated(p []byte) error {
 	if len(p) < 80 {
@@ -147,6 +169,7 @@ func compareRecord(data []byte, rec, hexLen int, name string) int {
 // readPacked looks name up in packed-refs by binary search over the
 // record bytes.
 func (s *refStore) readPacked(name string) (rawRef, error) {
+	defer runtime.KeepAlive(s) // data may be s's mapping
 	data, err := s.loadPacked()
 	if err != nil {
 		return rawRef{}, err
@@ -180,6 +203,7 @@ func (s *refStore) readPacked(name string) (rawRef, error) {
 // prefix, in name order. Like git it only looks at the records of that
 // range (found by binary search).
 func (s *refStore) forEachPacked(prefix string, fn func(name string, id oid.ID) error) error {
+	defer runtime.KeepAlive(s) // data may be s's mapping
 	data, err := s.loadPacked()
 	if err != nil {
 		return err

@@ -215,3 +215,30 @@ func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
 	}
 	return checkRegular(os.NewFile(uintptr(fd), full), rel)
 }
+
+// MapFile returns the contents of the regular file name as ReadFile does,
+// but maps a file larger than mapAbove bytes read-only instead of reading
+// it (git maps packed-refs above 32 KiB): a binary search then touches a
+// few pages of it rather than copying all of it into fresh memory. mapped
+// says which one it did; a mapping is released with Unmap, after its last
+// use. Where mapping fails, the file is read.
+func MapFile(name string, limit, mapAbove int64) (data []byte, mapped bool, err error) {
+	f, st, err := OpenStat(name, false)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if st.Mode().IsRegular() && st.Size() > mapAbove && st.Size() <= limit && int64(int(st.Size())) == st.Size() {
+		if b, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED); err == nil {
+			return b, true, nil
+		}
+	}
+	data, err = readAll(f, st, name, limit)
+	return data, false, err
+}
+
+// Unmap releases a mapping returned by MapFile.
+func Unmap(data []byte) { _ = unix.Munmap(data) }
