@@ -13,9 +13,55 @@
 // per machine (a build goes to a temporary directory that is renamed into
 // place, so concurrent test binaries do not trip over each other).
 //
-// Tests that compare with git call RequireGit, which skips the test with a
-// message when the installed git is not 2.39.x, the version whose output
-// goblame reproduces.
+// # Golden outputs
+//
+// Differential tests compare goblame's bytes with git 2.39.5's, the
+// version whose output goblame reproduces. So that they still do on a
+// machine with another git, git 2.39.5's results are committed next to
+// the tests: Golden(t) opens testdata/golden/<Test>.txtar (one file per
+// top-level test, shared by its subtests), and Goldens.Run(Case) returns
+// git's result for a command run in a fixture directory:
+//
+//   - with git 2.39.x installed it runs git, and fails the test when the
+//     golden file has no member for the case or a different one;
+//     GOBLAME_UPDATE_GOLDEN=1 records git's result instead (the file is
+//     rewritten when the test ends, keeping only the members the run used
+//     unless it failed, ran with -short or ran part of the subtests);
+//   - with another git it returns the golden member (standard output,
+//     standard error, exit status), so the test compares goblame with git
+//     2.39.5 all the same; with none for the case it skips the test.
+//
+// Regenerate the goldens of every package with git 2.39.5 installed:
+//
+//	GOBLAME_UPDATE_GOLDEN=1 go test ./...
+//
+// A member is named by the fixture, the object format, the directory in
+// the fixture, the extra environment, git's arguments and standard input
+// (quoted where they hold blanks or unprintable bytes, hashed where long);
+// its text is "exit N" and "stdout:"/"stderr:" sections of lines, each
+// "|text" or a Go-quoted string (for control bytes, invalid UTF-8,
+// trailing blanks, a missing final newline). The fixture's directory and
+// the empty home in outputs are stored as ${FIXTURE} and ${HOME}.
+//
+// Fixtures are still built by the installed git. Their scripts fix names
+// and dates, so any modern git makes the objects git 2.39.5 made; but that
+// is checked, not assumed: the golden file keeps a fingerprint of each
+// fixture directory a case ran in (the script's hash, HEAD, every ref, the
+// index), and a fixture that another git built with a different one skips
+// the test, naming the first difference, rather than compare with outputs
+// of other objects. Goldens.RequireFixture makes the same check for tests
+// that use a fixture without asking git anything.
+//
+// Cases whose git output cannot be kept — it shows the current time (lines
+// not committed yet), or there are too many — go through Goldens.Live,
+// which runs git 2.39.x and reports false without it; the test's log
+// counts the cases it could not compare. Run refuses output dated now.
+// Tests that compare only with a live git call RequireGit, which skips
+// the test with a message when the installed git is not 2.39.x.
+//
+// GOBLAME_TEST_GIT_VERSION=2.40.0 makes the tests take the installed git
+// for that version: goldens are used in place of running git, as on a
+// machine without git 2.39, which is how the golden mode is tested.
 //
 // # Concurrency
 //

@@ -19,14 +19,33 @@ import (
 // TargetVersion is the git release whose behaviour goblame reproduces.
 const TargetVersion = "2.39."
 
+// VersionEnv names the environment variable that makes the tests take
+// the installed git for another version (GOBLAME_TEST_GIT_VERSION=2.40.0):
+// git is still run to build fixtures, but not as the reference, so the
+// golden outputs are used, as on a machine without git 2.39.
+const VersionEnv = "GOBLAME_TEST_GIT_VERSION"
+
 var (
 	versionOnce sync.Once
 	version     string
 	versionErr  error
 )
 
-// Version returns the installed git's version string ("2.39.5").
+// Version returns the installed git's version string ("2.39.5"), or the
+// one GOBLAME_TEST_GIT_VERSION names when git is installed.
 func Version() (string, error) {
+	v, err := installedVersion()
+	if err != nil {
+		return "", err
+	}
+	if o := os.Getenv(VersionEnv); o != "" {
+		return o, nil
+	}
+	return v, nil
+}
+
+// installedVersion asks git its version, once.
+func installedVersion() (string, error) {
 	versionOnce.Do(func() {
 		out, err := exec.Command("git", "version").Output()
 		if err != nil {
@@ -135,7 +154,15 @@ func Fixture(t testing.TB, name string, format oid.Format, script string) string
 
 // BuildFixture is Fixture without a testing.TB, for benchmarks and tools.
 func BuildFixture(name string, format oid.Format, script string) (string, error) {
-	v, _ := Version()
+	dir, err := buildFixture(name, format, script)
+	if err == nil {
+		registerFixture(name, format, script, dir)
+	}
+	return dir, err
+}
+
+func buildFixture(name string, format oid.Format, script string) (string, error) {
+	v, _ := installedVersion()
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", v, format, name, scriptPrelude, script)
 	key := sanitize(name) + "-" + format.String() + "-" + hex.EncodeToString(h.Sum(nil))[:16]
@@ -185,6 +212,51 @@ func BuildFixture(name string, format oid.Format, script string) (string, error)
 		}
 	}
 	return filepath.Join(final, "w"), nil
+}
+
+// fixtureInfo is what the goldens know of a built fixture: its name,
+// format, the hash of its script, and its work directory on this machine.
+type fixtureInfo struct {
+	name       string
+	format     oid.Format
+	scriptHash string
+	root       string
+}
+
+var (
+	fixturesMu sync.Mutex
+	fixtures   = map[string]fixtureInfo{} // by work directory
+)
+
+func registerFixture(name string, format oid.Format, script, dir string) {
+	// The hash is of the text the fixture runs, with the temporary
+	// directory (where a script may find its input) written as a name, so
+	// that it is the same on every machine.
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s", scriptPrelude, strings.ReplaceAll(script, os.TempDir(), "${TMPDIR}"))
+	info := fixtureInfo{name: name, format: format, scriptHash: hex.EncodeToString(h.Sum(nil))[:16], root: filepath.Clean(dir)}
+	fixturesMu.Lock()
+	fixtures[info.root] = info
+	fixturesMu.Unlock()
+}
+
+// lookupFixture finds the fixture whose work directory holds dir.
+func lookupFixture(dir string) (fixtureDir, bool) {
+	dir = filepath.Clean(dir)
+	fixturesMu.Lock()
+	defer fixturesMu.Unlock()
+	for d := dir; ; d = filepath.Dir(d) {
+		if info, ok := fixtures[d]; ok {
+			sub, err := filepath.Rel(d, dir)
+			if err != nil {
+				return fixtureDir{}, false
+			}
+			return fixtureDir{fixtureInfo: info, dir: dir, sub: filepath.ToSlash(sub)}, true
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return fixtureDir{}, false
+		}
+	}
 }
 
 func sanitize(s string) string {
