@@ -14,18 +14,24 @@ func TestWorkTreeBlameMatchesGit(t *testing.T) {
 	buffer := []byte("ONE\ntwo\nTHREE\nfour\nfive\nsix (buffer)\nseven\n")
 	for _, format := range testgit.Formats {
 		dir := dirs[format]
+		// These show lines not committed yet, which git dates now: they
+		// need git 2.39.x itself and are not compared without it.
 		for _, args := range [][]string{
 			{"file"}, {"-p", "file"}, {"--incremental", "file"}, {"-c", "file"}, {"-L", "4,6", "file"},
 			{"moved.txt"}, {"--porcelain", "moved.txt"}, {"staged.txt"}, {"-p", "staged.txt"},
 			{"--contents", "-", "file"}, {"--incremental", "--contents", "-", "file"},
 			{"--root", "--incremental", "--contents", "-", "--", "file"},
 			{"--contents", "moved.txt", "file"},
+			{"--not", "HEAD~2", "--", "file"},
+			{"-e", "file"},
+		} {
+			compareWithLiveGit(t, dir, format, buffer, nil, args...)
+		}
+		for _, args := range [][]string{
 			{"--contents", "nosuch", "file"},
 			{"--contents", "-", "HEAD", "--", "file"},
 			{"--contents", "-", "--reverse", "HEAD~2..HEAD", "--", "file"},
-			{"--not", "HEAD~2", "--", "file"},
 			{"nosuchfile"},
-			{"-e", "file"},
 		} {
 			compareWithGit(t, dir, format, buffer, nil, args...)
 		}

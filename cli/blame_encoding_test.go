@@ -47,7 +47,7 @@ printf 'a\nмир\n' | iconv -f UTF-8 -t KOI8-R >r.koi
 // encodings git users name, spelled as they spell them, and reads
 // work-tree files in working-tree-encodings, as git does through iconv.
 func TestEncodingsMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t)
 	for _, format := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-encodings", format, encodingScript), "r")
 		compareWithGit(t, dir, format, nil, nil, "file")
@@ -65,8 +65,10 @@ func TestEncodingsMatchGit(t *testing.T) {
 		} {
 			compareWithGit(t, dir, format, nil, nil, "--encoding="+enc, "-p", "file")
 		}
+		// Changed in the work tree: lines not committed yet, which git
+		// dates now, so these need git 2.39.x itself.
 		for _, f := range []string{"j.sjis", "t.l1", "r.koi"} {
-			compareWithGit(t, dir, format, nil, nil, f)
+			compareWithLiveGit(t, dir, format, nil, nil, f)
 		}
 	}
 }
