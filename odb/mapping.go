@@ -2,9 +2,20 @@ package odb
 
 import (
 	"fmt"
-	"github.com/goblame/goblame/internal/fsread"
 	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/goblame/goblame/internal/fsread"
 )
+
+// maxPackFiles bounds the .pack files kept open for pread (see
+// Reader.entry) across the process, so that a repository of hundreds of
+// packs under a low open-file limit leaves descriptors for everything
+// else; packs beyond it are read through their mappings alone.
+const maxPackFiles = 32
+
+var openPackFiles atomic.Int64
 
 // disableMmap makes mapFile read files into memory instead of mapping them.
 // Tests set it to exercise the fallback path.
@@ -19,11 +30,29 @@ type mapping struct {
 
 // mapFile maps (or reads) the whole file at path.
 func mapFile(path string) (*mapping, error) {
+	f, m, err := openMapping(path)
+	if f != nil {
+		f.Close()
+	}
+	return m, err
+}
+
+// openMapping is mapFile that also returns the open file the mapping was
+// made from (nil on error), for the caller to keep or close.
+func openMapping(path string) (*os.File, *mapping, error) {
 	f, st, err := fsread.OpenStat(path, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
+	m, err := mapOpened(f, st, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, m, nil
+}
+
+func mapOpened(f *os.File, st os.FileInfo, path string) (*mapping, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}

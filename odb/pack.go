@@ -3,6 +3,8 @@ package odb
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +41,10 @@ type pack struct {
 	dataMap  *mapping
 	data     []byte
 	dataErr  error
+	// file is the .pack file the mapping was made from, kept open so
+	// that readers can read entries with pread instead of touching the
+	// mapping (see Reader.entry); nil when over maxPackFiles.
+	file *os.File
 
 	// windows has a bit for every residentWindow of the mapping that
 	// readers touched since its pages were last released, and resident
@@ -121,7 +127,7 @@ func (p *pack) packData() ([]byte, error) {
 			return
 		}
 		path := p.packPath()
-		m, err := mapFile(path)
+		f, m, err := openMapping(path)
 		if err != nil {
 			p.dataErr = err
 			return
@@ -142,11 +148,20 @@ func (p *pack) packData() ([]byte, error) {
 		}
 		if p.dataErr != nil {
 			m.close()
+			f.Close()
 			return
 		}
 		p.dataMap, p.data = m, d
 		if m.mmapped {
 			p.windows = make([]atomic.Uint64, (len(d)/residentWindow+64)/64)
+			if openPackFiles.Add(1) <= maxPackFiles {
+				p.file, f = f, nil
+			} else {
+				openPackFiles.Add(-1)
+			}
+		}
+		if f != nil {
+			f.Close()
 		}
 	})
 	return p.data, p.dataErr
@@ -156,6 +171,11 @@ func (p *pack) close() {
 	// Only called from DB.Close, after every reader is done.
 	if p.dataMap != nil {
 		p.dataMap.close()
+	}
+	if p.file != nil {
+		p.file.Close()
+		p.file = nil
+		openPackFiles.Add(-1)
 	}
 	if p.idxMap != nil {
 		p.idxMap.close()
@@ -174,20 +194,51 @@ type entryHeader struct {
 // entryHeader parses the entry starting at off (the type/size varint, then
 // the OFS_DELTA distance or REF_DELTA base id).
 func (p *pack) entryHeader(data []byte, off uint64) (entryHeader, error) {
+	return p.entryHeaderIn(data, 0, off, uint64(len(data)))
+}
+
+// errShortWindow says that an entry's header runs past the window it was
+// parsed from (the caller reads it from the mapping instead).
+var errShortWindow = errors.New("entry header runs past the window read")
+
+// entryHeaderIn is entryHeader for a window of the pack: win holds the
+// pack's bytes from offset base, packLen is the pack's length. A header
+// that runs past the window returns errShortWindow.
+func (p *pack) entryHeaderIn(win []byte, base, off, packLen uint64) (entryHeader, error) {
 	var h entryHeader
-	h.size = 0
-	end := uint64(len(data) - p.format.Size()) // entries end before the trailer
+	if packLen < uint64(12+p.format.Size()) {
+		return h, corrupt(p.packPath(), int64(off), nil, "entry offset outside the pack")
+	}
+	end := packLen - uint64(p.format.Size()) // entries end before the trailer
 	if off < 12 || off >= end {
 		return h, corrupt(p.packPath(), int64(off), nil, "entry offset outside the pack")
 	}
-	pos := off
+	if winEnd := base + uint64(len(win)); winEnd < end {
+		end = winEnd // a header past it is errShortWindow, not corrupt
+		if off >= end || off < base {
+			return h, errShortWindow
+		}
+	}
+	data := win[:end-base]
+	short := end < packLen-uint64(p.format.Size())
+	bad := func(msg string) (entryHeader, error) {
+		if short {
+			return h, errShortWindow
+		}
+		return h, corrupt(p.packPath(), int64(off), nil, "%s", msg)
+	}
+	pos := off - base
+	lim := end - base
 	c := data[pos]
 	pos++
 	h.typ = (c >> 4) & 7
 	h.size = uint64(c & 15)
 	shift := uint(4)
 	for c&0x80 != 0 {
-		if pos >= end || shift > 63 {
+		if pos >= lim {
+			return bad("bad object header")
+		}
+		if shift > 63 {
 			return h, corrupt(p.packPath(), int64(off), nil, "bad object header")
 		}
 		c = data[pos]
@@ -198,16 +249,19 @@ func (p *pack) entryHeader(data []byte, off uint64) (entryHeader, error) {
 	switch h.typ {
 	case uint8(object.Commit), uint8(object.Tree), uint8(object.Blob), uint8(object.Tag):
 	case typeOfsDelta:
-		if pos >= end {
-			return h, corrupt(p.packPath(), int64(off), nil, "truncated delta base offset")
+		if pos >= lim {
+			return bad("truncated delta base offset")
 		}
 		c = data[pos]
 		pos++
 		dist := uint64(c & 0x7f)
 		for c&0x80 != 0 {
 			dist++
-			if pos >= end || dist == 0 || dist>>(64-7) != 0 {
+			if dist == 0 || dist>>(64-7) != 0 {
 				return h, corrupt(p.packPath(), int64(off), nil, "bad delta base offset")
+			}
+			if pos >= lim {
+				return bad("bad delta base offset")
 			}
 			c = data[pos]
 			pos++
@@ -219,18 +273,18 @@ func (p *pack) entryHeader(data []byte, off uint64) (entryHeader, error) {
 		h.baseOff = off - dist
 	case typeRefDelta:
 		hl := uint64(p.format.Size())
-		if pos+hl > end {
-			return h, corrupt(p.packPath(), int64(off), nil, "truncated delta base name")
+		if pos+hl > lim {
+			return bad("truncated delta base name")
 		}
 		h.baseID = data[pos : pos+hl]
 		pos += hl
 	default:
 		return h, corrupt(p.packPath(), int64(off), nil, "unknown object type %d", h.typ)
 	}
-	if pos >= end {
-		return h, corrupt(p.packPath(), int64(off), nil, "entry data outside the pack")
+	if pos >= lim {
+		return bad("entry data outside the pack")
 	}
-	h.dataOff = pos
+	h.dataOff = base + pos
 	return h, nil
 }
 

@@ -1,0 +1,148 @@
+package odb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/adler32"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// paddedZlib is a valid zlib stream of b that is far longer than
+// compressedBound: empty stored blocks before one stored block of b.
+func paddedZlib(b []byte, pad int) []byte {
+	out := []byte{0x78, 0x01}
+	for range pad {
+		out = append(out, 0x00, 0x00, 0x00, 0xff, 0xff)
+	}
+	out = append(out, 0x01, byte(len(b)), byte(len(b)>>8), ^byte(len(b)), ^byte(len(b)>>8))
+	out = append(out, b...)
+	return binary.BigEndian.AppendUint32(out, adler32.Checksum(b))
+}
+
+// TestPreadEntries: entries read with pread give the bytes the mapping
+// gives, and the mapping serves what a window cannot: a stream longer
+// than its bound, an entry above maxPreadEntry, chain links past
+// heldWindows; a delta larger than the first window takes a second read.
+func TestPreadEntries(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		objects := emptyObjects(t)
+		var entries []testEntry
+		want := map[oid.ID][]byte{}
+		add := func(e testEntry, content []byte) {
+			entries = append(entries, e)
+			want[e.id] = content
+		}
+		small := []byte("a small blob\n")
+		add(fullEntry(format, object.Blob, small), small)
+		padded := []byte("a blob whose zlib stream is padded with empty blocks\n")
+		e := fullEntry(format, object.Blob, padded)
+		e.rawStream = paddedZlib(padded, 3000) // 15 KB for 54 bytes
+		add(e, padded)
+		big := make([]byte, maxPreadEntry+(64<<10))
+		for i := range big {
+			big[i] = byte(i*7 + i>>9)
+		}
+		add(fullEntry(format, object.Blob, big), big)
+		// A delta of 40 KB of inserts (its data is past the first window).
+		inserts := make([]byte, 40<<10)
+		for i := range inserts {
+			inserts[i] = byte(i * 131 >> 3)
+		}
+		result := append(bytes.Clone(small), inserts...)
+		rid := oid.HashObject(format, "blob", result)
+		add(testEntry{typ: typeOfsDelta, body: deltaFor(small, result), ofsBase: 0, id: rid, declaredSize: -1}, result)
+		// A chain 100 deep.
+		content := []byte("chain 00000000\n")
+		add(fullEntry(format, object.Blob, content), content)
+		for i := 1; i <= 100; i++ {
+			next := bytes.Clone(content)
+			copy(next[6:14], fmt.Sprintf("%08d", i))
+			add(testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: len(entries) - 1, id: oid.HashObject(format, "blob", next), declaredSize: -1}, next)
+			content = next
+		}
+		writeTestPack(t, filepath.Join(objects, "pack"), format, "pread", entries)
+
+		db, err := Open(objects, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := db.NewReaderCache(-1) // no delta-base cache: every chain is walked whole
+		for id, content := range want {
+			typ, data, err := r.Read(id, nil)
+			if err != nil || typ != object.Blob || !bytes.Equal(data, content) {
+				t.Fatalf("%v: Read(%s) = %v, %d bytes, %v; want %d bytes", format, id, typ, len(data), err, len(content))
+			}
+		}
+		if s := r.Stats(); s.EntryPreads == 0 {
+			t.Fatalf("%v: no entry read with pread", format)
+		}
+		// The pack kept its file open for pread.
+		for _, p := range db.state.Load().packs {
+			if p.file == nil {
+				t.Fatalf("%v: pack has no open file", format)
+			}
+		}
+		db.Close()
+	}
+}
+
+// TestPackFilesWithinOpenFileLimit: a process under a low open-file
+// limit reads objects from 200 packs and still has descriptors for other
+// files: packs beyond maxPackFiles are read through their mappings with
+// their files closed. It runs in a child process, whose limit it lowers.
+func TestPackFilesWithinOpenFileLimit(t *testing.T) {
+	const packs = 200
+	if dir := os.Getenv("GOBLAME_TEST_PACKS_DIR"); dir != "" {
+		lim := unix.Rlimit{Cur: maxPackFiles + 24, Max: maxPackFiles + 24}
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(dir, oid.SHA1, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		r := db.NewReader()
+		for i := range packs {
+			content := fmt.Appendf(nil, "blob of pack %d\n", i)
+			id := oid.HashObject(oid.SHA1, "blob", content)
+			if _, data, err := r.Read(id, nil); err != nil || !bytes.Equal(data, content) {
+				t.Fatalf("pack %d: %q, %v", i, data, err)
+			}
+		}
+		var files []*os.File
+		for range 16 {
+			f, err := os.Open(dir)
+			if err != nil {
+				t.Fatalf("no descriptor left after reading %d packs: %v", packs, err)
+			}
+			files = append(files, f)
+		}
+		for _, f := range files {
+			f.Close()
+		}
+		if r.Stats().EntryPreads == 0 {
+			t.Fatal("no entry read with pread")
+		}
+		return
+	}
+	objects := emptyObjects(t)
+	for i := range packs {
+		content := fmt.Appendf(nil, "blob of pack %d\n", i)
+		writeTestPack(t, filepath.Join(objects, "pack"), oid.SHA1, fmt.Sprintf("p%03d", i), []testEntry{fullEntry(oid.SHA1, object.Blob, content)})
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPackFilesWithinOpenFileLimit$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GOBLAME_TEST_PACKS_DIR="+objects)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
