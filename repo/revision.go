@@ -1141,17 +1141,17 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 	if err != nil {
 		return oid.ID{}, false, nil
 	}
-	type item struct {
-		id   oid.ID
-		time uint64
-	}
-	var queue []item // kept sorted oldest first; the newest is popped
+	// The queue is git's date-ordered commit list: newest first, and
+	// among commits of one date the list's order. git's ":/" list is the
+	// refs in reverse (each was put at the head) sorted stably by date,
+	// so among starts of one date the last one goes first; a parent goes
+	// after every commit of its date already queued
+	// (commit_list_insert_by_date). seq encodes both.
+	var queue msgQueue
 	seen := map[oid.ID]bool{}
-	push := func(id oid.ID, t uint64) {
-		i := sort.Search(len(queue), func(i int) bool { return queue[i].time > t })
-		queue = append(queue, item{})
-		copy(queue[i+1:], queue[i:])
-		queue[i] = item{id, t}
+	var seq int64
+	push := func(id oid.ID, t uint64, order int64) {
+		queue.push(msgItem{id: id, time: t, seq: order})
 	}
 	var info object.CommitInfo
 	read := func(id oid.ID) ([]byte, bool) {
@@ -1161,18 +1161,21 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 		}
 		return body, true
 	}
+	last := map[oid.ID]int{} // a start listed twice goes where git pops it first
+	for i, start := range starts {
+		last[start] = i
+	}
 	for _, start := range starts {
 		if seen[start] {
 			continue
 		}
 		seen[start] = true
 		if _, ok := read(start); ok {
-			push(start, info.CommitTime)
+			push(start, info.CommitTime, -int64(last[start])-1)
 		}
 	}
-	for len(queue) > 0 {
-		it := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
+	for queue.len() > 0 {
+		it := queue.pop()
 		body, ok := read(it.id)
 		if !ok {
 			continue
@@ -1196,11 +1199,65 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 			}
 			seen[p] = true
 			if _, ok := read(p); ok {
-				push(p, info.CommitTime)
+				seq++
+				push(p, info.CommitTime, seq)
 			}
 		}
 	}
 	return oid.ID{}, false, nil
+}
+
+// msgQueue is a binary heap of commits, newest first, then lowest seq.
+type msgQueue struct{ items []msgItem }
+
+type msgItem struct {
+	id   oid.ID
+	time uint64
+	seq  int64
+}
+
+func (q *msgQueue) len() int { return len(q.items) }
+
+func (q *msgQueue) before(i, j int) bool {
+	a, b := &q.items[i], &q.items[j]
+	if a.time != b.time {
+		return a.time > b.time
+	}
+	return a.seq < b.seq
+}
+
+func (q *msgQueue) push(it msgItem) {
+	q.items = append(q.items, it)
+	for i := len(q.items) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q.before(i, parent) {
+			break
+		}
+		q.items[i], q.items[parent] = q.items[parent], q.items[i]
+		i = parent
+	}
+}
+
+func (q *msgQueue) pop() msgItem {
+	top := q.items[0]
+	n := len(q.items) - 1
+	q.items[0] = q.items[n]
+	q.items = q.items[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && q.before(l, m) {
+			m = l
+		}
+		if l+1 < n && q.before(l+1, m) {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		q.items[i], q.items[m] = q.items[m], q.items[i]
+		i = m
+	}
+	return top
 }
 
 // searchAllMessages is ":/re": searchMessages from every ref and HEAD,
