@@ -418,35 +418,40 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		}
 		return id, nil
 	}
-	var final, reverseEnd oid.ID
-	finalName := ""
-	if !opts.Reverse {
+	// single peels the one revision of the given sign; a second one is
+	// the error tooMany makes from its name and the first one's.
+	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, err error) {
 		for _, rv := range revs {
-			if rv.Negative {
+			if rv.Negative != negative {
 				continue
 			}
-			id, err := peel(rv)
+			rid, err := peel(rv)
 			if err != nil {
-				return req, err
+				return oid.ID{}, "", err
 			}
-			if finalName != "" {
-				return req, fatalf("More than one commit to dig from %s and %s?", rv.Name, finalName)
+			if name != "" {
+				return oid.ID{}, "", tooMany(rv.Name, name)
 			}
-			final, finalName = id, rv.Name
+			id, name = rid, rv.Name
+		}
+		return id, name, nil
+	}
+	var final, reverseEnd oid.ID
+	var finalName string
+	var err error
+	if !opts.Reverse {
+		final, finalName, err = single(false, func(name, first string) error {
+			return fatalf("More than one commit to dig from %s and %s?", name, first)
+		})
+		if err != nil {
+			return req, err
 		}
 	} else {
-		for _, rv := range revs {
-			if !rv.Negative {
-				continue
-			}
-			id, err := peel(rv)
-			if err != nil {
-				return req, err
-			}
-			if finalName != "" {
-				return req, fatalf("More than one commit to dig up from, %s and %s?", rv.Name, finalName)
-			}
-			final, finalName = id, rv.Name
+		final, finalName, err = single(true, func(name, first string) error {
+			return fatalf("More than one commit to dig up from, %s and %s?", name, first)
+		})
+		if err != nil {
+			return req, err
 		}
 		if finalName == "" {
 			// "--reverse ONE" means "--reverse ONE..HEAD".
@@ -467,22 +472,14 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		return req, fatalf("cannot use --contents with final commit object name")
 	}
 	if opts.Reverse && opts.FirstParent {
-		var end oid.ID
-		found := false
-		for _, rv := range revs {
-			if rv.Negative {
-				continue
-			}
-			id, err := peel(rv)
-			if err != nil {
-				return req, err
-			}
-			if found {
-				return req, fatalf("More than one commit to dig from %s and %s?", rv.Name, "")
-			}
-			end, found = id, true
+		// git names no second commit here (its message has an empty %s).
+		end, endName, err := single(false, func(name, _ string) error {
+			return fatalf("More than one commit to dig from %s and %s?", name, "")
+		})
+		if err != nil {
+			return req, err
 		}
-		if !found {
+		if endName == "" {
 			return req, fatalf("--reverse and --first-parent together require specified latest commit")
 		}
 		reverseEnd = end

@@ -15,7 +15,8 @@ import (
 type Options struct {
 	// Revisions are further revision words, as git's setup_revisions
 	// takes them after the rev argument of File: "^v1.0", "A..B",
-	// "--not". Options that start with "-" other than "--not" are
+	// "--not", and the ref listings IsRefListing names ("--all",
+	// "--branches=feature/*"). Other words that start with "-" are
 	// refused.
 	Revisions []string
 	// DefaultRevision is --default: the revision used when no positive

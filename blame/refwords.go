@@ -6,6 +6,24 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
+// IsRefListing reports whether word is one of the ref-listing pseudo
+// revisions that Options.Revisions takes besides revisions and "--not":
+// --all, --branches[=pat], --tags[=pat], --remotes[=pat], --glob[=]pat
+// and --exclude[=]pat (a separate pattern word follows "--glob" and
+// "--exclude"). Revisions expands them as git's setup_revisions does.
+func IsRefListing(word string) bool {
+	switch word {
+	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude":
+		return true
+	}
+	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude="} {
+		if strings.HasPrefix(word, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // expandRefWords replaces the ref-listing pseudo revisions of
 // setup_revisions — --all, --branches[=pat], --tags[=pat],
 // --remotes[=pat], --glob=pat, with --exclude=pat before them — by the

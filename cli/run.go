@@ -262,7 +262,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	noWalk := false
 	for _, w := range a.RevArgs {
 		switch {
-		case w == "--not" || !strings.HasPrefix(w, "-") || isRefListing(w):
+		case w == "--not" || !strings.HasPrefix(w, "-") || blame.IsRefListing(w):
 			opts.Revisions = append(opts.Revisions, w)
 		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
 			noWalk = true
@@ -298,21 +298,6 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		opts.Since = time.Unix(int64(since), 0)
 	}
 	return opts, nil
-}
-
-// isRefListing reports the pseudo revisions the library expands to refs
-// (--all, --branches, --tags, --remotes, --glob, --exclude).
-func isRefListing(w string) bool {
-	switch w {
-	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude":
-		return true
-	}
-	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude="} {
-		if strings.HasPrefix(w, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // resolveName answers ParseArgs' questions about words.
