@@ -79,9 +79,9 @@ func (f fatalError) Error() string { return f.err.Error() }
 // (or ErrAmbiguous) whose text is git blame's "bad revision 'spec'" and
 // whose Before lines are what git printed before it. Warnings (an
 // ambiguous ref name, a dangling symbolic ref) go to the warning handler.
-// Reflog counts (<ref>@{n}, @{n}), @{-n}, rev^{/regex} and :/regex
-// resolve; @{date}, @{upstream} and @{push} are not supported and fail as
-// bad revisions.
+// Reflog counts (<ref>@{n}, @{n}), @{-n}, <branch>@{upstream} (@{u}),
+// rev^{/regex} and :/regex resolve; @{date} and @{push} are not
+// supported and fail as bad revisions.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
@@ -652,10 +652,19 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 		}
 	}
 	if i := strings.LastIndex(name, "@{"); i >= 0 && strings.HasSuffix(name, "}") {
-		if n, ok := reflogIndex(name[i+2 : len(name)-1]); ok {
+		spec := name[i+2 : len(name)-1]
+		if n, ok := reflogIndex(spec); ok {
 			return res.reflogEntry(name[:i], n)
 		}
-		// @{date}, @{upstream} and @{push} are not supported.
+		if upstreamMark(spec) {
+			ref, err := res.upstreamRef(name[:i])
+			if err != nil {
+				return oid.ID{}, false, err
+			}
+			n, id, err := res.dwimRef(ref, true)
+			return id, n > 0, err
+		}
+		// @{date} and @{push} are not supported.
 		return oid.ID{}, false, nil
 	}
 	if name != "" && ambiguousPath(name) {
