@@ -553,7 +553,8 @@ func (fx fixtureDir) fingerprint() (string, error) {
 // and "stderr:" sections (left out when empty) whose lines are "|text"
 // for a line of printable text ending in a newline, and a Go-quoted
 // string for any other (control bytes, invalid UTF-8, trailing blanks, a
-// last line without a newline). No line can look like a txtar marker.
+// last line without a newline), cut after each NUL. No line can look like
+// a txtar marker.
 func encodeResult(res Result) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "exit %d\n", res.ExitCode)
@@ -577,8 +578,17 @@ func encodeResult(res Result) []byte {
 				b.WriteByte('|')
 				b.Write(line)
 			} else {
-				b.WriteString(strconv.Quote(string(line)))
-				b.WriteByte('\n')
+				// Quoted, one string per NUL-terminated piece, so that
+				// NUL-separated output (-z) reads a record a line.
+				for len(line) > 0 {
+					piece := line
+					if i := bytes.IndexByte(line, 0); i >= 0 && i+1 < len(line) {
+						piece = line[:i+1]
+					}
+					line = line[len(piece):]
+					b.WriteString(strconv.Quote(string(piece)))
+					b.WriteByte('\n')
+				}
 			}
 		}
 	}
