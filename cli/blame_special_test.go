@@ -53,7 +53,7 @@ git -C r rev-parse HEAD~3 >revs
 `
 
 func TestSpecialRepositoriesMatchGit(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-special", format, specialScript)
 		cases := []struct {

@@ -123,7 +123,7 @@ func describeDiff(got, want testgit.Result) string {
 // the test when no git is installed).
 func fixtureDirs(t *testing.T, name, script string) map[oid.Format]string {
 	t.Helper()
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	dirs := map[oid.Format]string{}
 	for _, f := range testgit.Formats {
 		dirs[f] = filepath.Join(testgit.Fixture(t, "cli-"+name, f, script), "r")

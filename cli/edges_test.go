@@ -22,7 +22,7 @@ seq 1 20000 >big && commit_all big
 // answer without its error flag, so --since=garbage (and an empty date)
 // means "now" and every commit is a boundary, with exit 0.
 func TestUnparsableSinceIsNow(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
 		for _, arg := range []string{"--since=garbage", "--since=", "--after=garbage", "--since=2.weeks.ago", "--max-age=garbage"} {
@@ -35,7 +35,7 @@ func TestUnparsableSinceIsNow(t *testing.T) {
 // TestInsideGitDir: run inside .git of a repository with a work tree,
 // git refuses a working-tree blame and blames a named revision.
 func TestInsideGitDir(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r", ".git")
 	compareWithGit(t, dir, f, nil, nil, "f")
@@ -46,9 +46,10 @@ func TestInsideGitDir(t *testing.T) {
 // TestPagerQuitsEarly: when the pager exits before reading everything
 // ("q" in less), git dies of SIGPIPE silently: status 141, no message.
 func TestPagerQuitsEarly(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
-	testgit.Golden(t).RequireFixture(dir)
+	goldens.RequireFixture(dir)
 	envList := testgit.Env(f, "GIT_PAGER=exit 0")
 	m := map[string]string{}
 	for _, kv := range envList {
@@ -86,7 +87,7 @@ git update-ref refs/heads/main $c2
 // TestSlashInTreeEntryName: an entry named "x/y" is found as git's
 // find_tree_entry finds it.
 func TestSlashInTreeEntryName(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-slash-entry", f, slashScript), "r")
 		for _, args := range [][]string{{"main", "--", "x/y"}, {"-p", "main", "--", "x/y"}, {"--incremental", "main", "--", "x/y"}, {"main", "--", "x"}} {
@@ -98,7 +99,7 @@ func TestSlashInTreeEntryName(t *testing.T) {
 // TestReflogRevisions: <ref>@{n} and @{n} read the reflog as git's
 // read_ref_at does, its errors included.
 func TestReflogRevisions(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
 		// five commits: the reflog of main has five entries
@@ -128,7 +129,7 @@ func TestAnnotate(t *testing.T) {
 // TestMessageSearchRevisions: rev^{/re} and :/re find the newest commit
 // whose message matches (an extended regex; "!-" negates, "!!" is "!").
 func TestMessageSearchRevisions(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
 		for _, rev := range []string{"HEAD^{/c2}", "HEAD^{/c[34]}", "HEAD^{/!-big}", "HEAD^{/nomatch}", "HEAD~2^{/c}", "HEAD^{/!x}",
@@ -150,7 +151,7 @@ cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t
 // and --exclude list refs as setup_revisions does: one tip blames, more
 // are git's "More than one commit to dig from" with git's names.
 func TestRefListingRevisions(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-ref-listing", f, refsScript)
 		for _, repo := range []string{"r", "one"} {

@@ -130,7 +130,7 @@ var encodingsFormats = [][]string{
 // two formats with forty more output encodings, comparing with git, which
 // converts each commit with iconv and keeps its bytes when iconv cannot.
 func TestEncodingsEveryFormatMatchesGit(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	type setting struct {
 		repo    string
 		env     []string
@@ -206,7 +206,7 @@ const emptyEncodingConfigFixed = true
 // i18n.commitEncoding is a value for git, the empty output encoding,
 // which logmsg_reencode takes as none: the commits' bytes as they are.
 func TestEncodingsEmptyConfigMatchesGit(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	if !emptyEncodingConfigFixed {
 		t.Skip("blame/file.go takes an empty i18n.logOutputEncoding or i18n.commitEncoding as unset (UTF-8 output), where git shows the bytes as they are")
 	}

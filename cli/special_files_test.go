@@ -33,9 +33,10 @@ cp -r r fifo-revs && mkfifo fifo-revs/revs
 `
 
 func TestSpecialFilesNeverBlock(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	root := testgit.Fixture(t, "cli-special-files", f, specialFilesScript)
-	want := testgit.Golden(t).Run(testgit.Case{Dir: filepath.Join(root, "r"), Format: f, Args: []string{"blame", "-e", "f"}})
+	want := goldens.Run(testgit.Case{Dir: filepath.Join(root, "r"), Format: f, Args: []string{"blame", "-e", "f"}})
 	if want.ExitCode != 0 {
 		t.Fatalf("git blame on the intact copy: %s", want)
 	}
@@ -99,6 +100,7 @@ printf '%s' "$p" >../path
 // bytes), allocating tens of megabytes, not the 740 MB that a full-size
 // tree-lookup cache per directory level once cost.
 func TestDeepPathStaysSmall(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	root := testgit.Fixture(t, "cli-deep-path", f, deepPathScript)
 	path, err := os.ReadFile(filepath.Join(root, "path"))
@@ -110,7 +112,6 @@ func TestDeepPathStaysSmall(t *testing.T) {
 	// git's standard error here is 8 MB of .gitattributes warnings, too
 	// much for a golden file: the comparison needs git 2.39.x itself, the
 	// allocation budget is checked with any git.
-	goldens := testgit.Golden(t)
 	goldens.RequireFixture(dir)
 	want, live := goldens.Live(testgit.Case{Dir: dir, Format: f, Args: append([]string{"blame"}, args...)})
 	var before, after runtime.MemStats
@@ -153,7 +154,7 @@ git update-index --add --cacheinfo 160000,$(git rev-parse HEAD | tr 0-9a-f 1),go
 // so lines are "Not Committed Yet" where git says so, and a missing
 // object is git's "Cannot read blob".
 func TestGitlinkThroughContents(t *testing.T) {
-	testgit.Golden(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-gitlink", f, gitlinkScript), "r")
 		for _, args := range [][]string{
