@@ -283,13 +283,33 @@ func TestRandomHistoriesMatchGit(t *testing.T) {
 // in failures).
 func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, format oid.Format, rev, file string, flags []string, label string) {
 	t.Helper()
-	args := append([]string{"blame", "--line-porcelain"}, flags...)
-	args = append(args, rev, "--", file)
+	args := lineBlameArgs(rev, file, flags)
 	res, err := testgit.Run(dir, format, nil, nil, "git", args...)
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git %v: %v %s", args, err, res)
 	}
-	want := parseLinePorcelain(t, res.Stdout)
+	compareAttribution(t, db, g, format, rev, file, flags, label, res.Stdout)
+}
+
+// lineBlameArgs is the git command whose output compareAttribution reads.
+func lineBlameArgs(rev, file string, flags []string) []string {
+	args := append([]string{"blame", "--line-porcelain"}, flags...)
+	return append(args, rev, "--", file)
+}
+
+// porcelainBlameArgs is the same with --porcelain, whose output (the same
+// attribution, details printed once a commit) the golden files keep.
+func porcelainBlameArgs(rev, file string, flags []string) []string {
+	args := append([]string{"blame", "--porcelain"}, flags...)
+	return append(args, rev, "--", file)
+}
+
+// compareAttribution blames file at rev with the options flags name and
+// compares the per-line attribution with gitOut, git blame
+// --line-porcelain's output for the same case.
+func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.Format, rev, file string, flags []string, label string, gitOut []byte) {
+	t.Helper()
+	want := parseLinePorcelain(t, gitOut)
 	opts := blamecore.DefaultOptions()
 	for i, f := range flags {
 		switch f {
