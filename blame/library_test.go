@@ -37,9 +37,22 @@ cd .. && git clone -q --depth 3 "file://$PWD/full" shallow
 
 var libraryFiles = []string{"a.txt", "dir/c.txt", "dir/moved.txt", ".mailmap"}
 
-// gitPorcelain is git blame --porcelain's output (the reference).
+// gitPorcelain is git blame --porcelain's output (the reference): git
+// 2.39.5's, from the test's golden file where git 2.39.x is not installed.
 func gitPorcelain(t *testing.T, dir string, f oid.Format, args ...string) string {
-	return testgit.Git(t, dir, f, append([]string{"blame", "--porcelain"}, args...)...)
+	t.Helper()
+	return gitOutput(t, dir, f, append([]string{"blame", "--porcelain"}, args...)...)
+}
+
+// gitOutput is what git 2.39.5 prints with args in dir; it fails the
+// test if git failed.
+func gitOutput(t *testing.T, dir string, f oid.Format, args ...string) string {
+	t.Helper()
+	res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: args})
+	if res.ExitCode != 0 {
+		t.Fatalf("git %s: %s", strings.Join(args, " "), res)
+	}
+	return string(res.Stdout)
 }
 
 func render(t *testing.T, res *blame.Result) string {
@@ -54,7 +67,7 @@ func render(t *testing.T, res *blame.Result) string {
 // mailmapped names, boundaries of a shallow clone — with nothing else
 // set by the caller.
 func TestZeroOptionsAreGitBlame(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "blame-library", f, libraryScript)
 		for _, clone := range []string{"full", "shallow"} {
@@ -82,7 +95,7 @@ func TestZeroOptionsAreGitBlame(t *testing.T) {
 // read their results after other blames have reused the pooled readers.
 // Run with -race (make test does).
 func TestConcurrentBlames(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	dir := filepath.Join(testgit.Fixture(t, "blame-library", f, libraryScript), "full")
 	type job struct {
@@ -145,8 +158,9 @@ func TestConcurrentBlames(t *testing.T) {
 // TestMisuseIsAnError: bad ranges, a second run and a stopped stream
 // are errors, not panics or duplicated lines.
 func TestMisuseIsAnError(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	dir := filepath.Join(testgit.Fixture(t, "blame-library", oid.SHA1, libraryScript), "full")
+	testgit.Golden(t).RequireFixture(dir)
 	r, err := blame.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +217,7 @@ func TestMisuseIsAnError(t *testing.T) {
 // TestRecordsEncodeAsText: IDs and names are JSON strings, with the
 // commit's details resolved.
 func TestRecordsEncodeAsText(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	dir := filepath.Join(testgit.Fixture(t, "blame-library", oid.SHA1, libraryScript), "full")
 	r, err := blame.Open(dir)
 	if err != nil {
@@ -228,7 +242,7 @@ func TestRecordsEncodeAsText(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatalf("%s: %v", data, err)
 	}
-	first := strings.Fields(testgit.Git(t, dir, oid.SHA1, "blame", "--porcelain", "-L1,1", "HEAD", "--", "dir/c.txt"))[0]
+	first := strings.Fields(gitPorcelain(t, dir, oid.SHA1, "-L1,1", "HEAD", "--", "dir/c.txt"))[0]
 	if got.Commit.ID != first || got.Commit.Author.Name != "Mapped Name" || got.Commit.Author.Email != "mapped@example.com" || got.Commit.Author.Zone != "-0700" {
 		t.Errorf("JSON of the first entry: %s; want commit %s by the mailmapped Mapped Name <mapped@example.com>, zone -0700", data, first)
 	}
@@ -237,7 +251,7 @@ func TestRecordsEncodeAsText(t *testing.T) {
 // TestFilesListsWhatGitLists: Files(rev) is `git ls-tree -r --name-only`
 // without submodules.
 func TestFilesListsWhatGitLists(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "blame-library", f, libraryScript), "full")
 		r, err := blame.Open(dir)
@@ -249,7 +263,7 @@ func TestFilesListsWhatGitLists(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := strings.Fields(testgit.Git(t, dir, f, "ls-tree", "-r", "--name-only", rev))
+			want := strings.Fields(gitOutput(t, dir, f, "ls-tree", "-r", "--name-only", rev))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s Files(%s) = %q, want %q", f, rev, got, want)
 			}
