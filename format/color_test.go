@@ -49,15 +49,12 @@ var colorSpecs = []string{
 // --get-color (which parses its default value with color_parse) and its
 // error message.
 func TestParseColorAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	g := testgit.Golden(t) // skips without git
 	format := oid.SHA1
 	dir := testgit.Fixture(t, "format-one-commit", format, "git init -q\ncommit_all one\n")
 	bad := 0
 	for _, spec := range colorSpecs {
-		res, err := testgit.Run(dir, format, nil, nil, "git", "config", "--get-color", "no.such-key", spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := g.Run(testgit.Case{Dir: dir, Format: format, Args: []string{"config", "--get-color", "no.such-key", spec}})
 		got, perr := ParseColor(spec)
 		if res.ExitCode != 0 {
 			bad++
@@ -164,14 +161,15 @@ var highlightSpecs = []string{
 // ColorFor with git blame --color-by-age: the colour each line starts
 // with, and git's errors.
 func TestHighlightRecentAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	g := testgit.Golden(t) // skips without git
 	zone := "Europe/Berlin"
 	loc := loadZone(t, zone)
 	now := time.Unix(heatNow, 0)
 	compared := 0
 	for _, format := range testgit.Formats {
 		dir := testgit.Fixture(t, "format-heat", format, heatScript())
-		authorTimes := strings.Fields(testgit.Git(t, dir, format, "log", "--reverse", "--format=%at"))
+		log := g.Run(testgit.Case{Dir: dir, Format: format, Args: []string{"log", "--reverse", "--format=%at"}})
+		authorTimes := strings.Fields(string(log.Stdout))
 		if len(authorTimes) != len(heatDays) {
 			t.Fatalf("fixture has %d commits, want %d", len(authorTimes), len(heatDays))
 		}
@@ -180,10 +178,7 @@ func TestHighlightRecentAgainstGit(t *testing.T) {
 			if spec != "" {
 				args = append([]string{"-c", "color.blame.highlightRecent=" + spec}, args...)
 			}
-			res, err := testgit.Run(dir, format, nil, gitEnv(zone, heatNow), "git", args...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := g.Run(testgit.Case{Dir: dir, Format: format, Env: gitEnv(zone, heatNow), Args: args})
 			effective := spec
 			if spec == "" {
 				effective = DefaultHighlightRecent

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 // quoteNames are file names with every kind of byte quote_c_style treats
@@ -66,13 +67,21 @@ func quoteFixtureScript() string {
 // the filename and previous lines of git blame --porcelain, for
 // core.quotePath true and false.
 func TestQuotePathAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	g := testgit.Golden(t) // skips without git
+	git := func(dir string, format oid.Format, args ...string) string {
+		t.Helper()
+		res := g.Run(testgit.Case{Dir: dir, Format: format, Args: args})
+		if res.ExitCode != 0 {
+			t.Fatalf("git %q: %s", args, res)
+		}
+		return string(res.Stdout)
+	}
 	compared := 0
 	for _, format := range testgit.Formats {
 		dir := testgit.Fixture(t, "format-quote-names", format, quoteFixtureScript())
 		for _, quotePath := range []bool{true, false} {
 			cfg := fmt.Sprintf("core.quotePath=%v", quotePath)
-			out := testgit.Git(t, dir, format, "-c", cfg, "ls-files")
+			out := git(dir, format, "-c", cfg, "ls-files")
 			var want []string
 			for _, name := range quoteNames {
 				want = append(want, string(QuotePath(nil, []byte(name), quotePath)))
@@ -84,7 +93,7 @@ func TestQuotePathAgainstGit(t *testing.T) {
 			}
 			compared += len(want)
 			for _, name := range quoteNames {
-				blame := testgit.Git(t, dir, format, "-c", cfg, "blame", "--porcelain", "main", "--", name)
+				blame := git(dir, format, "-c", cfg, "blame", "--porcelain", "main", "--", name)
 				quoted := QuotePath(nil, []byte(name), quotePath)
 				var filename, previous []byte
 				for _, line := range bytes.Split([]byte(blame), []byte("\n")) {
