@@ -3,6 +3,7 @@ package odb
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +18,9 @@ import (
 // measured cache sizes.
 type Options struct {
 	// DeltaBaseCacheBytes bounds each Reader's cache of delta bases, keyed
-	// by (pack, offset). 0 selects the measured default: 8 MiB
+	// by (pack, offset); the cache starts smaller (512 KiB) and grows to
+	// the bound only where a larger cache would have hit (see
+	// deltaBaseCache). 0 selects the measured default: 8 MiB
 	// (DefaultDeltaBaseCacheBytes), raised to git's 96 MiB
 	// (BulkDeltaBaseCacheBytes) for bulk reads such as reading every
 	// object: once the reader has inflated more than BulkReadThreshold
@@ -35,6 +38,12 @@ type Options struct {
 	// DisableMultiPackIndex ignores multi-pack-index files
 	// (core.multiPackIndex=false); every pack is then read through its .idx.
 	DisableMultiPackIndex bool
+	// MaxObjectBytes bounds the size an object (or a delta base or delta
+	// on the way to it) may declare: a larger one is refused with a
+	// *TooLargeError before anything is allocated for it. 0 selects
+	// DefaultMaxObjectBytes (1 GiB); a negative value leaves only the
+	// bound every read has, what the compressed bytes can inflate to.
+	MaxObjectBytes int64
 }
 
 // Default cache sizes, chosen by measurement (see doc.go).
@@ -43,6 +52,7 @@ const (
 	BulkDeltaBaseCacheBytes    = 96 << 20
 	BulkReadThreshold          = 256 << 20
 	DefaultObjectCacheBytes    = 16 << 20
+	DefaultMaxObjectBytes      = 1 << 30
 )
 
 // MaxDeltaChainDepth bounds the delta chains a Reader resolves. git
@@ -86,6 +96,25 @@ type DB struct {
 	looseCache map[string][]oid.ID
 
 	closed atomic.Bool
+
+	maxObject uint64 // Options.MaxObjectBytes in effect (math.MaxUint64: none)
+}
+
+func maxObjectBytes(opt int64) uint64 {
+	switch {
+	case opt == 0:
+		return DefaultMaxObjectBytes
+	case opt < 0:
+		return math.MaxUint64
+	}
+	return uint64(opt)
+}
+
+// tooLarge reports size bytes declared at (path, off), over the DB's
+// object size limit (the caller compares with maxObject first, so that
+// the path is made only for the error).
+func (db *DB) tooLarge(path string, off int64, size uint64) error {
+	return &TooLargeError{Path: path, Offset: off, Size: size, Limit: int64(min(db.maxObject, math.MaxInt64))}
 }
 
 // packSet is an immutable snapshot of the known packs, replaced as a whole
@@ -113,6 +142,7 @@ func Open(objectsDir string, format oid.Format, opts Options) (*DB, error) {
 	db := &DB{
 		format:     format,
 		opts:       opts,
+		maxObject:  maxObjectBytes(opts.MaxObjectBytes),
 		packsByKey: map[string]*pack{},
 		midxByDir:  map[string]*multiPackIndex{},
 	}

@@ -18,6 +18,29 @@ var ErrDeltaChain = errors.New("unresolvable delta chain")
 // (five replacements).
 var ErrReplaceDepth = errors.New("replace depth too high")
 
+// ErrTooLarge is wrapped by TooLargeError.
+var ErrTooLarge = errors.New("object larger than the size limit")
+
+// TooLargeError reports an object (or a delta base or delta on the way to
+// it) that declares more bytes than Options.MaxObjectBytes allows. Path
+// and Offset say where the declaration is, as for CorruptError.
+type TooLargeError struct {
+	Path   string
+	Offset int64
+	Size   uint64 // bytes declared
+	Limit  int64  // Options.MaxObjectBytes in effect
+}
+
+func (e *TooLargeError) Error() string {
+	where := e.Path
+	if e.Offset >= 0 {
+		where += fmt.Sprintf(" at offset %d", e.Offset)
+	}
+	return fmt.Sprintf("%s declares %d bytes, over goblame's object size limit of %d bytes (goblame.maxObjectSize raises it)", where, e.Size, e.Limit)
+}
+
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
 // ErrClosed reports use of a DB after Close.
 var ErrClosed = errors.New("object database is closed")
 

@@ -114,6 +114,9 @@ func (r *Reader) readLoose(dir string, raw []byte, dst []byte) (object.Type, []b
 	if uint64(size) > maxInflatedFrom(len(file)) {
 		return 0, nil, corrupt(path, 0, nil, "loose object claims %d bytes, more than its %d compressed bytes can hold", size, len(file))
 	}
+	if uint64(size) > r.db.maxObject {
+		return 0, nil, r.db.tooLarge(path, -1, uint64(size))
+	}
 	// Inflate header and content together into dst, then drop the header.
 	buf := grow(dst, hlen+int(size))
 	used, err := r.inflater.inflate(buf, file)

@@ -396,6 +396,9 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 			if h.size > maxInflatedFrom(len(stream)) {
 				return 0, nil, corrupt(curP.packPath(), int64(curOff), nil, "entry claims %d bytes, more than the rest of the pack can hold", h.size)
 			}
+			if h.size > r.db.maxObject {
+				return 0, nil, r.db.tooLarge(curP.packPath(), int64(curOff), h.size)
+			}
 			var buf []byte
 			if len(chain) == 0 {
 				buf = grow(dst, int(h.size))
@@ -476,6 +479,9 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	if l.hdr.size > maxInflatedFrom(len(stream)) {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), nil, "delta claims %d bytes, more than the rest of the pack can hold", l.hdr.size)
 	}
+	if l.hdr.size > r.db.maxObject {
+		return nil, r.db.tooLarge(l.pack.packPath(), int64(l.off), l.hdr.size)
+	}
 	delta := grow(r.deltaBuf, int(l.hdr.size))
 	r.deltaBuf = delta
 	consumed, err := r.inflater.inflate(delta, stream)
@@ -504,6 +510,9 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	}
 	if n != resultSize {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), errDeltaResultSize, "delta declares %d bytes, its instructions make %d", resultSize, n)
+	}
+	if n > r.db.maxObject {
+		return nil, r.db.tooLarge(l.pack.packPath(), int64(l.off), n)
 	}
 	var out []byte
 	if last {

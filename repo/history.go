@@ -17,7 +17,7 @@ import (
 
 // openObjects opens the object store: the primary object directory,
 // GIT_ALTERNATE_OBJECT_DIRECTORIES and objects/info/alternates, with
-// core.multiPackIndex, and installs replace refs unless
+// core.multiPackIndex and goblame.maxObjectSize, and installs replace refs unless
 // GIT_NO_REPLACE_OBJECTS is set or core.useReplaceRefs is false.
 func (r *Repository) openObjects() error {
 	opts := odb.Options{}
@@ -30,6 +30,17 @@ func (r *Repository) openObjects() error {
 		return err
 	} else if ok && !b {
 		opts.DisableMultiPackIndex = true
+	}
+	// goblame.maxObjectSize (git's size units: 4g) raises or lowers the
+	// size an object may declare (odb's 1 GiB by default; 0 or less: no
+	// limit but what its compressed bytes can inflate to).
+	if n, ok, err := r.Config.Int64("goblame.maxobjectsize"); err != nil {
+		return err
+	} else if ok {
+		opts.MaxObjectBytes = n
+		if n == 0 {
+			opts.MaxObjectBytes = -1
+		}
 	}
 	db, err := odb.Open(r.objectDir, r.Format, opts)
 	if err != nil {
