@@ -26,7 +26,15 @@ func TestUnparsableSinceIsNow(t *testing.T) {
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
 		for _, arg := range []string{"--since=garbage", "--since=", "--after=garbage", "--since=2.weeks.ago", "--max-age=garbage"} {
-			compareWithGit(t, dir, f, nil, nil, arg, "f")
+			if arg == "--since=2.weeks.ago" {
+				compareWithGit(t, dir, f, nil, nil, arg, "f")
+			} else {
+				// The working tree's pseudo commit is dated now too: when
+				// the clock ticks between the two, git makes it a boundary
+				// (^0000000 Not Committed Yet), so these need git 2.39.x
+				// itself (and the retry of a time-dependent output).
+				compareWithLiveGit(t, dir, f, nil, nil, arg, "f")
+			}
 			compareWithGit(t, dir, f, nil, nil, arg, "-p", "HEAD", "--", "f")
 		}
 	}
