@@ -58,7 +58,8 @@ type Prepared struct {
 	blamer  *blamecore.Blamer
 	ranges  []LineRange
 	graph   bool
-	ran     atomic.Bool // Run's once-only guard, safe against a racing second call
+	warn    func(string) // Options.Warn, or nothing
+	ran     atomic.Bool  // Run's once-only guard, safe against a racing second call
 	dropped atomic.Bool
 }
 
@@ -95,7 +96,11 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 		return nil, err
 	}
 	ok = true
-	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph}, nil
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn}, nil
 }
 
 // NumLines is the number of lines of the final image.
@@ -129,6 +134,10 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 		})
 	}
 	res, err := p.blamer.Run(p.ranges)
+	// Damage the object database read around during the walk.
+	for _, w := range p.r.repo.Objects.TakeWarnings() {
+		p.warn(w)
+	}
 	if fnErr != nil {
 		return nil, fnErr
 	}
@@ -541,7 +550,7 @@ func (b *run) history() (*blamecore.History, error) {
 		}
 	}
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
-		Graph: g, Grafts: grafts, DisableGraph: disable,
+		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
 		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
 	}), nil
 }

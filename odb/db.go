@@ -98,6 +98,39 @@ type DB struct {
 	closed atomic.Bool
 
 	maxObject uint64 // Options.MaxObjectBytes in effect (math.MaxUint64: none)
+
+	// warnings are the lines about damage the DB works around (a
+	// multi-pack-index it ignores), each once, until TakeWarnings.
+	warnMu   sync.Mutex
+	warned   map[string]bool
+	warnings []string
+}
+
+// warnOnce records line, once per key.
+func (db *DB) warnOnce(key, line string) {
+	db.warnMu.Lock()
+	defer db.warnMu.Unlock()
+	if db.warned[key] {
+		return
+	}
+	if db.warned == nil {
+		db.warned = map[string]bool{}
+	}
+	db.warned[key] = true
+	db.warnings = append(db.warnings, line)
+}
+
+// TakeWarnings returns the warning lines recorded since the last call:
+// damage the DB reads around, such as a multi-pack-index that fails to
+// parse (its packs are then read through their own indexes) or that
+// names a pack it does not list. Each is recorded once per DB. Safe for
+// concurrent use.
+func (db *DB) TakeWarnings() []string {
+	db.warnMu.Lock()
+	defer db.warnMu.Unlock()
+	w := db.warnings
+	db.warnings = nil
+	return w
 }
 
 func maxObjectBytes(opt int64) uint64 {
@@ -317,6 +350,7 @@ func (db *DB) loadMultiPackIndex(packDir string, local bool, set *packSet) *mult
 	m, err := parseMultiPackIndex(path, mp.data, db.format)
 	if err != nil {
 		mp.close()
+		db.warnOnce(path, "warning: "+err.Error()+"; ignoring the multi-pack-index")
 		return nil
 	}
 	m.mapping = mp
@@ -383,6 +417,9 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 					return location{pack: p, offset: off}, nil
 				}
 			}
+		}
+		if err != nil {
+			db.warnOnce(m.path, "warning: "+err.Error()+"; reading its packs through their own indexes")
 		}
 		firstErr = cmpOr(firstErr, err)
 		// The MIDX entry is unusable (damaged, its pack missing or bad, or

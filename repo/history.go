@@ -47,6 +47,9 @@ func (r *Repository) openObjects() error {
 		return &Error{Kind: ErrNotRepository, Msg: "unable to open object directory " + r.objectDir, Err: err}
 	}
 	r.Objects = db
+	for _, w := range db.TakeWarnings() {
+		r.warn(w)
+	}
 	repl, err := r.replacements()
 	if err != nil {
 		db.Close()

@@ -47,6 +47,9 @@ type HistoryOptions struct {
 	// NewReader, when set, makes another reader of the same object
 	// database, used on a second goroutine to read -C candidates ahead.
 	NewReader func() ObjectReader
+	// Warn receives the warning of a commit-graph found damaged during
+	// the walk (which then goes on without it); see traverse.CommitOptions.
+	Warn func(string)
 }
 
 // NewHistory returns a History reading objects through rd.
@@ -55,7 +58,7 @@ func NewHistory(rd ObjectReader, format oid.Format, opts HistoryOptions) *Histor
 		rd:     rd,
 		format: format,
 		commits: traverse.NewCommits(rd, opts.Graph, format, traverse.CommitOptions{
-			Grafts: opts.Grafts, Shallow: opts.Shallow, DisableGraph: opts.DisableGraph,
+			Grafts: opts.Grafts, Shallow: opts.Shallow, DisableGraph: opts.DisableGraph, Warn: opts.Warn,
 		}),
 		trees:     traverse.NewTrees(rd, format),
 		newReader: opts.NewReader,

@@ -66,6 +66,10 @@ type CommitOptions struct {
 	// (commitGraph.readChangedPaths=false): MaybeChanged always answers
 	// "maybe". Filters never change results, only how many trees are read.
 	DisableBloom bool
+	// Warn, when set, receives the warning line of a graph found damaged
+	// during the walk (and dropped), when it is found; Warnings keeps it
+	// too.
+	Warn func(string)
 }
 
 // CommitStats counts where commit data came from; blame reports them
@@ -88,6 +92,7 @@ type Commits struct {
 	graph   *Graph // nil when not in use
 	grafts  map[oid.ID][]oid.ID
 	shallow map[oid.ID]bool
+	warn    func(string)
 
 	byID  idTable   // commits not addressed by graph position
 	byPos []*Commit // graph position -> commit, allocated lazily
@@ -116,6 +121,7 @@ func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions
 		grafts:  opts.Grafts,
 		shallow: opts.Shallow,
 		noBloom: opts.DisableBloom,
+		warn:    opts.Warn,
 	}
 	if g != nil && g.total > 0 && g.format == format && !opts.DisableGraph && len(opts.Grafts) == 0 && len(opts.Shallow) == 0 {
 		c.graph = g
@@ -253,7 +259,11 @@ func (cs *Commits) Parse(c *Commit) error {
 // and everything from now on is read from objects, exactly as without a
 // graph.
 func (cs *Commits) dropGraph(err error) {
-	cs.warnings = append(cs.warnings, warningText(err))
+	w := warningText(err)
+	cs.warnings = append(cs.warnings, w)
+	if cs.warn != nil {
+		cs.warn(w)
+	}
 	for _, c := range cs.byPos {
 		if c != nil {
 			c.GraphPos = NoGraphPosition

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// midxScript is a history in three packs under a multi-pack-index.
+const midxScript = `git init -q r && cd r
+for i in 1 2 3; do seq 1 $((i*4)) >f; commit_all c$i; git repack -q; done
+git multi-pack-index write
+`
+
+// damageMidx rewrites one field of the multi-pack-index at path.
+func damageMidx(t *testing.T, path, kind string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := map[string]int{}
+	for i := 0; i <= int(b[6]); i++ {
+		off := 12 + 12*i
+		chunks[string(b[off:off+4])] = int(binary.BigEndian.Uint64(b[off+4 : off+12]))
+	}
+	switch kind {
+	case "bad-signature":
+		copy(b, "MIDY")
+	case "bad-version":
+		b[4] = 9
+	case "unsorted-pack-names":
+		names := bytes.SplitN(b[chunks["PNAM"]:], []byte{0}, 3)
+		swapped := append(append(append(append([]byte{}, names[1]...), 0), names[0]...), 0)
+		copy(b[chunks["PNAM"]:], swapped)
+	case "bad-pack-id":
+		for off := chunks["OOFF"]; off+8 <= len(b) && off < chunks["OOFF"]+8*3; off += 8 {
+			binary.BigEndian.PutUint32(b[off:], 77)
+		}
+	default:
+		t.Fatalf("unknown damage %s", kind)
+	}
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedMultiPackIndex: with a multi-pack-index damaged in each of
+// these ways (git 2.39.5 dies on each: "multi-pack-index signature ...
+// does not match", "bad pack-int-id"), goblame prints what the repository
+// gives without the multi-pack-index, one warning line that says so, and
+// exits 0.
+func TestDamagedMultiPackIndex(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, f := range testgit.Formats {
+		src := filepath.Join(testgit.Fixture(t, "cli-damaged-midx", f, midxScript), "r")
+		for _, kind := range []string{"bad-signature", "bad-version", "unsorted-pack-names", "bad-pack-id"} {
+			dir := filepath.Join(t.TempDir(), "r")
+			if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v %s", err, out)
+			}
+			want, err := testgit.Run(dir, f, nil, nil, "git", "-c", "core.multiPackIndex=false", "blame", "-p", "f")
+			if err != nil || want.ExitCode != 0 {
+				t.Fatalf("git without the multi-pack-index: %v %s", err, want.Stderr)
+			}
+			damageMidx(t, filepath.Join(dir, ".git", "objects", "pack", "multi-pack-index"), kind)
+			if broken, _ := testgit.Run(dir, f, nil, nil, "git", "blame", "-p", "f"); broken.ExitCode == 0 {
+				t.Logf("%s %s: git reads the damaged multi-pack-index without dying", f, kind)
+			}
+			got := runGoblame(dir, f, nil, nil, "-p", "f")
+			if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) {
+				t.Errorf("%s %s: exit %d, stderr %q; output equal to the undamaged blame: %v", f, kind, got.ExitCode, got.Stderr, bytes.Equal(got.Stdout, want.Stdout))
+			}
+			if stderr := string(got.Stderr); strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, "multi-pack-index") {
+				t.Errorf("%s %s: stderr %q: want one warning line about the multi-pack-index", f, kind, got.Stderr)
+			}
+		}
+	}
+}
