@@ -61,25 +61,36 @@ func TestDamagedCommitGraph(t *testing.T) {
 	testgit.RequireGit(t)
 	for _, f := range testgit.Formats {
 		src := filepath.Join(testgit.Fixture(t, "cli-damaged-graph", f, graphScript), "r")
-		for _, kind := range []string{"self-parent", "parent-out-of-range", "bad-extra-edges", "bad-bloom-index"} {
-			dir := filepath.Join(t.TempDir(), "r")
-			if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v %s", err, out)
-			}
-			graph := filepath.Join(dir, ".git", "objects", "info", "commit-graph")
-			want, err := testgit.Run(dir, f, nil, []string{"GIT_TEST_COMMIT_GRAPH=0"}, "git", "-c", "core.commitGraph=false", "blame", "-p", "f")
-			if err != nil || want.ExitCode != 0 {
-				t.Fatalf("git without the graph: %v %s", err, want.Stderr)
-			}
-			damageGraph(t, graph, f, kind)
-			got := runGoblame(dir, f, nil, nil, "-p", "f")
-			if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) {
-				t.Errorf("%s %s: exit %d, stderr %q; output equal to the undamaged blame: %v", f, kind, got.ExitCode, got.Stderr, bytes.Equal(got.Stdout, want.Stdout))
-			}
-			// One warning line, naming the commit-graph.
-			if stderr := string(got.Stderr); strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, "commit-graph") {
-				t.Errorf("%s %s: stderr %q: want one warning line about the commit-graph", f, kind, got.Stderr)
-			}
+		compareDamaged(t, f, src, "commit-graph", []string{"GIT_TEST_COMMIT_GRAPH=0"}, []string{"-c", "core.commitGraph=false"},
+			[]string{"self-parent", "parent-out-of-range", "bad-extra-edges", "bad-bloom-index"},
+			func(dir, kind string) {
+				damageGraph(t, filepath.Join(dir, ".git", "objects", "info", "commit-graph"), f, kind)
+			})
+	}
+}
+
+// compareDamaged copies the repository src once per kind of damage and
+// checks that goblame blames f there, damaged, as git blames it
+// undamaged with the git options that turn the damaged file off: the
+// same output, exit 0, and one warning line naming what.
+func compareDamaged(t *testing.T, f oid.Format, src, what string, gitEnv, gitOff, kinds []string, damage func(dir, kind string)) {
+	t.Helper()
+	for _, kind := range kinds {
+		dir := filepath.Join(t.TempDir(), "r")
+		if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v %s", err, out)
+		}
+		want, err := testgit.Run(dir, f, nil, gitEnv, "git", append(gitOff, "blame", "-p", "f")...)
+		if err != nil || want.ExitCode != 0 {
+			t.Fatalf("git without the %s: %v %s", what, err, want.Stderr)
+		}
+		damage(dir, kind)
+		got := runGoblame(dir, f, nil, nil, "-p", "f")
+		if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) {
+			t.Errorf("%s %s: exit %d, stderr %q; output equal to the undamaged blame: %v", f, kind, got.ExitCode, got.Stderr, bytes.Equal(got.Stdout, want.Stdout))
+		}
+		if stderr := string(got.Stderr); strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, what) {
+			t.Errorf("%s %s: stderr %q: want one warning line about the %s", f, kind, got.Stderr, what)
 		}
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -61,26 +59,10 @@ func TestDamagedMultiPackIndex(t *testing.T) {
 	testgit.RequireGit(t)
 	for _, f := range testgit.Formats {
 		src := filepath.Join(testgit.Fixture(t, "cli-damaged-midx", f, midxScript), "r")
-		for _, kind := range []string{"bad-signature", "bad-version", "unsorted-pack-names", "bad-pack-id"} {
-			dir := filepath.Join(t.TempDir(), "r")
-			if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v %s", err, out)
-			}
-			want, err := testgit.Run(dir, f, nil, nil, "git", "-c", "core.multiPackIndex=false", "blame", "-p", "f")
-			if err != nil || want.ExitCode != 0 {
-				t.Fatalf("git without the multi-pack-index: %v %s", err, want.Stderr)
-			}
-			damageMidx(t, filepath.Join(dir, ".git", "objects", "pack", "multi-pack-index"), kind)
-			if broken, _ := testgit.Run(dir, f, nil, nil, "git", "blame", "-p", "f"); broken.ExitCode == 0 {
-				t.Logf("%s %s: git reads the damaged multi-pack-index without dying", f, kind)
-			}
-			got := runGoblame(dir, f, nil, nil, "-p", "f")
-			if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) {
-				t.Errorf("%s %s: exit %d, stderr %q; output equal to the undamaged blame: %v", f, kind, got.ExitCode, got.Stderr, bytes.Equal(got.Stdout, want.Stdout))
-			}
-			if stderr := string(got.Stderr); strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, "multi-pack-index") {
-				t.Errorf("%s %s: stderr %q: want one warning line about the multi-pack-index", f, kind, got.Stderr)
-			}
-		}
+		compareDamaged(t, f, src, "multi-pack-index", nil, []string{"-c", "core.multiPackIndex=false"},
+			[]string{"bad-signature", "bad-version", "unsorted-pack-names", "bad-pack-id"},
+			func(dir, kind string) {
+				damageMidx(t, filepath.Join(dir, ".git", "objects", "pack", "multi-pack-index"), kind)
+			})
 	}
 }
