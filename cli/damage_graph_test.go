@@ -19,8 +19,10 @@ for i in 1 2 3 4 5 6; do seq 1 $((i*3)) >f; commit_all c$i; done
 git commit-graph write --reachable --changed-paths
 `
 
-// damageGraph rewrites one field of the commit-graph at path.
-func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
+// rewriteChunked reads the chunked file at path (commit-graph or
+// multi-pack-index: chunk count at byte 6, the chunk table at tableOff),
+// lets edit change its bytes given each chunk's offset, and writes it.
+func rewriteChunked(t *testing.T, path string, tableOff int, edit func(b []byte, chunks map[string]int)) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -28,29 +30,36 @@ func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 	}
 	chunks := map[string]int{}
 	for i := 0; i <= int(b[6]); i++ {
-		off := 8 + 12*i
+		off := tableOff + 12*i
 		chunks[string(b[off:off+4])] = int(binary.BigEndian.Uint64(b[off+4 : off+12]))
 	}
-	oidf := chunks["OIDF"]
-	n := binary.BigEndian.Uint32(b[oidf+255*4:])
-	rec := f.Size() + 16
-	cdat := chunks["CDAT"]
-	switch kind {
-	case "self-parent":
-		binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], 1)
-	case "parent-out-of-range":
-		binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], n+5)
-	case "bad-extra-edges":
-		binary.BigEndian.PutUint32(b[cdat+rec+f.Size()+4:], 0x80000000|7)
-	case "bad-bloom-index":
-		binary.BigEndian.PutUint32(b[chunks["BIDX"]+8:], 0xffffff)
-	default:
-		t.Fatalf("unknown damage %s", kind)
-	}
+	edit(b, chunks)
 	os.Chmod(path, 0o644)
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// damageGraph rewrites one field of the commit-graph at path.
+func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
+	t.Helper()
+	rewriteChunked(t, path, 8, func(b []byte, chunks map[string]int) {
+		n := binary.BigEndian.Uint32(b[chunks["OIDF"]+255*4:])
+		rec := f.Size() + 16
+		cdat := chunks["CDAT"]
+		switch kind {
+		case "self-parent":
+			binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], 1)
+		case "parent-out-of-range":
+			binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], n+5)
+		case "bad-extra-edges":
+			binary.BigEndian.PutUint32(b[cdat+rec+f.Size()+4:], 0x80000000|7)
+		case "bad-bloom-index":
+			binary.BigEndian.PutUint32(b[chunks["BIDX"]+8:], 0xffffff)
+		default:
+			t.Fatalf("unknown damage %s", kind)
+		}
+	})
 }
 
 // TestDamagedCommitGraph: with a commit-graph damaged in each of these

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -19,35 +18,24 @@ git multi-pack-index write
 // damageMidx rewrites one field of the multi-pack-index at path.
 func damageMidx(t *testing.T, path, kind string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks := map[string]int{}
-	for i := 0; i <= int(b[6]); i++ {
-		off := 12 + 12*i
-		chunks[string(b[off:off+4])] = int(binary.BigEndian.Uint64(b[off+4 : off+12]))
-	}
-	switch kind {
-	case "bad-signature":
-		copy(b, "MIDY")
-	case "bad-version":
-		b[4] = 9
-	case "unsorted-pack-names":
-		names := bytes.SplitN(b[chunks["PNAM"]:], []byte{0}, 3)
-		swapped := append(append(append(append([]byte{}, names[1]...), 0), names[0]...), 0)
-		copy(b[chunks["PNAM"]:], swapped)
-	case "bad-pack-id":
-		for off := chunks["OOFF"]; off+8 <= len(b) && off < chunks["OOFF"]+8*3; off += 8 {
-			binary.BigEndian.PutUint32(b[off:], 77)
+	rewriteChunked(t, path, 12, func(b []byte, chunks map[string]int) {
+		switch kind {
+		case "bad-signature":
+			copy(b, "MIDY")
+		case "bad-version":
+			b[4] = 9
+		case "unsorted-pack-names":
+			names := bytes.SplitN(b[chunks["PNAM"]:], []byte{0}, 3)
+			swapped := append(append(append(append([]byte{}, names[1]...), 0), names[0]...), 0)
+			copy(b[chunks["PNAM"]:], swapped)
+		case "bad-pack-id":
+			for off := chunks["OOFF"]; off+8 <= len(b) && off < chunks["OOFF"]+8*3; off += 8 {
+				binary.BigEndian.PutUint32(b[off:], 77)
+			}
+		default:
+			t.Fatalf("unknown damage %s", kind)
 		}
-	default:
-		t.Fatalf("unknown damage %s", kind)
-	}
-	os.Chmod(path, 0o644)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestDamagedMultiPackIndex: with a multi-pack-index damaged in each of
