@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/internal/posixre"
 	"sort"
 	"strconv"
@@ -79,9 +80,9 @@ func (f fatalError) Error() string { return f.err.Error() }
 // (or ErrAmbiguous) whose text is git blame's "bad revision 'spec'" and
 // whose Before lines are what git printed before it. Warnings (an
 // ambiguous ref name, a dangling symbolic ref) go to the warning handler.
-// Reflog counts (<ref>@{n}, @{n}), @{-n}, <branch>@{upstream} (@{u}),
-// rev^{/regex} and :/regex resolve; @{date} and @{push} are not
-// supported and fail as bad revisions.
+// Reflog counts and dates (<ref>@{n}, @{n}, <ref>@{yesterday},
+// @{2005-04-07}), @{-n}, <branch>@{upstream} (@{u}), rev^{/regex} and
+// :/regex resolve; @{push} is not supported and fails as a bad revision.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
@@ -653,8 +654,11 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 	}
 	if i := strings.LastIndex(name, "@{"); i >= 0 && strings.HasSuffix(name, "}") {
 		spec := name[i+2 : len(name)-1]
-		if n, ok := reflogIndex(spec); ok {
+		if n, ok := reflogIndex(spec); ok && n < 100000000 {
 			return res.reflogEntry(name[:i], n)
+		}
+		if at, ok := reflogTimestamp(spec); ok {
+			return res.reflogAt(name[:i], at)
 		}
 		if upstreamMark(spec) {
 			ref, err := res.upstreamRef(name[:i])
@@ -664,8 +668,14 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 			n, id, err := res.dwimRef(ref, true)
 			return id, n > 0, err
 		}
-		// @{date} and @{push} are not supported.
-		return oid.ID{}, false, nil
+		if strings.EqualFold(spec, "push") {
+			return oid.ID{}, false, nil // @{push} is not supported
+		}
+		at, err := gitdate.Approxidate(spec, res.r.dateNow(), time.Local)
+		if err != nil {
+			return oid.ID{}, false, nil // not a date either: a bad revision
+		}
+		return res.reflogAt(name[:i], at)
 	}
 	if name != "" && ambiguousPath(name) {
 		return oid.ID{}, false, nil
@@ -1043,6 +1053,22 @@ func (res *resolver) fatal(err error) error {
 	return err
 }
 
+// reflogTimestamp reads "@{<digits>}" of at least 100000000 as a
+// timestamp, as git does.
+func reflogTimestamp(spec string) (uint64, bool) {
+	if spec == "" || len(spec) > 18 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(spec); i++ {
+		if spec[i] < '0' || spec[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(spec[i]-'0')
+	}
+	return n, n >= 100000000
+}
+
 // reflogIndex parses the n of "@{n}": decimal digits only.
 func reflogIndex(spec string) (int, bool) {
 	if spec == "" || len(spec) > 9 {
@@ -1059,38 +1085,46 @@ func reflogIndex(spec string) (int, bool) {
 	return n, true
 }
 
-// reflogEntry is "<base>@{n}" (git's read_ref_at by count): the value
-// the ref had n updates ago, from its reflog. An empty base is the
-// current branch (HEAD itself when detached).
-func (res *resolver) reflogEntry(base string, n int) (oid.ID, bool, error) {
+// reflogRef is the ref whose reflog "<base>@{...}" reads and its value
+// now: an empty base is the current branch (HEAD itself when detached),
+// "@" and "HEAD" are HEAD, anything else the first DWIM rule that names
+// a ref. refname is "" when none does.
+func (res *resolver) reflogRef(base string) (refname string, current oid.ID, err error) {
 	s := res.r.refStore()
-	refname := ""
 	switch base {
 	case "", "@":
 		h, err := s.resolve("HEAD", true)
 		if err != nil {
-			return oid.ID{}, false, fatalError{err}
+			return "", oid.ID{}, fatalError{err}
 		}
 		refname = "HEAD"
-		if h.symref && h.name != "" {
+		if h.symref && h.name != "" && base == "" {
 			refname = h.name
 		}
-		if base == "@" {
-			refname = "HEAD"
-		}
+		return refname, h.id, nil
 	case "HEAD":
-		refname = "HEAD"
-	default:
-		for _, rule := range refRules {
-			full := strings.Replace(rule, "%s", base, 1)
-			if r, err := s.resolve(full, true); err == nil && r.found {
-				refname = full
-				break
-			}
+		h, err := s.resolve("HEAD", true)
+		if err != nil {
+			return "", oid.ID{}, fatalError{err}
+		}
+		return "HEAD", h.id, nil
+	}
+	for _, rule := range refRules {
+		full := strings.Replace(rule, "%s", base, 1)
+		if r, err := s.resolve(full, true); err == nil && r.found {
+			return full, r.id, nil
 		}
 	}
-	if refname == "" {
-		return oid.ID{}, false, nil
+	return "", oid.ID{}, nil
+}
+
+// reflogEntry is "<base>@{n}" (git's read_ref_at by count): the value
+// the ref had n updates ago, from its reflog. An empty base is the
+// current branch (HEAD itself when detached).
+func (res *resolver) reflogEntry(base string, n int) (oid.ID, bool, error) {
+	refname, _, err := res.reflogRef(base)
+	if err != nil || refname == "" {
+		return oid.ID{}, false, err
 	}
 	dir := res.r.CommonDir
 	if !strings.HasPrefix(refname, "refs/") {

@@ -1,0 +1,127 @@
+package repo
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/gitdate"
+	"github.com/goblame/goblame/oid"
+)
+
+// reflogRecord is one line of a reflog: "<old> <new> <ident> <time> <tz>\t<msg>".
+type reflogRecord struct {
+	old, new oid.ID
+	time     uint64
+	tz       int
+}
+
+// readReflog returns the records of refname's reflog, oldest first,
+// skipping lines git's reflog reader skips; ok is false when there is
+// no reflog.
+func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
+	dir := res.r.CommonDir
+	if !strings.HasPrefix(refname, "refs/") {
+		dir = res.r.GitDir
+	}
+	data, err := fsread.ReadFile(dir+"/logs/"+refname, 0)
+	if err != nil {
+		return nil, false
+	}
+	hexLen := res.r.Format.HexSize()
+	var log []reflogRecord
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(line) < 2*hexLen+2 || line[hexLen] != ' ' || line[2*hexLen+1] != ' ' {
+			continue
+		}
+		o, err1 := oid.ParseHexBytes(res.r.Format, line[:hexLen])
+		nw, err2 := oid.ParseHexBytes(res.r.Format, line[hexLen+1:2*hexLen+1])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		// show_one_reflog_ent: "> " after the e-mail, a timestamp, then
+		// " +hhmm" or " -hhmm".
+		rest := line[2*hexLen+2:]
+		gt := bytes.IndexByte(rest, '>')
+		if gt < 0 || gt+1 >= len(rest) || rest[gt+1] != ' ' {
+			continue
+		}
+		rest = rest[gt+2:]
+		ts, n := gitdate.CStrtol(rest, 0)
+		if n == 0 || ts <= 0 || n+2 >= len(rest) || rest[n] != ' ' || (rest[n+1] != '+' && rest[n+1] != '-') || rest[n+2] < '0' || rest[n+2] > '9' {
+			continue
+		}
+		tz, _ := gitdate.CStrtol(rest, n+1)
+		log = append(log, reflogRecord{old: o, new: nw, time: uint64(ts), tz: int(tz)})
+	}
+	return log, true
+}
+
+// reflogAt is "<base>@{date}": git's read_ref_at by time, at the
+// timestamp at. The value is that of the newest record at or before at;
+// past the oldest record, the oldest value, with git's warning "log for
+// '<base>' only goes back to <date>". Gaps in the log (a record whose new
+// value is not the next one's old) are warned about as git does.
+func (res *resolver) reflogAt(base string, at uint64) (oid.ID, bool, error) {
+	refname, current, err := res.reflogRef(base)
+	if err != nil || refname == "" {
+		return oid.ID{}, false, err
+	}
+	log, ok := res.readReflog(refname)
+	if !ok {
+		return oid.ID{}, false, nil
+	}
+	if len(log) == 0 {
+		return oid.ID{}, false, fatalError{fmt.Errorf("log for %s is empty", refname)}
+	}
+	rfc := func(ts uint64, tz int) string {
+		d, _ := gitdate.ShowDate(gitdate.DateMode{Type: gitdate.DateRFC2822}, ts, tz, res.r.dateNow(), time.Local)
+		return d
+	}
+	result := current
+	var prevOld oid.ID // the previous (newer) record's old value, zero at first
+	for i := len(log) - 1; i >= 0; i-- {
+		e := log[i]
+		if e.time <= at {
+			if !prevOld.IsZero() && !prevOld.IsNull() && prevOld != e.new {
+				res.r.warn(fmt.Sprintf("warning: log for ref %s has gap after %s", refname, rfc(e.time, e.tz)))
+			}
+			switch {
+			case !prevOld.IsZero() && !prevOld.IsNull(), e.time == at:
+				result = e.new
+			case e.new != result:
+				res.r.warn(fmt.Sprintf("warning: log for ref %s unexpectedly ended on %s", refname, rfc(e.time, e.tz)))
+			}
+			return result, true, nil
+		}
+		prevOld = e.old
+	}
+	// Older than the whole log: its oldest value (read_ref_at_ent_oldest).
+	oldest := log[0]
+	result = oldest.old
+	if result.IsNull() {
+		result = oldest.new
+	}
+	shown := base
+	if shown == "" {
+		shown = strings.TrimPrefix(refname, "refs/heads/")
+		if shown == refname {
+			shown = "HEAD"
+		}
+	}
+	res.r.warn(fmt.Sprintf("warning: log for '%s' only goes back to %s", shown, rfc(oldest.time, oldest.tz)))
+	return result, true, nil
+}
+
+// dateNow is git's get_time(): GIT_TEST_DATE_NOW when set, else the
+// clock.
+func (r *Repository) dateNow() time.Time {
+	if v, ok := r.env.lookup("GIT_TEST_DATE_NOW"); ok {
+		if n, _ := gitdate.CStrtol(v, 0); n > 0 {
+			return time.Unix(n, 0)
+		}
+	}
+	return time.Now()
+}
