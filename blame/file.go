@@ -551,6 +551,6 @@ func (b *run) history() (*blamecore.History, error) {
 	}
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
-		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(readAheadCacheBytes) },
+		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
 	}), nil
 }

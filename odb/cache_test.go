@@ -1,6 +1,10 @@
 package odb
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/goblame/goblame/oid"
+)
 
 func TestSizeClasses(t *testing.T) {
 	prevCap := 0
@@ -207,5 +211,21 @@ func TestGhostList(t *testing.T) {
 	}
 	if _, ok := g.take(baseKey{1, 95}); !ok {
 		t.Fatal("recent ghost forgotten")
+	}
+}
+
+// TestFullCacheStartsAtItsBound: NewReaderFullCache's cache holds its
+// whole bound from the start; NewReaderCache's starts small.
+func TestFullCacheStartsAtItsBound(t *testing.T) {
+	db, err := Open(emptyObjects(t), oid.SHA1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := db.NewReaderFullCache(16 << 20).Stats().DeltaBaseCacheBound; got != 16<<20 {
+		t.Errorf("full cache starts at %d", got)
+	}
+	if got := db.NewReaderCache(16 << 20).Stats().DeltaBaseCacheBound; got != deltaBaseStartBytes {
+		t.Errorf("adaptive cache starts at %d", got)
 	}
 }

@@ -70,6 +70,18 @@ func (db *DB) NewReaderCache(deltaBaseBytes int64) *Reader {
 	return db.newReader(deltaBaseBytes, db.opts.ObjectCacheBytes)
 }
 
+// NewReaderFullCache is NewReaderCache with the cache's bound at
+// deltaBaseBytes from the start, not grown there as misses show a larger
+// cache would hit: for a reader whose reads are known to come back to
+// bases across a wide span, such as one reading the histories of many
+// files ahead of a -C blame (gitoxide -C gix/src/lib.rs: 0.90 s of CPU
+// against 0.97 s starting small).
+func (db *DB) NewReaderFullCache(deltaBaseBytes int64) *Reader {
+	r := db.NewReaderCache(deltaBaseBytes)
+	r.bases.setLimit(r.bases.maxLimit)
+	return r
+}
+
 func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 	r := &Reader{db: db}
 	if deltaBaseBytes == 0 {
