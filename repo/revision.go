@@ -81,8 +81,8 @@ func (f fatalError) Error() string { return f.err.Error() }
 // whose Before lines are what git printed before it. Warnings (an
 // ambiguous ref name, a dangling symbolic ref) go to the warning handler.
 // Reflog counts and dates (<ref>@{n}, @{n}, <ref>@{yesterday},
-// @{2005-04-07}), @{-n}, <branch>@{upstream} (@{u}), rev^{/regex} and
-// :/regex resolve; @{push} is not supported and fails as a bad revision.
+// @{2005-04-07}), @{-n}, <branch>@{upstream} (@{u}), <branch>@{push},
+// rev^{/regex} and :/regex resolve.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
@@ -668,8 +668,13 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 			n, id, err := res.dwimRef(ref, true)
 			return id, n > 0, err
 		}
-		if strings.EqualFold(spec, "push") {
-			return oid.ID{}, false, nil // @{push} is not supported
+		if pushMark(spec) {
+			ref, err := res.pushRef(name[:i])
+			if err != nil {
+				return oid.ID{}, false, err
+			}
+			n, id, err := res.dwimRef(ref, true)
+			return id, n > 0, err
 		}
 		at, err := gitdate.Approxidate(spec, res.r.dateNow(), time.Local)
 		if err != nil {

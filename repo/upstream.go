@@ -20,7 +20,7 @@ func upstreamMark(spec string) bool {
 // branch HEAD points to. Its failures are git's die() messages.
 //
 // Remotes defined in the legacy $GIT_DIR/remotes and $GIT_DIR/branches
-// files and negative refspecs are not read.
+// files and negative refspecs are not read (here and in pushRef).
 func (res *resolver) upstreamRef(branch string) (string, error) {
 	s := res.r.refStore()
 	if branch == "" || branch == "HEAD" || branch == "@" {
@@ -90,4 +90,80 @@ func fetchTracking(spec, src string) (string, bool) {
 	}
 	middle := src[len(prefix) : len(src)-len(suffix)]
 	return strings.Replace(to, "*", middle, 1), true
+}
+
+// pushMark reports whether spec is git's push mark, in any case.
+func pushMark(spec string) bool { return strings.EqualFold(spec, "push") }
+
+// pushRef is the ref "<branch>@{push}" names (git's branch_get_push): the
+// remote-tracking ref of where "git push" would push the branch, from
+// the push remote (branch.<b>.pushRemote, remote.pushDefault,
+// branch.<b>.remote, else "origin"), its push refspecs or
+// remote.<r>.mirror, and push.default. Its failures are git's die()
+// messages.
+func (res *resolver) pushRef(branch string) (string, error) {
+	s := res.r.refStore()
+	if branch == "" || branch == "HEAD" || branch == "@" {
+		h, err := s.resolve("HEAD", true)
+		if err != nil {
+			return "", fatalError{err}
+		}
+		name, ok := strings.CutPrefix(h.name, "refs/heads/")
+		if !h.symref || !ok {
+			return "", fatalError{errors.New("HEAD does not point to a branch")}
+		}
+		branch = name
+	}
+	refname := "refs/heads/" + branch // need not exist, as in git
+	cfg := res.r.Config
+	remote := ""
+	for _, key := range []string{"branch." + branch + ".pushremote", "remote.pushdefault", "branch." + branch + ".remote"} {
+		if v, ok := cfg.Get(key); ok && v != "" {
+			remote = v
+			break
+		}
+	}
+	if remote == "" {
+		remote = "origin"
+	}
+	tracking := func(dst string) (string, error) {
+		for _, spec := range cfg.GetAll("remote." + remote + ".fetch") {
+			if t, ok := fetchTracking(spec, dst); ok {
+				return t, nil
+			}
+		}
+		return "", fatalError{fmt.Errorf("push destination '%s' on remote '%s' has no local tracking branch", dst, remote)}
+	}
+	if pushes := cfg.GetAll("remote." + remote + ".push"); len(pushes) > 0 {
+		for _, spec := range pushes {
+			if dst, ok := fetchTracking(spec, refname); ok {
+				return tracking(dst)
+			}
+		}
+		return "", fatalError{fmt.Errorf("push refspecs for '%s' do not include '%s'", remote, branch)}
+	}
+	if mirror, ok, _ := cfg.Bool("remote." + remote + ".mirror"); ok && mirror {
+		return tracking(refname)
+	}
+	mode, _ := cfg.Get("push.default")
+	switch mode {
+	case "nothing":
+		return "", fatalError{errors.New("push has no destination (push.default is 'nothing')")}
+	case "matching", "current":
+		return tracking(refname)
+	case "upstream", "tracking":
+		return res.upstreamRef(branch)
+	}
+	up, err := res.upstreamRef(branch)
+	if err != nil {
+		return "", err
+	}
+	cur, err := tracking(refname)
+	if err != nil {
+		return "", err
+	}
+	if cur != up {
+		return "", fatalError{errors.New("cannot resolve 'simple' push to a single destination")}
+	}
+	return cur, nil
 }
