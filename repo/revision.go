@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/internal/posixre"
 	"sort"
@@ -1131,27 +1130,9 @@ func (res *resolver) reflogEntry(base string, n int) (oid.ID, bool, error) {
 	if err != nil || refname == "" {
 		return oid.ID{}, false, err
 	}
-	dir := res.r.CommonDir
-	if !strings.HasPrefix(refname, "refs/") {
-		dir = res.r.GitDir
-	}
-	data, err := fsread.ReadFile(dir+"/logs/"+refname, 0)
-	if err != nil {
+	log, ok := res.readReflog(refname)
+	if !ok {
 		return oid.ID{}, false, nil
-	}
-	hexLen := res.r.Format.HexSize()
-	type update struct{ old, new oid.ID }
-	var log []update
-	for _, line := range strings.Split(string(data), "\n") {
-		if len(line) < 2*hexLen+2 || line[hexLen] != ' ' || line[2*hexLen+1] != ' ' {
-			continue
-		}
-		o, err1 := oid.ParseHex(res.r.Format, line[:hexLen])
-		nw, err2 := oid.ParseHex(res.r.Format, line[hexLen+1:2*hexLen+1])
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		log = append(log, update{o, nw})
 	}
 	shown := base
 	if shown == "" {

@@ -23,16 +23,9 @@ func upstreamMark(spec string) bool {
 // files and negative refspecs are not read (here and in pushRef).
 func (res *resolver) upstreamRef(branch string) (string, error) {
 	s := res.r.refStore()
-	if branch == "" || branch == "HEAD" || branch == "@" {
-		h, err := s.resolve("HEAD", true)
-		if err != nil {
-			return "", fatalError{err}
-		}
-		name, ok := strings.CutPrefix(h.name, "refs/heads/")
-		if !h.symref || !ok {
-			return "", fatalError{errors.New("HEAD does not point to a branch")}
-		}
-		branch = name
+	branch, err := res.branchNamed(branch)
+	if err != nil {
+		return "", err
 	}
 	cfg := res.r.Config
 	remote, _ := cfg.Get("branch." + branch + ".remote")
@@ -92,6 +85,25 @@ func fetchTracking(spec, src string) (string, bool) {
 	return strings.Replace(to, "*", middle, 1), true
 }
 
+// branchNamed is the branch "<branch>@{upstream}" and "<branch>@{push}"
+// are about: branch itself, or for "", "HEAD" and "@" the branch HEAD
+// points to (git's branch_get(NULL)); a detached HEAD is git's "HEAD
+// does not point to a branch".
+func (res *resolver) branchNamed(branch string) (string, error) {
+	if branch != "" && branch != "HEAD" && branch != "@" {
+		return branch, nil
+	}
+	h, err := res.r.refStore().resolve("HEAD", true)
+	if err != nil {
+		return "", fatalError{err}
+	}
+	name, ok := strings.CutPrefix(h.name, "refs/heads/")
+	if !h.symref || !ok {
+		return "", fatalError{errors.New("HEAD does not point to a branch")}
+	}
+	return name, nil
+}
+
 // pushMark reports whether spec is git's push mark, in any case.
 func pushMark(spec string) bool { return strings.EqualFold(spec, "push") }
 
@@ -102,17 +114,9 @@ func pushMark(spec string) bool { return strings.EqualFold(spec, "push") }
 // remote.<r>.mirror, and push.default. Its failures are git's die()
 // messages.
 func (res *resolver) pushRef(branch string) (string, error) {
-	s := res.r.refStore()
-	if branch == "" || branch == "HEAD" || branch == "@" {
-		h, err := s.resolve("HEAD", true)
-		if err != nil {
-			return "", fatalError{err}
-		}
-		name, ok := strings.CutPrefix(h.name, "refs/heads/")
-		if !h.symref || !ok {
-			return "", fatalError{errors.New("HEAD does not point to a branch")}
-		}
-		branch = name
+	branch, err := res.branchNamed(branch)
+	if err != nil {
+		return "", err
 	}
 	refname := "refs/heads/" + branch // need not exist, as in git
 	cfg := res.r.Config
