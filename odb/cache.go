@@ -93,7 +93,10 @@ func (c *deltaBaseCache) setLimit(limit int64) {
 // key is a ghost, a cache larger by its size would have answered it, and
 // the bound grows by that much.
 func (c *deltaBaseCache) missed(key baseKey) {
-	if size, ok := c.ghosts.take(key); ok && c.limit < c.maxLimit {
+	if c.limit >= c.maxLimit {
+		return // at its ceiling: no ghost is kept or asked for
+	}
+	if size, ok := c.ghosts.take(key); ok {
 		c.limit = min(c.maxLimit, c.limit+size)
 	}
 }
