@@ -42,6 +42,11 @@ const (
 	poNoNeg                              // no --no- form
 	poHidden                             // left out of the help unless --help-all
 	poLiteralArgHelp                     // argh is printed as is, without <>
+	// poGoblame marks an option of goblame's own, not git's: it is left
+	// out of everything git prints about its options (-h, --help-all,
+	// --git-completion-helper), so that those stay git's bytes, and is
+	// documented in the manual page's GOBLAME OPTIONS section.
+	poGoblame
 )
 
 // poHow is how an option was spelled: git's enum opt_parsed.
@@ -481,7 +486,7 @@ func (p *poParser) showCompletion(opts []poOption, all bool) poResult {
 	noOpts := 0
 	for i := range opts {
 		o := &opts[i]
-		if o.long == "" || o.kind == poGroup {
+		if o.long == "" || o.kind == poGroup || o.flags&poGoblame != 0 {
 			continue
 		}
 		if !all && o.flags&poHidden != 0 {
@@ -517,7 +522,7 @@ func (p *poParser) completeNegated(opts []poOption, all bool, noOpts int) {
 	printedDashdash := false
 	for i := range opts {
 		o := &opts[i]
-		if o.long == "" || o.kind == poGroup {
+		if o.long == "" || o.kind == poGroup || o.flags&poGoblame != 0 {
 			continue
 		}
 		if !all && o.flags&poHidden != 0 {

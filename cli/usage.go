@@ -78,7 +78,7 @@ func renderUsage(usage []string, opts []poOption, full bool) string {
 			}
 			continue
 		}
-		if !full && o.flags&poHidden != 0 {
+		if !full && o.flags&poHidden != 0 || o.flags&poGoblame != 0 {
 			continue
 		}
 		if needNewline {
@@ -163,6 +163,9 @@ type OptionDoc struct {
 	Value  string
 	Help   string
 	Hidden bool // left out of -h (shown by --help-all)
+	// Goblame marks goblame's own options (not git blame's), which git's
+	// help and completion lists leave out.
+	Goblame bool
 }
 
 // OptionDocs lists git blame's options in the order git's help shows them.
@@ -174,7 +177,7 @@ func OptionDocs() []OptionDoc {
 		if o.kind == poGroup {
 			continue
 		}
-		d := OptionDoc{Short: o.short, Long: o.long, Help: o.help, Hidden: o.flags&poHidden != 0}
+		d := OptionDoc{Short: o.short, Long: o.long, Help: o.help, Hidden: o.flags&poHidden != 0, Goblame: o.flags&poGoblame != 0}
 		if o.flags&poLiteralArgHelp != 0 || o.flags&poNoArg == 0 {
 			d.Value = usageArgHelp(o)
 		}

@@ -59,6 +59,7 @@ func TestUsageLayout(t *testing.T) {
 		{kind: poGroup, help: "Group"},
 		{kind: poSetInt, long: "hidden", flags: poNoArg | poHidden, help: "hidden"},
 		{kind: poCallback, long: "lit", argh: "<a>|<b>", help: "literal"},
+		{kind: poSetInt, long: "goblame-only", flags: poNoArg | poGoblame, help: "goblame's own"},
 	}
 	got := renderUsage([]string{"cmd [options]", "   cmd other", "", "note"}, opts, false)
 	want := "usage: cmd [options]\n" +
@@ -79,5 +80,25 @@ func TestUsageLayout(t *testing.T) {
 	full := renderUsage([]string{"cmd"}, opts, true)
 	if want := "    --hidden              hidden\n"; !strings.Contains(full, want) {
 		t.Errorf("--help-all output lacks the hidden option:\n%s", full)
+	}
+	if strings.Contains(full, "goblame-only") {
+		t.Errorf("--help-all output shows goblame's own option:\n%s", full)
+	}
+}
+
+// TestGoblameOptionsOutOfGitsLists checks that an option marked poGoblame
+// stays out of the option list git-completion.bash asks for, as it stays
+// out of the help (TestUsageLayout).
+func TestGoblameOptionsOutOfGitsLists(t *testing.T) {
+	opts := []poOption{
+		{kind: poSetInt, long: "git-option", flags: poNoArg, help: "git's"},
+		{kind: poSetInt, long: "goblame-only", flags: poNoArg | poGoblame, help: "goblame's own"},
+	}
+	for _, all := range []bool{false, true} {
+		p := &poParser{}
+		p.showCompletion(opts, all)
+		if got, want := p.stdout.String(), "--git-option --no-git-option\n"; got != want {
+			t.Errorf("showCompletion(all=%v) = %q, want %q", all, got, want)
+		}
 	}
 }
