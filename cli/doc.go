@@ -11,10 +11,16 @@
 // # Start-up
 //
 // Every package linked into goblame runs its initialisation on every run,
-// so the binary links only what a blame needs. The manual page goblame.1
-// is generated from the option table (OptionDocs) by
-// internal/gen/mangen with urfave/cli's documentation generator, which
-// stays out of the goblame binary.
+// so the binary links only what a blame needs.
+//
+// # Help, manual page and completions
+//
+// The manual page goblame.1, its plain-text rendering goblame.1.txt (what
+// --help prints where man cannot show the page: help.go) and the bash, zsh
+// and fish completions in ../completions are generated from the option
+// tables (OptionDocs, RevisionOptionDocs, docs.go) by internal/gen/mangen
+// and internal/gen/compgen (go generate ./cli); their tests fail when the
+// committed files are out of date.
 package cli
 
-//go:generate go run ./internal/gen/mangen -out ../goblame.1
+//go:generate go run ./internal/gen/mangen -out ../goblame.1 -text goblame.1.txt

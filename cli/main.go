@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Version is goblame's version, printed by --version.
-var Version = "0.1.0-dev (git blame 2.39.5 compatible)"
+// Version is goblame's version, printed by --version (VersionLine).
+var Version = "0.1.0-dev"
 
 // Name and Summary name the program in its help and its manual page.
 const (
@@ -18,16 +18,17 @@ const (
 // exit status: 0, 128 for fatal errors, 129 for usage errors, as git.
 //
 // A first argument --help, --version or --generate-bash-completion is
-// goblame's own (git would run "git help blame" for --help); anything else
-// is git blame's command line.
+// goblame's own, and so is --help after "annotate": --help shows goblame's
+// manual page as "git blame --help" shows git's (help.go), whatever
+// follows it. Anything else is git blame's command line (where a later
+// --help is parse-options' help, exit status 129, as in git).
 func Main(args []string, env Environ) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "--help":
-			io.WriteString(env.Stdout, Help())
-			return 0
+			return showManual(env)
 		case "--version":
-			io.WriteString(env.Stdout, Name+" version "+Version+"\n")
+			io.WriteString(env.Stdout, VersionLine())
 			return 0
 		case "--generate-bash-completion":
 			io.WriteString(env.Stdout, completionWords())
@@ -39,6 +40,9 @@ func Main(args []string, env Environ) int {
 		// "goblame annotate ..." is git annotate (a file named
 		// "annotate" is blamed with "goblame -- annotate").
 		annotate, args = true, args[1:]
+		if len(args) > 0 && args[0] == "--help" {
+			return showManual(env)
+		}
 	}
 	r := &blameRun{env: env, annotate: annotate}
 	err := r.run(args)

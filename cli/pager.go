@@ -48,17 +48,23 @@ func (b *blameRun) pagerCommand() string {
 // git does (LESS=FRX and LV=-c unless set). It returns the writer to use
 // and a function that closes it and waits for the pager.
 func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
+	return startPager(b.env, cmdline)
+}
+
+// startPager runs the pager cmdline with env's environment and standard
+// output (see blameRun.startPager).
+func startPager(e Environ, cmdline string) (io.Writer, func(), error) {
 	cmd := exec.Command("sh", "-c", cmdline)
-	env := append([]string(nil), b.env.Env...)
-	if b.env.Getenv("LESS") == "" {
+	env := append([]string(nil), e.Env...)
+	if e.Getenv("LESS") == "" {
 		env = append(env, "LESS=FRX")
 	}
-	if b.env.Getenv("LV") == "" {
+	if e.Getenv("LV") == "" {
 		env = append(env, "LV=-c")
 	}
 	cmd.Env = env
-	cmd.Stdout = b.env.Stdout
-	cmd.Stderr = b.env.Stderr
+	cmd.Stdout = e.Stdout
+	cmd.Stderr = e.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err

@@ -137,22 +137,6 @@ func usageArgHelp(o *poOption) string {
 	return " " + argh
 }
 
-// Help returns what goblame --help prints: the summary, then git blame's
-// option help with goblame's own usage line and its own options.
-func Help() string {
-	usage := []string{Name + " [<options>] [<rev-opts>] [<rev>] [--] <file>", "", "<rev-opts> are documented in git-rev-list(1)"}
-	opts := append(blameOptionTable(nil), ownOptions...)
-	return Name + " - " + Summary + "\n\n" + renderUsage(usage, opts, false)
-}
-
-// ownOptions are the options goblame answers itself, as the first
-// argument only.
-var ownOptions = []poOption{
-	{kind: poGroup, help: Name + " (as the first argument)"},
-	{kind: poSetInt, long: "help", flags: poNoArg, help: "show this help"},
-	{kind: poSetInt, long: "version", flags: poNoArg, help: "print the version"},
-}
-
 // OptionDoc describes one option of git blame's table for documentation
 // (the manual page generator) and completion.
 type OptionDoc struct {

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/charset"
+)
+
+// TestDocumentedOptionsParse checks that every revision and diff option
+// the manual page and the completions list is one blame's parser takes,
+// with its example value, attached or detached as the documentation
+// writes it.
+func TestDocumentedOptionsParse(t *testing.T) {
+	for _, d := range RevisionOptionDocs() {
+		args := []string{d.Option}
+		switch {
+		case d.Value == "":
+		case strings.HasPrefix(d.Value, " "):
+			args = append(args, d.Example)
+		default: // "=<v>" or "[=<v>]"
+			args = []string{d.Option + "=" + d.Example}
+		}
+		args = append(args, "--", "file")
+		if _, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{}); err != nil {
+			t.Errorf("ParseArgs(%q): %v", args, err)
+		}
+		if d.Value != "" && d.Example == "" {
+			t.Errorf("%s has a value but no example", d.Option)
+		}
+	}
+	for _, o := range OptionDocs() {
+		var args []string
+		switch {
+		case o.Long != "":
+			args = []string{"--" + o.Long}
+		default:
+			args = []string{"-" + string(o.Short)}
+		}
+		if o.Value != "" && !strings.HasPrefix(o.Value, "[") {
+			args = append(args, "1")
+		}
+		if _, err := ParseArgs(append(args, "--", "file"), DefaultBlameArgs(), ParseContext{}); err != nil {
+			t.Errorf("ParseArgs(%q): %v", args, err)
+		}
+	}
+}
+
+// TestDocumentedValuesParse checks the fixed value sets completion offers:
+// every --date format parses (with and without -local), every --encoding
+// is one goblame converts to.
+func TestDocumentedValuesParse(t *testing.T) {
+	for _, name := range DateFormatNames() {
+		specs := []string{name}
+		switch {
+		case name == "format:":
+			specs = []string{"format:%Y", "format-local:%Y"}
+		case name != "local":
+			specs = append(specs, name+"-local")
+		}
+		for _, spec := range specs {
+			if _, err := ParseDateFormat(spec, false); err != nil {
+				t.Errorf("--date=%s: %v", spec, err)
+			}
+		}
+	}
+	for _, name := range EncodingNames() {
+		if name != "none" && charset.Lookup(name) == nil {
+			t.Errorf("--encoding=%s is not an encoding goblame knows", name)
+		}
+	}
+}
