@@ -1,7 +1,7 @@
 # goblame — build, test and benchmark.
 GO ?= go
 
-.PHONY: all build test vet bench bench-compare clean fuzz-short
+.PHONY: all build test vet bench bench-compare clean fuzz-short install install-shim uninstall
 
 all: build
 
@@ -10,9 +10,12 @@ all: build
 # the dynamic loader (about 25 page faults and a millisecond a run). Where
 # no static C library is installed, a dynamic build.
 STATIC_LDFLAGS = -linkmode external -extldflags -static
+# goblame --version names the commit it was built from.
+COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c.dirty; echo $$c; })
+VERSION_LDFLAGS = $(if $(COMMIT),-X github.com/goblame/goblame/cli.buildCommit=$(COMMIT))
 
 build:
-	$(GO) build -ldflags '$(STATIC_LDFLAGS)' -o goblame . 2>/dev/null || $(GO) build -o goblame .
+	$(GO) build -ldflags '$(STATIC_LDFLAGS) $(VERSION_LDFLAGS)' -o goblame . 2>/dev/null || $(GO) build -ldflags '$(VERSION_LDFLAGS)' -o goblame .
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -68,6 +71,42 @@ bench-compare: build
 		$$sudo apt-get update && $$sudo apt-get install -y hyperfine; }
 	sh benchmarks/workloads/buffers/make.sh
 	$(GO) run ./benchmarks/compare
+
+# make install PREFIX=/usr/local [DESTDIR=/staging]: the binary, the manual
+# page (also as git-goblame.1, the page git goblame --help asks man for,
+# with a git-goblame link so that git goblame runs goblame) and the bash,
+# zsh and fish completions, where each shell looks for them.
+# make install-shim (after make install) adds the git shim:
+# $(PREFIX)/libexec/goblame/git, a link to goblame; put that directory first
+# on PATH, or give it to an editor as its git. make uninstall removes both.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+SHIMDIR = $(DESTDIR)$(PREFIX)/libexec/goblame
+
+install: build
+	install -d '$(BINDIR)' '$(MAN1DIR)' '$(BASHCOMPDIR)' '$(ZSHCOMPDIR)' '$(FISHCOMPDIR)'
+	install -m 755 goblame '$(BINDIR)/goblame'
+	ln -sf goblame '$(BINDIR)/git-goblame'
+	install -m 644 goblame.1 '$(MAN1DIR)/goblame.1'
+	install -m 644 goblame.1 '$(MAN1DIR)/git-goblame.1'
+	install -m 644 completions/goblame.bash '$(BASHCOMPDIR)/goblame'
+	install -m 644 completions/_goblame '$(ZSHCOMPDIR)/_goblame'
+	install -m 644 completions/goblame.fish '$(FISHCOMPDIR)/goblame.fish'
+
+install-shim:
+	@test -x '$(BINDIR)/goblame' || { echo "make install-shim: no $(BINDIR)/goblame: run make install PREFIX=$(PREFIX) first" >&2; exit 1; }
+	install -d '$(SHIMDIR)'
+	ln -sfn ../../bin/goblame '$(SHIMDIR)/git'
+
+uninstall:
+	rm -f '$(BINDIR)/goblame' '$(BINDIR)/git-goblame' '$(MAN1DIR)/goblame.1' '$(MAN1DIR)/git-goblame.1' \
+		'$(BASHCOMPDIR)/goblame' '$(ZSHCOMPDIR)/_goblame' '$(FISHCOMPDIR)/goblame.fish' '$(SHIMDIR)/git'
+	-rmdir '$(SHIMDIR)' 2>/dev/null
 
 clean:
 	rm -f goblame

@@ -24,3 +24,4 @@
 package cli
 
 //go:generate go run ./internal/gen/mangen -out ../goblame.1 -text goblame.1.txt
+//go:generate go run ./internal/gen/compgen -dir ../completions

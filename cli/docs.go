@@ -17,9 +17,11 @@ const GitVersion = "2.39.5"
 type RevisionOptionDoc struct {
 	// Option is the option as typed ("--since", "--date").
 	Option string
-	// Value is how the option's value is written after it: "=<date>",
-	// " <format>", "[=<pattern>]"; "" when it takes none.
+	// Value is how the manual writes the option's value after it:
+	// "=<date>", " <rev>", "[=<pattern>]"; "" when it takes none.
 	Value string
+	// Arg is how the value may be given.
+	Arg ArgForm
 	// Example is a value the parser accepts, for the tests.
 	Example string
 	Help    string
@@ -31,20 +33,32 @@ type RevisionOptionDoc struct {
 	ValueKind string
 }
 
+// ArgForm is how an option takes its value, as git's revision parser
+// reads it.
+type ArgForm uint8
+
+const (
+	ArgNone     ArgForm = iota // no value
+	ArgEither                  // --date=<v> or --date <v> (parse_long_opt)
+	ArgAttached                // --glob=<v> only
+	ArgDetached                // --default <v> only
+	ArgOptional                // --branches or --branches=<v>
+)
+
 // RevisionOptionDocs lists the revision and diff options that change
 // blame's result or output, in the order the manual page shows them.
 func RevisionOptionDocs() []RevisionOptionDoc {
 	return []RevisionOptionDoc{
-		{Option: "--reverse", Value: " <rev>..<rev>", Example: "HEAD~1..HEAD", ValueKind: "rev",
+		{Option: "--reverse", Value: " <rev>..<rev>",
 			Help: "walk history forward instead of backward: show the last revision in which each line existed (a lone <rev> means <rev>..HEAD)"},
 		{Option: "--first-parent", Help: "follow only the first parent of merge commits"},
-		{Option: "--since", Value: "=<date>", Example: "2.weeks.ago", ValueKind: "date",
+		{Option: "--since", Value: "=<date>", Arg: ArgEither, Example: "2.weeks.ago", ValueKind: "date",
 			Help: "treat commits older than <date> as boundaries (also --after=<date>, --max-age=<seconds>)"},
-		{Option: "--date", Value: "=<format>", Example: "short", Values: DateFormatNames(),
+		{Option: "--date", Value: "=<format>", Arg: ArgEither, Example: "short", Values: DateFormatNames(),
 			Help: "the format of dates in the output (blame.date; iso by default), as in git log: " +
 				"relative, local, iso, iso-strict, rfc, short, raw, unix, human, default, format:<strftime>, each with -local"},
 		{Option: "--relative-date", Help: "same as --date=relative"},
-		{Option: "--encoding", Value: "=<encoding>", Example: "ISO-8859-1", Values: EncodingNames(),
+		{Option: "--encoding", Value: "=<encoding>", Arg: ArgEither, Example: "ISO-8859-1", Values: EncodingNames(),
 			Help: "re-encode author names and summaries to <encoding> (i18n.logOutputEncoding; none: print them unconverted)"},
 		{Option: "--no-follow", Help: "do not follow the file across whole-file renames"},
 		{Option: "--find-copies-harder", Help: "same as a second -C: also look for copies in the commit that creates the file"},
@@ -52,19 +66,19 @@ func RevisionOptionDocs() []RevisionOptionDoc {
 		{Option: "--no-indent-heuristic", Help: "turn the indent heuristic off"},
 		{Option: "--textconv", Help: "run the textconv filters of the file's diff driver on each version (the default)"},
 		{Option: "--no-textconv", Help: "blame the versions as stored, without textconv filters"},
-		{Option: "--default", Value: " <rev>", Example: "HEAD", ValueKind: "rev",
+		{Option: "--default", Value: " <rev>", Arg: ArgDetached, Example: "HEAD", ValueKind: "rev",
 			Help: "the revision to start from when none is given"},
 		{Option: "--not", Help: "reverse the meaning of the ^ prefix for the revisions that follow"},
 		{Option: "--all", Help: "every ref as a revision (after --not, every ref as an exclusion, as ^<rev>)"},
-		{Option: "--branches", Value: "[=<pattern>]", Example: "main", ValueKind: "pattern",
+		{Option: "--branches", Value: "[=<pattern>]", Arg: ArgOptional, Example: "main", ValueKind: "pattern",
 			Help: "the branches (matching <pattern>) as revisions"},
-		{Option: "--tags", Value: "[=<pattern>]", Example: "v*", ValueKind: "pattern",
+		{Option: "--tags", Value: "[=<pattern>]", Arg: ArgOptional, Example: "v*", ValueKind: "pattern",
 			Help: "the tags (matching <pattern>) as revisions"},
-		{Option: "--remotes", Value: "[=<pattern>]", Example: "origin/*", ValueKind: "pattern",
+		{Option: "--remotes", Value: "[=<pattern>]", Arg: ArgOptional, Example: "origin/*", ValueKind: "pattern",
 			Help: "the remote-tracking branches (matching <pattern>) as revisions"},
-		{Option: "--glob", Value: "=<pattern>", Example: "refs/heads/*", ValueKind: "pattern",
+		{Option: "--glob", Value: "=<pattern>", Arg: ArgAttached, Example: "refs/heads/*", ValueKind: "pattern",
 			Help: "the refs matching <pattern> as revisions"},
-		{Option: "--exclude", Value: "=<pattern>", Example: "refs/heads/x*", ValueKind: "pattern",
+		{Option: "--exclude", Value: "=<pattern>", Arg: ArgAttached, Example: "refs/heads/x*", ValueKind: "pattern",
 			Help: "leave the refs matching <pattern> out of the next --all, --branches, --tags, --remotes or --glob"},
 	}
 }

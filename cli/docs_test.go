@@ -12,21 +12,37 @@ import (
 // with its example value, attached or detached as the documentation
 // writes it.
 func TestDocumentedOptionsParse(t *testing.T) {
+	parses := func(args ...string) error {
+		_, err := ParseArgs(append(args, "--", "file"), DefaultBlameArgs(), ParseContext{})
+		return err
+	}
 	for _, d := range RevisionOptionDocs() {
-		args := []string{d.Option}
-		switch {
-		case d.Value == "":
-		case strings.HasPrefix(d.Value, " "):
-			args = append(args, d.Example)
-		default: // "=<v>" or "[=<v>]"
-			args = []string{d.Option + "=" + d.Example}
+		attached, detached := d.Option+"="+d.Example, []string{d.Option, d.Example}
+		var ok, refused [][]string
+		switch d.Arg {
+		case ArgNone:
+			ok = [][]string{{d.Option}}
+		case ArgEither:
+			ok = [][]string{{attached}, detached}
+		case ArgAttached:
+			ok, refused = [][]string{{attached}}, [][]string{{d.Option}}
+		case ArgDetached:
+			ok, refused = [][]string{detached}, [][]string{{attached}}
+		case ArgOptional:
+			ok = [][]string{{d.Option}, {attached}}
 		}
-		args = append(args, "--", "file")
-		if _, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{}); err != nil {
-			t.Errorf("ParseArgs(%q): %v", args, err)
+		for _, args := range ok {
+			if err := parses(args...); err != nil {
+				t.Errorf("ParseArgs(%q): %v", args, err)
+			}
 		}
-		if d.Value != "" && d.Example == "" {
-			t.Errorf("%s has a value but no example", d.Option)
+		for _, args := range refused {
+			if err := parses(args...); err == nil {
+				t.Errorf("ParseArgs(%q) accepts what the documentation says it refuses", args)
+			}
+		}
+		if (d.Arg == ArgNone) != (d.Example == "") {
+			t.Errorf("%s: value form %d with example %q", d.Option, d.Arg, d.Example)
 		}
 	}
 	for _, o := range OptionDocs() {

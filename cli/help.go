@@ -156,12 +156,19 @@ func lookPath(file, path string) string {
 	return ""
 }
 
+// buildCommit is the commit goblame was built from, as make build sets it
+// (-ldflags -X; "<12 hex digits>", ".dirty" after them for a modified work
+// tree), for builds that have no version control stamp (-buildvcs=false).
+var buildCommit string
+
 // VersionLine returns what goblame --version prints: goblame's version
 // (with the commit it was built from, where the build recorded one) and
 // the git version whose git blame it reproduces.
 func VersionLine() string {
 	v := Version
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if buildCommit != "" {
+		v += "+" + buildCommit
+	} else if info, ok := debug.ReadBuildInfo(); ok {
 		v += buildSuffix(info)
 	}
 	return Name + " version " + v + " (git blame " + GitVersion + " compatible)\n"
