@@ -76,7 +76,11 @@ func zshSpec(o option, name string) string {
 		action := " "
 		switch {
 		case o.values != nil:
-			action = "(" + strings.Join(o.values, " ") + ")"
+			vals := make([]string, len(o.values))
+			for i, v := range o.values {
+				vals[i] = strings.ReplaceAll(v, ":", `\:`)
+			}
+			action = "(" + strings.Join(vals, " ") + ")"
 		case o.kind == "file":
 			action = "_files"
 		case o.kind == "rev":
