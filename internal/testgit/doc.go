@@ -50,12 +50,17 @@
 // index), and a fixture that another git built with a different one skips
 // the test, naming the first difference, rather than compare with outputs
 // of other objects. Goldens.RequireFixture makes the same check for tests
-// that use a fixture without asking git anything.
+// that use a fixture without asking git anything, and Goldens.RequireFiles
+// pins the bytes of files the fingerprint does not cover (a pack a script
+// damaged at a fixed offset: another git may have compressed it otherwise).
 //
 // Cases whose git output cannot be kept — it shows the current time (lines
 // not committed yet), or there are too many — go through Goldens.Live,
 // which runs git 2.39.x and reports false without it; the test's log
 // counts the cases it could not compare. Run refuses output dated now.
+// Tests whose cases a program makes (random command lines), where a case
+// may turn out to be dated now, use Goldens.RunOrLive: its member then
+// only records that the case is live-only.
 // Tests that compare only with a live git call RequireGit, which skips
 // the test with a message when the installed git is not 2.39.x.
 //

@@ -246,6 +246,25 @@ func (f *goldenFile) write() error {
 // fixture with other object IDs than git 2.39.5 did.
 func (g *Goldens) Run(c Case) Result {
 	g.t.Helper()
+	res, _ := g.run(c, false)
+	return res
+}
+
+// RunOrLive is Run for a test whose cases are made by a program (random
+// command lines), where a case may turn out to show the current time:
+// such a case's member only records that it is live-only, and RunOrLive
+// reports false for it when git 2.39.x is not installed, as Live does.
+func (g *Goldens) RunOrLive(c Case) (Result, bool) {
+	g.t.Helper()
+	return g.run(c, true)
+}
+
+// liveOnlyPrefix starts the member of a RunOrLive case whose output is
+// dated now.
+const liveOnlyPrefix = "live-only: "
+
+func (g *Goldens) run(c Case, allowLive bool) (Result, bool) {
+	g.t.Helper()
 	fx, ok := lookupFixture(c.Dir)
 	if !ok {
 		g.t.Fatalf("golden case in %s: not a directory of a fixture built by testgit.Fixture", c.Dir)
@@ -258,11 +277,16 @@ func (g *Goldens) Run(c Case) Result {
 		if err != nil {
 			g.t.Fatalf("git %s: %v", strings.Join(c.Args, " "), err)
 		}
+		var enc []byte
 		if marker := timeDependent(res); marker != "" {
-			g.t.Errorf("%s: git's output shows %q, dated with the current time: it cannot be a golden; compare it with Live", key, marker)
-			return res
+			if !allowLive {
+				g.t.Errorf("%s: git's output shows %q, dated with the current time: it cannot be a golden; compare it with Live", key, marker)
+				return res, true
+			}
+			enc = []byte(fmt.Sprintf("%sgit's output shows %q, dated with the current time\n", liveOnlyPrefix, marker))
+		} else {
+			enc = encodeResult(fx.normalize(res))
 		}
-		enc := encodeResult(fx.normalize(res))
 		f.mu.Lock()
 		stored, had := f.stored[key]
 		f.used[key] = enc
@@ -278,7 +302,7 @@ func (g *Goldens) Run(c Case) Result {
 				g.t.Errorf("%s, member %q, differs from git %s's output (%s=1 rewrites it):\n%s", f.path, key, versionOrUnknown(), UpdateEnv, diffLines(stored, enc))
 			}
 		}
-		return res
+		return res, true
 	}
 	f.mu.Lock()
 	stored, had := f.stored[key]
@@ -289,11 +313,18 @@ func (g *Goldens) Run(c Case) Result {
 	if !had {
 		g.t.Skipf("skipping: %s has no member %q, and the installed git %s is not git %sx (regenerate the goldens with git 2.39.5 and %s=1)", f.path, key, versionOrUnknown(), TargetVersion, UpdateEnv)
 	}
+	if bytes.HasPrefix(stored, []byte(liveOnlyPrefix)) {
+		if !allowLive {
+			g.t.Fatalf("%s, member %q, is live-only: compare it with RunOrLive", f.path, key)
+		}
+		g.liveSkipped.Add(1)
+		return Result{}, false
+	}
 	res, err := decodeResult(stored)
 	if err != nil {
 		g.t.Fatalf("%s, member %q: %v", f.path, key, err)
 	}
-	return fx.denormalize(res)
+	return fx.denormalize(res), true
 }
 
 // RequireFixture skips the test, as Run would, unless dir is in a
@@ -308,6 +339,37 @@ func (g *Goldens) RequireFixture(dir string) {
 		g.t.Fatalf("%s: not a directory of a fixture built by testgit.Fixture", dir)
 	}
 	g.checkFingerprint(fx)
+}
+
+// RequireFiles is RequireFixture for tests whose result hangs on the
+// bytes of files the fingerprint does not cover, such as a pack damaged
+// at a fixed offset (another git may compress it otherwise): each path,
+// relative to dir, gets a member with its hash, and a file whose bytes
+// are not the ones git 2.39.5 made skips the test without git 2.39.x
+// (and fails it with git 2.39.x, unless GOBLAME_UPDATE_GOLDEN is set).
+// A path may be missing; that is recorded too.
+func (g *Goldens) RequireFiles(dir string, paths ...string) {
+	g.t.Helper()
+	fx, ok := lookupFixture(dir)
+	if !ok {
+		g.t.Fatalf("%s: not a directory of a fixture built by testgit.Fixture", dir)
+	}
+	g.checkFingerprint(fx)
+	for _, p := range paths {
+		enc := "missing\n"
+		data, err := os.ReadFile(filepath.Join(dir, p))
+		switch {
+		case err == nil:
+			sum := sha256.Sum256(data)
+			enc = fmt.Sprintf("%d bytes, sha256 %s\n", len(data), hex.EncodeToString(sum[:]))
+		case !errors.Is(err, fs.ErrNotExist):
+			g.t.Fatalf("pinned file: %v", err)
+		}
+		name := fmt.Sprintf("bytes %s %s %s", fx.name, fx.format, filepath.ToSlash(filepath.Join(fx.sub, p)))
+		g.checkMember(name, []byte(enc), func(diff string) string {
+			return fmt.Sprintf("skipping the cases of fixture %s (%s): git %s wrote %s other than git 2.39.5 did, so its golden outputs do not apply:\n%s", fx.name, fx.format, versionOrUnknown(), p, diff)
+		})
+	}
 }
 
 // Live returns git's result for c when git 2.39.x is installed, and
@@ -352,12 +414,10 @@ func timeDependent(res Result) string {
 func (g *Goldens) checkFingerprint(fx fixtureDir) {
 	g.t.Helper()
 	f := g.file
-	name := fx.fingerprintName()
 	fp, err := fx.fingerprint()
 	if err != nil {
 		g.t.Fatalf("fingerprint of %s: %v", fx.dir, err)
 	}
-	enc := []byte(fp)
 	f.mu.Lock()
 	id := fx.name + " " + fx.format.String()
 	if prev, ok := f.scripts[id]; ok && prev != fx.scriptHash {
@@ -365,6 +425,20 @@ func (g *Goldens) checkFingerprint(fx fixtureDir) {
 		g.t.Fatalf("fixture name %q (%s) stands for two scripts in one test; give each its own name", fx.name, fx.format)
 	}
 	f.scripts[id] = fx.scriptHash
+	f.mu.Unlock()
+	g.checkMember(fx.fingerprintName(), []byte(fp), func(diff string) string {
+		return fmt.Sprintf("skipping the cases of fixture %s (%s, %s): git %s built it other than git 2.39.5 did, so its golden outputs do not apply:\n%s", fx.name, fx.format, fx.sub, versionOrUnknown(), diff)
+	})
+}
+
+// checkMember compares a member that describes the fixture (not a git
+// result) with what this machine computed: in live mode a difference
+// fails once (or is recorded), in golden mode it skips with the message
+// otherFixture makes of the difference.
+func (g *Goldens) checkMember(name string, enc []byte, otherFixture func(diff string) string) {
+	g.t.Helper()
+	f := g.file
+	f.mu.Lock()
 	stored, had := f.stored[name]
 	_, seen := f.used[name]
 	f.used[name] = enc
@@ -389,7 +463,7 @@ func (g *Goldens) checkFingerprint(fx fixtureDir) {
 	if !had {
 		g.t.Skipf("skipping: %s has no member %q, and the installed git %s is not git %sx (regenerate the goldens with git 2.39.5 and %s=1)", f.path, name, versionOrUnknown(), TargetVersion, UpdateEnv)
 	}
-	g.t.Skipf("skipping the cases of fixture %s (%s, %s): git %s built it other than git 2.39.5 did, so its golden outputs do not apply:\n%s", fx.name, fx.format, fx.sub, versionOrUnknown(), diffLines(stored, enc))
+	g.t.Skip(otherFixture(diffLines(stored, enc)))
 }
 
 // diffLines shows the first line where two encodings differ.
