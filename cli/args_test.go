@@ -73,7 +73,10 @@ type argsRepo struct {
 	bare   string // bare clone
 	format oid.Format
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// resolved caches git's answers by golden file (the top-level test),
+	// directory and name, so that each test's goldens record the ones it
+	// asked.
 	resolved map[string]ResolvedName
 }
 
@@ -95,10 +98,13 @@ func argsFixtureRepo(t *testing.T, format oid.Format) *argsRepo {
 	return r
 }
 
-// resolve answers with the real git: get_oid (rev-parse --verify), the
-// object's existence (cat-file -e), peeling to a commit.
-func (r *argsRepo) resolve(dir, name string) ResolvedName {
-	key := dir + "\x00" + name
+// resolve answers as git 2.39.5 does (git itself, or its goldens):
+// get_oid (rev-parse --verify), the object's existence (cat-file -e),
+// peeling to a commit.
+func (r *argsRepo) resolve(t *testing.T, liveOnly bool, dir, name string) ResolvedName {
+	t.Helper()
+	top, _, _ := strings.Cut(t.Name(), "/")
+	key := top + "\x00" + dir + "\x00" + name
 	r.mu.Lock()
 	k, ok := r.resolved[key]
 	r.mu.Unlock()
@@ -106,8 +112,8 @@ func (r *argsRepo) resolve(dir, name string) ResolvedName {
 		return k
 	}
 	run := func(args ...string) (string, bool) {
-		res, err := testgit.Run(dir, r.format, nil, nil, "git", args...)
-		return strings.TrimSpace(string(res.Stdout)), err == nil && res.ExitCode == 0
+		res, _ := argsGit(t, liveOnly, testgit.Case{Dir: dir, Format: r.format, Args: args})
+		return strings.TrimSpace(string(res.Stdout)), res.ExitCode == 0
 	}
 	k = ResolvedName{}
 	if id, ok := run("rev-parse", "--verify", "--quiet", "--end-of-options", name); ok {
@@ -141,6 +147,10 @@ type argsCase struct {
 	// status laterCode: 128, or 129 for a malformed -L).
 	later     string
 	laterCode int
+	// liveOnly compares with git 2.39.x only, keeping no goldens: for
+	// command lines other than the committed cases (a random run with
+	// another seed or count).
+	liveOnly bool
 }
 
 func (c argsCase) name() string {
@@ -169,8 +179,10 @@ func quoteArgs(args []string) []string {
 	return out
 }
 
-// gitRun runs git blame (or annotate) with args in dir.
-func (r *argsRepo) gitRun(t *testing.T, dir string, annotate bool, config, args []string) testgit.Result {
+// gitRun gives git 2.39.5's result for git blame (or annotate) with args
+// in dir: git's own, or the golden one; false when the output is dated
+// now (lines not committed yet) and git 2.39.x is not installed.
+func (r *argsRepo) gitRun(t *testing.T, liveOnly bool, dir string, annotate bool, config, args []string) (testgit.Result, bool) {
 	t.Helper()
 	var argv []string
 	for _, kv := range config {
@@ -182,11 +194,22 @@ func (r *argsRepo) gitRun(t *testing.T, dir string, annotate bool, config, args 
 		argv = append(argv, "blame")
 	}
 	argv = append(argv, args...)
-	res, err := testgit.Run(dir, r.format, nil, []string{argsDateNow}, "git", argv...)
-	if err != nil {
-		t.Fatalf("git %s: %v", strings.Join(argv, " "), err)
+	return argsGit(t, liveOnly, testgit.Case{Dir: dir, Format: r.format, Env: []string{argsDateNow}, Args: argv})
+}
+
+// argsGit gives git 2.39.5's result for c: from the goldens (see
+// Goldens.RunOrLive), or, for a live-only case, from git 2.39.x, which
+// the test has made sure is installed.
+func argsGit(t *testing.T, liveOnly bool, c testgit.Case) (testgit.Result, bool) {
+	t.Helper()
+	if !liveOnly {
+		return testgit.Golden(t).RunOrLive(c)
 	}
-	return res
+	res, err := testgit.Run(c.Dir, c.Format, c.Stdin, c.Env, "git", c.Args...)
+	if err != nil {
+		t.Fatalf("git %s: %v", strings.Join(c.Args, " "), err)
+	}
+	return res, true
 }
 
 // parseContext builds what the driver would pass: the configuration of
@@ -199,7 +222,7 @@ func (r *argsRepo) parseContext(t *testing.T, c argsCase, dir string) (BlameArgs
 		Annotate: c.annotate,
 		Format:   r.format,
 		Bare:     c.bare,
-		Resolve:  func(name string) ResolvedName { return r.resolve(dir, name) },
+		Resolve:  func(name string) ResolvedName { return r.resolve(t, c.liveOnly, dir, name) },
 		ReadRevsFile: func(path string) error {
 			data, err := os.ReadFile(filepath.Join(dir, path))
 			if path == "" {
@@ -418,13 +441,18 @@ func canonicalArgs(a *BlameArgs, hexsz int) []string {
 
 // runArgsCase compares one command line: git's output with ParseArgs'
 // error, or, when both accept it, git's output with git's output for the
-// canonical command line rebuilt from the parse.
+// canonical command line rebuilt from the parse. git's outputs are git
+// 2.39.5's, from the goldens where git 2.39.x is not installed; a command
+// line whose output is dated now is compared only with git 2.39.x.
 func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 	dir := r.dir
 	if c.bare {
 		dir = r.bare
 	}
-	gitRes := r.gitRun(t, dir, c.annotate, c.config, slices.Clone(c.args))
+	gitRes, live := r.gitRun(t, c.liveOnly, dir, c.annotate, c.config, slices.Clone(c.args))
+	if !live {
+		return
+	}
 	if gitRes.ExitCode == -1 && strings.HasPrefix(string(gitRes.Stderr), "BUG: ") {
 		gitRes.ExitCode = 134 // killed by SIGABRT, as a shell reports it
 	}
@@ -477,7 +505,10 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 		}
 	}
 	canonical := canonicalArgs(got, r.format.HexSize())
-	canonRes := r.gitRun(t, dir, c.annotate, config, canonical)
+	canonRes, live := r.gitRun(t, c.liveOnly, dir, c.annotate, config, canonical)
+	if !live {
+		t.Fatalf("git's output for %s is dated now, but its output for the canonical command line is not: %s", c.name(), strings.Join(quoteArgs(canonical), " "))
+	}
 
 	// setup_revisions' checks come after the revisions are resolved: git
 	// reports them unless resolving failed first, which the canonical
@@ -511,8 +542,8 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 	// second between the two runs: run both again before judging.
 	for attempt := 0; attempt < 3 && !resultsEqual(gitRes, canonRes) &&
 		bytes.Contains(gitRes.Stdout, []byte("Not Committed Yet")); attempt++ {
-		gitRes = r.gitRun(t, dir, c.annotate, c.config, slices.Clone(c.args))
-		canonRes = r.gitRun(t, dir, c.annotate, config, canonical)
+		gitRes, _ = r.gitRun(t, c.liveOnly, dir, c.annotate, c.config, slices.Clone(c.args))
+		canonRes, _ = r.gitRun(t, c.liveOnly, dir, c.annotate, config, canonical)
 	}
 	if !resultsEqual(gitRes, canonRes) {
 		t.Errorf("git's output for the canonical command line differs, so the parse missed something\ncanonical: %s%s",
@@ -562,7 +593,7 @@ func describeDifference(want, got testgit.Result) string {
 }
 
 func TestArgsAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	cases := argsCases(t)
 	if len(cases) < 300 {
 		t.Fatalf("only %d cases", len(cases))

@@ -44,7 +44,7 @@ func damageMidx(t *testing.T, path, kind string) {
 // gives without the multi-pack-index, one warning line that says so, and
 // exits 0.
 func TestDamagedMultiPackIndex(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		src := filepath.Join(testgit.Fixture(t, "cli-damaged-midx", f, midxScript), "r")
 		compareDamaged(t, f, src, "multi-pack-index", nil, []string{"-c", "core.multiPackIndex=false"},

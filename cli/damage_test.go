@@ -34,16 +34,16 @@ cp -r r bad-head && echo 0123456789012345678901234567890123456789 >bad-head/.git
 // panic; where git reports and goes on (a missing parent), goblame says
 // exactly what git says.
 func TestDamagedRepositories(t *testing.T) {
-	testgit.RequireGit(t)
+	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage", format, damageScript)
+		// git's messages name what it read at the damaged offsets, so
+		// the goldens hold for packs with git 2.39.5's bytes only.
+		goldens.RequireFiles(root, "packed/.git/objects/pack/*", "truncated-pack/.git/objects/pack/*", "flipped-byte/.git/objects/pack/*")
 		for _, dir := range []string{"missing-blob", "missing-commit", "corrupt-loose", "truncated-pack", "flipped-byte", "empty-idx", "bad-head"} {
 			for _, args := range [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "f"}} {
 				path := filepath.Join(root, dir)
-				want, err := testgit.Run(path, format, nil, nil, "git", append([]string{"blame"}, args...)...)
-				if err != nil {
-					t.Fatal(err)
-				}
+				want := goldens.Run(testgit.Case{Dir: path, Format: format, Args: append([]string{"blame"}, args...)})
 				got := runGoblame(path, format, nil, nil, args...)
 				if bytes.Contains(got.Stderr, []byte("panic")) || bytes.Contains(got.Stderr, []byte("goroutine")) {
 					t.Fatalf("%s %v: goblame panicked:\n%s", dir, args, got.Stderr)

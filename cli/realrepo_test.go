@@ -29,7 +29,10 @@ func TestRealRepositories(t *testing.T) {
 	if list == "" {
 		t.Skip("set GOBLAME_REAL_REPOS to compare with git on real repositories")
 	}
-	testgit.RequireGit(t)
+	if !testgit.HaveTargetGit() {
+		v, _ := testgit.Version()
+		t.Skipf("skipping: the installed git is %q, not git %sx; real repositories are copies fetched by hand, not fixtures a script builds, so no golden outputs can be kept for them and only git %sx itself can be the reference", v, testgit.TargetVersion, testgit.TargetVersion)
+	}
 	flagSets := [][]string{nil, {"--porcelain"}}
 	if extra := os.Getenv("GOBLAME_REAL_FLAGS"); extra != "" {
 		for _, fs := range strings.Split(extra, ";") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,19 +15,17 @@ import (
 // standard error after an unknown option (129), and the one-line usage
 // after a malformed -L.
 func TestUsageMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	goldens := testgit.Golden(t) // skips without git
 	r := argsFixtureRepo(t, oid.SHA1)
-	outside := t.TempDir()
+	// A directory that is no repository.
+	outside := filepath.Join(testgit.Fixture(t, "cli-usage-outside", oid.SHA1, "mkdir outside\n"), "outside")
 
 	for _, annotate := range []bool{false, true} {
 		cmdName := "blame"
 		if annotate {
 			cmdName = "annotate"
 		}
-		res, err := testgit.Run(outside, oid.SHA1, nil, nil, "git", cmdName, "-h")
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := goldens.Run(testgit.Case{Dir: outside, Format: oid.SHA1, Args: []string{cmdName, "-h"}})
 		if res.ExitCode != 129 || string(res.Stdout) != Usage(annotate) || len(res.Stderr) != 0 {
 			t.Errorf("git %s -h outside a repository:%s", cmdName, describeDifference(res, testgit.Result{Stdout: []byte(Usage(annotate)), ExitCode: 129}))
 		}
@@ -37,13 +36,13 @@ func TestUsageMatchesGit(t *testing.T) {
 			t.Errorf("ParseArgs(-h) annotate=%v = %#v", annotate, perr)
 		}
 
-		res = r.gitRun(t, r.dir, annotate, nil, []string{"-Z", "file"})
+		res, _ = r.gitRun(t, false, r.dir, annotate, nil, []string{"-Z", "file"})
 		want := "error: unknown option `-Z'\n" + Usage(annotate)
 		if res.ExitCode != 129 || string(res.Stderr) != want || len(res.Stdout) != 0 {
 			t.Errorf("git %s -Z file:%s", cmdName, describeDifference(res, testgit.Result{Stderr: []byte(want), ExitCode: 129}))
 		}
 
-		res = r.gitRun(t, r.dir, annotate, nil, []string{"-LX", "file"})
+		res, _ = r.gitRun(t, false, r.dir, annotate, nil, []string{"-LX", "file"})
 		if res.ExitCode != 129 || string(res.Stderr) != UsageLine(annotate) {
 			t.Errorf("git %s -LX file:%s", cmdName, describeDifference(res, testgit.Result{Stderr: []byte(UsageLine(annotate)), ExitCode: 129}))
 		}

@@ -41,7 +41,9 @@
 // its text is "exit N" and "stdout:"/"stderr:" sections of lines, each
 // "|text" or a Go-quoted string (for control bytes, invalid UTF-8,
 // trailing blanks, a missing final newline). The fixture's directory and
-// the empty home in outputs are stored as ${FIXTURE} and ${HOME}.
+// the empty home in outputs are stored as ${FIXTURE} and ${HOME}. A
+// member whose text (256 bytes or more) equals an earlier one's is written
+// "same as: <name>".
 //
 // Fixtures are still built by the installed git. Their scripts fix names
 // and dates, so any modern git makes the objects git 2.39.5 made; but that

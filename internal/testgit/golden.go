@@ -8,7 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -148,13 +150,42 @@ func loadGoldenFile(path string) (*goldenFile, error) {
 		}
 		f.stored[m.Name] = m.Data
 	}
+	raw := maps.Clone(f.stored)
+	for name, data := range raw {
+		ref, ok := sameAs(data)
+		if !ok {
+			continue
+		}
+		target, ok := raw[ref]
+		if _, chained := sameAs(target); !ok || chained {
+			return nil, fmt.Errorf("%s: member %q is the same as %q, which is not a member with text", path, name, ref)
+		}
+		f.stored[name] = target
+	}
 	return f, nil
+}
+
+// sameAsPrefix starts a member written as a reference to an earlier one
+// with the same text, which keeps golden files of many equal outputs
+// small.
+const sameAsPrefix = "same as: "
+
+// minShared is the size from which equal members are written once.
+const minShared = 256
+
+func sameAs(data []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(sameAsPrefix))
+	if !ok || len(rest) == 0 || rest[len(rest)-1] != '\n' || bytes.IndexByte(rest[:len(rest)-1], '\n') >= 0 {
+		return "", false
+	}
+	return string(rest[:len(rest)-1]), true
 }
 
 const goldenComment = `Outputs of git 2.39.5 for the cases of one test (internal/testgit's
 goldens): a "fingerprint" member per fixture directory, then one member per
 command, named <fixture> <format> <dir>: [env] git <args> [< stdin].
 Lines are "|text" (text and a newline) or a Go-quoted string of bytes.
+A member "same as: <name>" has the text of the earlier member <name>.
 Rewritten by GOBLAME_UPDATE_GOLDEN=1 go test with git 2.39.x installed.
 `
 
@@ -217,9 +248,18 @@ func (f *goldenFile) write() error {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	a := &txtar.Archive{Comment: f.comment}
+	a := &txtar.Archive{Comment: []byte(goldenComment)}
+	first := map[string]string{} // text -> the first member with it
 	for _, k := range names {
-		a.Files = append(a.Files, txtar.File{Name: k, Data: members[k]})
+		data := members[k]
+		if len(data) >= minShared {
+			if prev, ok := first[string(data)]; ok {
+				data = []byte(sameAsPrefix + prev + "\n")
+			} else {
+				first[string(data)] = k
+			}
+		}
+		a.Files = append(a.Files, txtar.File{Name: k, Data: data})
 	}
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 		return err
@@ -343,31 +383,40 @@ func (g *Goldens) RequireFixture(dir string) {
 
 // RequireFiles is RequireFixture for tests whose result hangs on the
 // bytes of files the fingerprint does not cover, such as a pack damaged
-// at a fixed offset (another git may compress it otherwise): each path,
-// relative to dir, gets a member with its hash, and a file whose bytes
-// are not the ones git 2.39.5 made skips the test without git 2.39.x
-// (and fails it with git 2.39.x, unless GOBLAME_UPDATE_GOLDEN is set).
-// A path may be missing; that is recorded too.
-func (g *Goldens) RequireFiles(dir string, paths ...string) {
+// at a fixed offset (another git may compress it otherwise): each
+// pattern (filepath.Glob syntax, relative to dir) gets a member with the
+// files it matches and their hashes, and files whose names or bytes are
+// not the ones git 2.39.5 made skip the test without git 2.39.x (and
+// fail it with git 2.39.x, unless GOBLAME_UPDATE_GOLDEN is set). A
+// pattern that matches nothing is recorded as such.
+func (g *Goldens) RequireFiles(dir string, patterns ...string) {
 	g.t.Helper()
 	fx, ok := lookupFixture(dir)
 	if !ok {
 		g.t.Fatalf("%s: not a directory of a fixture built by testgit.Fixture", dir)
 	}
 	g.checkFingerprint(fx)
-	for _, p := range paths {
-		enc := "missing\n"
-		data, err := os.ReadFile(filepath.Join(dir, p))
-		switch {
-		case err == nil:
-			sum := sha256.Sum256(data)
-			enc = fmt.Sprintf("%d bytes, sha256 %s\n", len(data), hex.EncodeToString(sum[:]))
-		case !errors.Is(err, fs.ErrNotExist):
-			g.t.Fatalf("pinned file: %v", err)
+	for _, pattern := range patterns {
+		matches, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			g.t.Fatalf("pinned files %s: %v", pattern, err)
 		}
-		name := fmt.Sprintf("bytes %s %s %s", fx.name, fx.format, filepath.ToSlash(filepath.Join(fx.sub, p)))
-		g.checkMember(name, []byte(enc), func(diff string) string {
-			return fmt.Sprintf("skipping the cases of fixture %s (%s): git %s wrote %s other than git 2.39.5 did, so its golden outputs do not apply:\n%s", fx.name, fx.format, versionOrUnknown(), p, diff)
+		var enc strings.Builder
+		for _, m := range matches {
+			data, err := os.ReadFile(m)
+			if err != nil {
+				g.t.Fatalf("pinned file: %v", err)
+			}
+			rel, _ := filepath.Rel(dir, m)
+			sum := sha256.Sum256(data)
+			fmt.Fprintf(&enc, "%s: %d bytes, sha256 %s\n", filepath.ToSlash(rel), len(data), hex.EncodeToString(sum[:]))
+		}
+		if len(matches) == 0 {
+			enc.WriteString("no such file\n")
+		}
+		name := fmt.Sprintf("bytes %s %s %s", fx.name, fx.format, path.Join(fx.sub, filepath.ToSlash(pattern)))
+		g.checkMember(name, []byte(enc.String()), func(diff string) string {
+			return fmt.Sprintf("skipping the cases of fixture %s (%s): git %s wrote %s other than git 2.39.5 did, so its golden outputs do not apply:\n%s", fx.name, fx.format, versionOrUnknown(), pattern, diff)
 		})
 	}
 }

@@ -125,6 +125,7 @@ func TestGoldenHelperProcess(t *testing.T) {
 		for _, c := range []Case{
 			{Dir: root, Format: f, Args: []string{"blame", "file"}},
 			{Dir: root, Format: f, Args: []string{"blame", "-p", "HEAD~1", "--", "file"}},
+			{Dir: root, Format: f, Args: []string{"blame", "-p", "HEAD~1", "file"}}, // the same output
 			{Dir: root, Format: f, Args: []string{"blame", "../outside"}},
 			{Dir: root, Format: f, Stdin: []byte("one\nx\n"), Args: []string{"blame", "--contents", "-", "-s", "file"}},
 			{Dir: filepath.Join(root, "sub"), Format: f, Env: []string{"GIT_CONFIG_PARAMETERS='core.abbrev'='12'"}, Args: []string{"blame", "../file"}},
@@ -208,9 +209,12 @@ func TestGoldenModes(t *testing.T) {
 		t.Fatalf("golden file:\n%s", data)
 	}
 	if !strings.Contains(string(data), "-- golden-helper sha1 r: git blame --contents - file < \"new\\n\" --\nlive-only: ") ||
-		!strings.Contains(string(data), "-- bytes golden-helper sha1 r/file --\n14 bytes, sha256 ") ||
-		!strings.Contains(string(data), "-- bytes golden-helper sha256 r/no-such-file --\nmissing\n") {
+		!strings.Contains(string(data), "-- bytes golden-helper sha1 r/file --\nfile: 14 bytes, sha256 ") ||
+		!strings.Contains(string(data), "-- bytes golden-helper sha256 r/no-such-file --\nno such file\n") {
 		t.Fatalf("golden file lacks the live-only or pinned-file members:\n%s", data)
+	}
+	if !strings.Contains(string(data), "-- golden-helper sha1 r: git blame -p HEAD~1 file --\nsame as: golden-helper sha1 r: git blame -p HEAD~1 -- file\n") {
+		t.Fatalf("golden file does not write an equal output once:\n%s", data)
 	}
 	out, ok = run()
 	expect("git 2.39 against its goldens", out, ok, true, "--- PASS")
@@ -256,7 +260,7 @@ func TestGoldenModes(t *testing.T) {
 	a = txtar.Parse(data)
 	for i, m := range a.Files {
 		if m.Name == "bytes golden-helper sha1 r/file" {
-			a.Files[i].Data = []byte("1 bytes, sha256 00\n")
+			a.Files[i].Data = []byte("file: 1 bytes, sha256 00\n")
 		}
 	}
 	write(string(txtar.Format(a)))
@@ -281,4 +285,25 @@ func TestGoldenModes(t *testing.T) {
 	// Updating needs git 2.39.
 	out, ok = run(other, UpdateEnv+"=1")
 	expect("updating with another git", out, ok, false, "rewrites golden files from git 2.39.x")
+}
+
+func TestGoldenSameAs(t *testing.T) {
+	dir := t.TempDir()
+	load := func(text string) (*goldenFile, error) {
+		t.Helper()
+		path := filepath.Join(dir, "g.txtar")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return loadGoldenFile(path)
+	}
+	f, err := load("-- a --\nexit 0\n-- b --\nsame as: a\n")
+	if err != nil || string(f.stored["b"]) != "exit 0\n" {
+		t.Errorf("a reference: %v, b = %q", err, f.stored["b"])
+	}
+	for _, bad := range []string{"-- b --\nsame as: a\n", "-- a --\nsame as: c\n-- b --\nsame as: a\n-- c --\nexit 0\n"} {
+		if _, err := load(bad); err == nil {
+			t.Errorf("%q: a dangling or chained reference loaded", bad)
+		}
+	}
 }
