@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
@@ -178,13 +180,82 @@ func TestFishCompletion(t *testing.T) {
 	}
 }
 
-// TestZshCompletionParses checks the zsh script's syntax.
-func TestZshCompletionParses(t *testing.T) {
+// zshCapture prints the matches zsh's completion system offers for the
+// last word of a command line, one a line: an interactive zsh on a pty
+// (zsh/zpty) with compinit (its dump file $2, built by the first case) and
+// the script's directory on fpath is sent the line and a TAB; compadd is
+// wrapped to print what each call matches, and the completion widget's end
+// prints a marker the reader stops at (no waiting).
+const zshCapture = `zmodload zsh/zpty || exit 2
+zpty z zsh -f -i || exit 2
+zpty -w z "PROMPT=; RPROMPT=; fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -d ${(q)2}"
+zpty -w z 'bindkey "^I" complete-word; comppostfuncs=(__done); __done() { print -r -- "@@""DONE@@" }'
+zpty -w z 'compadd() { local -a __h; builtin compadd -A __h "$@"; (( $#__h )) && print -rl -- "@@""HIT@@"${^__h} }'
+zpty -w -n z "$3"$'\t'
+local out line
+zpty -r z out '*@@DONE@@*' || exit 3
+for line in ${(f)out}; do
+	[[ $line == *@@HIT@@* ]] && print -r -- ${${line##*@@HIT@@}%%$'\r'*}
+done
+zpty -d z
+`
+
+// TestZshCompletion runs zsh's completion of each case with the script
+// on fpath. zsh's helpers call compadd more than once (_multi_parts offers
+// "src/main.go" and its last part "main.go"), so the test checks that the
+// matches wanted are among those offered, and that nothing is offered
+// where nothing is wanted.
+func TestZshCompletion(t *testing.T) {
 	if _, err := exec.LookPath("zsh"); err != nil {
 		t.Skip("zsh is not installed (.ci/run installs it)")
 	}
 	out, err := exec.Command("zsh", "-n", filepath.Join(completionsDir, "_goblame")).CombinedOutput()
 	if err != nil {
-		t.Errorf("zsh -n _goblame: %v\n%s", err, out)
+		t.Fatalf("zsh -n _goblame: %v\n%s", err, out)
 	}
+	capture := filepath.Join(t.TempDir(), "capture.zsh")
+	if err := os.WriteFile(capture, []byte(zshCapture), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	fpath, _ := filepath.Abs(completionsDir)
+	dump := filepath.Join(t.TempDir(), "zcompdump")
+	dir := filepath.Join(completionRepo(t), "r")
+	for _, c := range completionCases {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a safety net, not a measure
+		cmd := exec.CommandContext(ctx, "zsh", "-f", capture, fpath, dump, c.line)
+		cmd.Dir = dir
+		cmd.Env = append(testgit.Env(oid.SHA1), "TERM=dumb")
+		out, err := cmd.Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("zsh: %q: %v\n%s", c.line, err, out)
+		}
+		got := map[string]bool{}
+		for _, l := range strings.Split(string(out), "\n") {
+			if l != "" {
+				got[l] = true
+			}
+		}
+		want := c.want
+		if c.line == "goblame --da" {
+			want = []string{"--date"} // zsh adds the '=' itself
+		}
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("zsh: %q offers %q, not %q", c.line, keys(got), w)
+			}
+		}
+		if len(want) == 0 && len(got) > 0 {
+			t.Errorf("zsh: %q offers %q, want nothing", c.line, keys(got))
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var k []string
+	for s := range m {
+		k = append(k, s)
+	}
+	slices.Sort(k)
+	return k
 }
