@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/cquote"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
@@ -495,26 +496,8 @@ func sqQuotePretty(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(isAlpha(c) || isDigit(c) || strings.IndexByte("+,-./:=@_^", c) >= 0) {
-			return sqQuote(s)
+			return cquote.SingleQuote(s)
 		}
 	}
 	return s
-}
-
-// sqQuote wraps s in single quotes, escaping ' and ! as '\” and '\!'.
-func sqQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('\'')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\'' || c == '!' {
-			b.WriteString("'\\")
-			b.WriteByte(c)
-			b.WriteByte('\'')
-			continue
-		}
-		b.WriteByte(c)
-	}
-	b.WriteByte('\'')
-	return b.String()
 }

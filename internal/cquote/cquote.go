@@ -1,7 +1,8 @@
 // Package cquote reads the C-style quoted strings git writes where a
 // name may hold unusual bytes (quote.c's unquote_c_style): "a\tb" with
 // \a \b \f \n \r \t \v \\ \" and three-digit octal escapes. Paths in
-// objects/info/alternates and patterns in .gitattributes use it.
+// objects/info/alternates and patterns in .gitattributes use it. It also
+// writes git's shell quoting (quote.c's sq_quote_buf: SingleQuote).
 //
 // # Security
 //
