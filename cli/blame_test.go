@@ -43,33 +43,49 @@ func runGoblame(dir string, format oid.Format, stdin []byte, extra []string, arg
 // internal/testgit's goldens).
 func compareWithGit(t *testing.T, dir string, format oid.Format, stdin []byte, extra []string, args ...string) {
 	t.Helper()
-	want := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Stdin: stdin, Env: extra, Args: append([]string{"blame"}, args...)})
-	got := runGoblame(dir, format, stdin, extra, args...)
-	if !bytes.Equal(got.Stdout, want.Stdout) || !bytes.Equal(got.Stderr, want.Stderr) || got.ExitCode != want.ExitCode {
-		t.Errorf("goblame %s (in %s, env %q):\n%s", strings.Join(shellArgs(args), " "), dir, extra, describeDiff(got, want))
-	}
+	c := testgit.Case{Dir: dir, Format: format, Stdin: stdin, Env: extra, Args: append([]string{"blame"}, args...)}
+	compareRun(t, c, false, "goblame "+strings.Join(shellArgs(args), " "), func() testgit.Result {
+		return runGoblame(dir, format, stdin, extra, args...)
+	})
 }
 
 // compareWithLiveGit is compareWithGit for the cases that need git
 // 2.39.x itself and are not compared without it: blames of lines not
-// committed yet, which git dates with the current time. Output that
-// names the current time can straddle a second, so a mismatch is retried.
+// committed yet, which git dates with the current time.
 func compareWithLiveGit(t *testing.T, dir string, format oid.Format, stdin []byte, extra []string, args ...string) {
+	t.Helper()
+	c := testgit.Case{Dir: dir, Format: format, Stdin: stdin, Env: extra, Args: append([]string{"blame"}, args...)}
+	compareRun(t, c, true, "goblame "+strings.Join(shellArgs(args), " "), func() testgit.Result {
+		return runGoblame(dir, format, stdin, extra, args...)
+	})
+}
+
+// compareRun compares what run gives with git 2.39.5's result for the
+// case c: from the golden file or git itself (compareWithGit), or, when
+// live, from git 2.39.x itself only, skipped without it. Output that
+// names the current time can straddle a second, so a live mismatch is
+// retried.
+func compareRun(t *testing.T, c testgit.Case, live bool, what string, run func() testgit.Result) {
 	t.Helper()
 	g := testgit.Golden(t)
 	for attempt := 0; ; attempt++ {
-		want, ok := g.Live(testgit.Case{Dir: dir, Format: format, Stdin: stdin, Env: extra, Args: append([]string{"blame"}, args...)})
-		if !ok {
-			return
+		var want testgit.Result
+		if live {
+			var ok bool
+			if want, ok = g.Live(c); !ok {
+				return
+			}
+		} else {
+			want = g.Run(c)
 		}
-		got := runGoblame(dir, format, stdin, extra, args...)
+		got := run()
 		if bytes.Equal(got.Stdout, want.Stdout) && bytes.Equal(got.Stderr, want.Stderr) && got.ExitCode == want.ExitCode {
 			return
 		}
-		if attempt < 3 && (bytes.Contains(want.Stdout, []byte("Not Committed Yet")) || bytes.Contains(want.Stdout, []byte("not.committed.yet"))) {
+		if live && attempt < 3 && (bytes.Contains(want.Stdout, []byte("Not Committed Yet")) || bytes.Contains(want.Stdout, []byte("not.committed.yet"))) {
 			continue
 		}
-		t.Errorf("goblame %s (in %s, env %q):\n%s", strings.Join(shellArgs(args), " "), dir, extra, describeDiff(got, want))
+		t.Errorf("%s (in %s, env %q):\n%s", what, c.Dir, c.Env, describeDiff(got, want))
 		return
 	}
 }

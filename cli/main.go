@@ -44,6 +44,12 @@ func Main(args []string, env Environ) int {
 			return showManual(env)
 		}
 	}
+	return runBlame(args, env, annotate)
+}
+
+// runBlame runs git blame (git annotate when annotate) with args, the
+// words after the command's name, and returns its exit status.
+func runBlame(args []string, env Environ, annotate bool) int {
 	r := &blameRun{env: env, annotate: annotate}
 	err := r.run(args)
 	if err != nil {

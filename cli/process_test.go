@@ -20,7 +20,9 @@ func TestMain(m *testing.M) {
 	case "hugepages":
 		processChildHugePages()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeShimInstall()
+	os.Exit(code)
 }
 
 // processChildGC checks that the collector stays off below the first
