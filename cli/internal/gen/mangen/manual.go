@@ -135,11 +135,13 @@ func optionTag(o cli.OptionDoc) (tag, key string) {
 	return tag, key
 }
 
-// sentence makes git's one-line help a sentence: capitalised, with a
-// full stop.
+// sentence makes git's one-line help a sentence: capitalised (unless it
+// starts with a command's name, "git" or "goblame"), with a full stop.
 func sentence(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	if first, _, _ := strings.Cut(s, " "); !strings.HasPrefix(first, "git") && !strings.HasPrefix(first, "goblame") {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}
@@ -294,6 +296,8 @@ var environment = []envVar{
 	{[]string{"TZ"}, "the time zone of `--date=local` and the -local formats"},
 	{[]string{"GIT_TEST_DATE_NOW"}, "the current time, in seconds since the epoch, for git's test suite: the date of uncommitted lines, relative dates and approxidate"},
 	{[]string{"MANPATH"}, "where `--help` finds the manual page, after goblame's own manual directory"},
+	{[]string{"GOBLAME_GIT"}, "the real git the git shim (see FILES) runs for the commands it does not answer itself; " +
+		"by default the first git on PATH after the shim's own directory"},
 	{[]string{"GOBLAME_TRACE_STATS"}, "when set, goblame prints the blame's internal counters on standard error (goblame's own)"},
 }
 
@@ -352,6 +356,9 @@ var files = []block{
 		"<prefix>/share/fish/vendor_completions.d/goblame.fish", []block{para("Completions for bash, zsh and fish: " +
 		"options, their fixed values, revisions and tracked files.")}},
 	para("`make install-shim PREFIX=<prefix>` adds <prefix>/libexec/goblame/git, a link to goblame. " +
-		"Run under the name git, goblame answers `git blame` and `git annotate` itself and hands every other " +
-		"command to the real git. Put <prefix>/libexec/goblame first on PATH, or give it to an editor as its git executable."),
+		"Run under the name git, goblame answers `git [<global options>] blame` and `git annotate` itself, " +
+		"honouring git's global options (`-C`, `-c`, `--git-dir`, `--work-tree`, `--no-pager`, ...), and runs the real git " +
+		"(GOBLAME_GIT, or the next git on PATH after the shim's directory) for every other command and for what " +
+		"it does not answer exactly (`git blame --help` among them), with the same arguments, environment, " +
+		"standard streams and exit status. Put <prefix>/libexec/goblame first on PATH, or give it to an editor as its git executable."),
 }
