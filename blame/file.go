@@ -106,6 +106,15 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 // NumLines is the number of lines of the final image.
 func (p *Prepared) NumLines() int { return p.blamer.NumLines() }
 
+// Path is the blamed path, relative to the repository top (Result.Path).
+func (p *Prepared) Path() string { return p.blamer.Path() }
+
+// Final is the commit whose version of the path is blamed (in reverse
+// mode the start of the range), and whether it is the pseudo commit
+// "Not Committed Yet" of a working-tree or Options.Contents blame, whose
+// ID is the null ID (the ID its entries name).
+func (p *Prepared) Final() (id oid.ID, uncommitted bool) { return p.blamer.Final() }
+
 // Ranges are the line ranges that will be blamed (0-based, half-open,
 // sorted, disjoint); nil means the whole file.
 func (p *Prepared) Ranges() []LineRange { return p.ranges }

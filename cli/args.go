@@ -89,6 +89,10 @@ import (
 // diff.indentHeuristic, IndentHeuristic) start from the defaults ParseArgs
 // is given; start from DefaultBlameArgs and apply the configuration.
 type BlameArgs struct {
+	// JSON is goblame's --json: newline-delimited JSON records (format's
+	// JSON output) instead of one of git's output formats.
+	JSON bool
+
 	// Blame's own options.
 	Incremental   bool // --incremental
 	BlankBoundary bool // -b (blame.blankBoundary)
@@ -390,6 +394,11 @@ parse:
 		a.Rev.TopoOrder, a.Rev.rewriteParents = true, true
 	}
 
+	if a.JSON {
+		if err := jsonConflict(&a, ctx.Annotate); err != nil {
+			return nil, err
+		}
+	}
 	if a.Incremental || a.Porcelain {
 		if a.Progress > 0 {
 			return nil, fatalf("--progress can't be used with --incremental or porcelain formats")
@@ -464,6 +473,38 @@ parse:
 	// setup_revisions ignores a lone "-".
 	a.RevArgs = slices.DeleteFunc(slices.Clone(a.RevArgs), func(w string) bool { return w == "-" })
 	return &a, nil
+}
+
+// jsonConflict refuses --json with the options that choose another
+// output (git's output formats) or that make no sense for a stream of
+// records read by a program (--progress, which git refuses with its
+// machine formats too): a usage error, exit status 129, in the words git
+// uses for options that cannot be used together. The options that only
+// change the columns of git's formats (-l, -t, -s, -e, -f, -n, -b,
+// --abbrev, --date, colours, --score-debug, --show-stats) are ignored, as
+// --porcelain and --incremental ignore them, so that configuration
+// setting them (blame.showEmail, blame.date, ...) does not get in the way.
+func jsonConflict(a *BlameArgs, annotate bool) error {
+	other := ""
+	switch {
+	case annotate:
+		const msg = "--json cannot be used with git annotate"
+		return &UsageError{Message: msg, Stderr: reportLine("error: ", msg), ExitCode: 129}
+	case a.Incremental:
+		other = "--incremental"
+	case a.Porcelain && a.LinePorcelain:
+		other = "--line-porcelain"
+	case a.Porcelain:
+		other = "--porcelain"
+	case a.Annotate:
+		other = "-c"
+	case a.Progress > 0:
+		other = "--progress"
+	default:
+		return nil
+	}
+	msg := fmt.Sprintf("options '%s' and '%s' cannot be used together", "--json", other)
+	return &UsageError{Message: msg, Stderr: reportLine("error: ", msg), ExitCode: 129}
 }
 
 // firstErrorLine is the first "error: " message in git's output, for
@@ -621,6 +662,10 @@ func blameOptionTable(st *blameOptionState) []poOption {
 				}
 				return nil
 			}},
+		// goblame's own options, which git's help and matching never see.
+		{kind: poSetInt, long: "json", flags: poNoArg | poGoblame,
+			help: "goblame only: print newline-delimited JSON records (the README's JSON output, format/blame.schema.json)",
+			apply: flag(func() *bool { return &a.JSON })},
 	}
 }
 

@@ -42,10 +42,13 @@ const (
 	poNoNeg                              // no --no- form
 	poHidden                             // left out of the help unless --help-all
 	poLiteralArgHelp                     // argh is printed as is, without <>
-	// poGoblame marks an option of goblame's own, not git's: it is left
-	// out of everything git prints about its options (-h, --help-all,
-	// --git-completion-helper), so that those stay git's bytes, and is
-	// documented in the manual page's GOBLAME OPTIONS section.
+	// poGoblame marks an option of goblame's own, not git's (--json): it
+	// is left out of everything git prints about its options (-h,
+	// --help-all, --git-completion-helper), so that those stay git's
+	// bytes, and is documented in the manual page's GOBLAME OPTIONS
+	// section. It is taken only when spelled out in full ("--json",
+	// "--no-json"), never as an abbreviation, and the ambiguity and typo
+	// checks do not see it, so every other command line parses as in git.
 	poGoblame
 )
 
@@ -288,6 +291,20 @@ func (p *poParser) parseLong(arg string, opts []poOption) poResult {
 		if o.kind == poGroup || o.long == "" {
 			continue
 		}
+		if o.flags&poGoblame != 0 {
+			how := poLong
+			name := arg
+			if n, ok := strings.CutPrefix(arg, "no-"); ok && o.flags&poNoNeg == 0 {
+				how, name = poUnset, n
+			}
+			if rest, ok := strings.CutPrefix(name, o.long); ok && (rest == "" || rest[0] == '=') {
+				if rest != "" {
+					p.opt, p.optSet = rest[1:], true
+				}
+				return p.getValue(o, how)
+			}
+			continue
+		}
 		longName := o.long
 		how, optHow := poLong, poLong
 		var rest string
@@ -463,7 +480,7 @@ func (p *poParser) checkTypos(arg string, opts []poOption) bool {
 	}
 	typo := strings.HasPrefix(arg, "no-")
 	for i := 0; !typo && i < len(opts); i++ {
-		typo = opts[i].kind != poGroup && opts[i].long != "" && strings.HasPrefix(opts[i].long, arg)
+		typo = opts[i].kind != poGroup && opts[i].long != "" && opts[i].flags&poGoblame == 0 && strings.HasPrefix(opts[i].long, arg)
 	}
 	if typo {
 		p.errorf("did you mean `--%s` (with two dashes)?", arg)

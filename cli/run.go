@@ -163,6 +163,15 @@ func (b *blameRun) run(args []string) error {
 		useProcs(b.procs)
 	}
 
+	if a.JSON {
+		id, uncommitted := p.Final()
+		out := format.NewJSON(b.env.Stdout, format.JSONHeader{Path: p.Path(), Commit: id, Uncommitted: uncommitted,
+			NumLines: p.NumLines(), Ranges: p.Ranges()})
+		if _, err := p.Run(out.Entry); err != nil {
+			return err
+		}
+		return out.Err()
+	}
 	fopts := b.formatOptions(a, cfg)
 	if a.Incremental {
 		inc := format.NewIncremental(b.env.Stdout, fopts)

@@ -152,7 +152,8 @@ type OptionDoc struct {
 	Goblame bool
 }
 
-// OptionDocs lists git blame's options in the order git's help shows them.
+// OptionDocs lists git blame's options in the order git's help shows them,
+// then goblame's own.
 func OptionDocs() []OptionDoc {
 	table := blameOptionTable(nil)
 	docs := make([]OptionDoc, 0, len(table))

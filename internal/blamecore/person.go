@@ -3,7 +3,8 @@ package blamecore
 import (
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/goblame/goblame/internal/jsontext"
 )
 
 // Person is an author or committer as blame reports it: the mailmapped
@@ -84,7 +85,7 @@ func (c *Commit) MarshalJSON() ([]byte, error) {
 	b = append(b, `,"committer":`...)
 	b = c.Committer().appendJSON(b)
 	b = append(b, `,"summary":`...)
-	b = appendJSONString(b, c.Summary())
+	b = jsontext.AppendString(b, c.Summary())
 	return append(b, '}'), nil
 }
 
@@ -94,37 +95,12 @@ func (p Person) MarshalJSON() ([]byte, error) { return p.appendJSON(nil), nil }
 
 func (p Person) appendJSON(b []byte) []byte {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, p.Name)
+	b = jsontext.AppendString(b, p.Name)
 	b = append(b, `,"email":`...)
-	b = appendJSONString(b, p.Email)
+	b = jsontext.AppendString(b, p.Email)
 	b = append(b, `,"time":"`...)
 	b = p.Time.AppendFormat(b, time.RFC3339)
 	b = append(b, `","zone":`...)
-	b = appendJSONString(b, p.Zone)
+	b = jsontext.AppendString(b, p.Zone)
 	return append(b, '}')
-}
-
-// appendJSONString appends s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 replaced by U+FFFD (as
-// encoding/json does).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r < 0x20 || r == 0x2028 || r == 0x2029:
-			b = append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-		default:
-			b = utf8.AppendRune(b, r) // utf8.RuneError for invalid bytes
-		}
-	}
-	return append(b, '"')
 }

@@ -189,6 +189,16 @@ func (b *Blamer) LineStarts() []int { return b.sb.lineStarts }
 // NumLines returns the number of lines of the final image.
 func (b *Blamer) NumLines() int { return len(b.sb.lineStarts) - 1 }
 
+// Path returns the blamed path, relative to the repository top.
+func (b *Blamer) Path() string { return b.sb.path }
+
+// Final returns the commit whose version of the path is blamed (in
+// reverse mode the start of the range) and whether it is the pseudo
+// commit of working-tree blame, whose ID is the null ID.
+func (b *Blamer) Final() (id oid.ID, uncommitted bool) {
+	return b.sb.final.ID, b.sb.final.Uncommitted
+}
+
 // Run blames the given 0-based, sorted and merged ranges (nil: the whole
 // file) and returns the result. A Blamer runs once.
 func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
