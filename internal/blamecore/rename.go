@@ -43,7 +43,7 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 	if dst == nil || len(sources) == 0 {
 		return nil, nil
 	}
-	src, err := sb.matchRename(dst, sources)
+	src, err := sb.matchRename(dst, sources, o)
 	if err != nil || src == nil {
 		return nil, err
 	}
@@ -52,8 +52,8 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 	return p, nil
 }
 
-// matchRename picks the source dst was renamed from, or nil.
-func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange) (*TreeChange, error) {
+// matchRename picks the source dst (o's path) was renamed from, or nil.
+func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange, o *origin) (*TreeChange, error) {
 	// Exact renames: same blob (and same mode unless both are regular
 	// files); prefer a source with the same basename, else the first.
 	best := -1
@@ -88,9 +88,14 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange) (*TreeC
 		return &sources[best], nil
 	}
 
-	dstData, err := sb.hist.blob(dst.NewID)
-	if err != nil {
-		return nil, err
+	// The pseudo commit's file (the working tree or --contents) is not
+	// in the object store; git pretends it is (pretend_object_file).
+	dstData := o.file
+	if !o.commit.Uncommitted || dstData == nil {
+		var err error
+		if dstData, err = sb.hist.blob(dst.NewID); err != nil {
+			return nil, err
+		}
 	}
 	dstSpans := (*spanCounts)(nil)
 	spansOf := func(data []byte) *spanCounts { return hashSpans(data) }
