@@ -687,3 +687,100 @@ func checkJSONHeaderAndFlags(t *testing.T, g *testgit.Goldens, name string, c js
 		t.Errorf("%s: %d lines, git's marked output %d", name, len(lines), len(gitFlags))
 	}
 }
+
+// TestJSONConflicts: --json with another output format, or with
+// --progress, is a usage error (exit status 129, one line in git's words
+// for options that cannot be used together, nothing on standard output);
+// the last of --porcelain and --no-porcelain counts, as in git.
+func TestJSONConflicts(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		annotate bool
+		other    string // "" when the command line is accepted
+	}{
+		{[]string{"--json", "--porcelain", "f"}, false, "--porcelain"},
+		{[]string{"-p", "--json", "f"}, false, "--porcelain"},
+		{[]string{"--json", "--line-porcelain", "f"}, false, "--line-porcelain"},
+		{[]string{"--json", "--incremental", "f"}, false, "--incremental"},
+		{[]string{"--json", "-c", "f"}, false, "-c"},
+		{[]string{"--json", "--progress", "f"}, false, "--progress"},
+		{[]string{"--json", "--incremental", "--progress", "f"}, false, "--incremental"},
+		{[]string{"--json", "f"}, true, "git annotate"},
+		{[]string{"--json", "--porcelain", "--no-porcelain", "f"}, false, ""},
+		{[]string{"--json", "--line-porcelain", "--no-line-porcelain", "f"}, false, ""},
+		{[]string{"--json", "--progress", "--no-progress", "f"}, false, ""},
+		{[]string{"--json", "--no-json", "--porcelain", "f"}, false, ""},
+		{[]string{"--json", "-l", "-t", "-s", "-e", "-f", "-n", "-b", "--abbrev=12", "--date=short", "--color-lines", "--color-by-age", "--score-debug", "--show-stats", "f"}, false, ""},
+	} {
+		a, err := ParseArgs(c.args, DefaultBlameArgs(), ParseContext{Annotate: c.annotate})
+		if c.other == "" {
+			if err != nil {
+				t.Errorf("%q: %v", c.args, err)
+			}
+			if err == nil && a.JSON != !slices.Contains(c.args, "--no-json") {
+				t.Errorf("%q: JSON is %v", c.args, a.JSON)
+			}
+			continue
+		}
+		want := "error: options '--json' and '" + c.other + "' cannot be used together\n"
+		if c.annotate {
+			want = "error: --json cannot be used with git annotate\n"
+		}
+		ue, ok := err.(*UsageError)
+		if !ok || ue.ExitCode != 129 || ue.Stderr != want || ue.Stdout != "" {
+			t.Errorf("%q (annotate %v): %#v, want a usage error %q", c.args, c.annotate, err, want)
+		}
+	}
+
+	// The command: the message, exit status 129, nothing blamed.
+	dirs := fixtureDirs(t, "history", historyScript)
+	for _, format := range testgit.Formats {
+		got := runGoblame(dirs[format], format, nil, nil, "--json", "-p", "file")
+		if got.ExitCode != 129 || len(got.Stdout) != 0 || string(got.Stderr) != "error: options '--json' and '--porcelain' cannot be used together\n" {
+			t.Errorf("goblame --json -p file: %s", got)
+		}
+		got = runGoblame(dirs[format], format, nil, nil, "annotate", "--json", "file")
+		if got.ExitCode != 129 || len(got.Stdout) != 0 || string(got.Stderr) != "error: --json cannot be used with git annotate\n" {
+			t.Errorf("goblame annotate --json file: %s", got)
+		}
+	}
+}
+
+// TestJSONIsGoblamesOwn: --json is taken only spelled out in full, so
+// that every other command line, abbreviations, typos and --no- forms
+// included, parses as git parses it; git's help does not show it (-h is
+// git's usage byte for byte: TestUsageMatchesGit, --help-all and the
+// completion list: TestArgsAgainstGit), the manual page does.
+func TestJSONIsGoblamesOwn(t *testing.T) {
+	dirs := fixtureDirs(t, "history", historyScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{
+			{"--js", "file"}, {"--jso", "file"}, {"--jsonx", "file"}, {"-json", "file"}, {"--no-js", "file"},
+			{"--no-", "file"}, {"--no", "file"}, {"--json-x", "file"},
+			// --no-json undoes --json: the output is -p's.
+			{"--json", "--no-json", "-p", "file"},
+		} {
+			// git gets the same words without --json and --no-json.
+			gitArgs := slices.DeleteFunc(slices.Clone(args), func(w string) bool { return w == "--json" || w == "--no-json" })
+			want := testgit.Golden(t).Run(testgit.Case{Dir: dirs[format], Format: format, Args: append([]string{"blame"}, gitArgs...)})
+			got := runGoblame(dirs[format], format, nil, nil, args...)
+			if !bytes.Equal(got.Stdout, want.Stdout) || !bytes.Equal(got.Stderr, want.Stderr) || got.ExitCode != want.ExitCode {
+				t.Errorf("goblame %s:\n%s", strings.Join(args, " "), describeDiff(got, want))
+			}
+		}
+	}
+	for _, full := range []bool{false, true} {
+		if help := renderUsage(usageStrings(false), blameOptionTable(nil), full); strings.Contains(help, "json") {
+			t.Errorf("git's help (full %v) shows --json:\n%s", full, help)
+		}
+	}
+	var doc *OptionDoc
+	for _, d := range OptionDocs() {
+		if d.Long == "json" {
+			doc = &d
+		}
+	}
+	if doc == nil || doc.Hidden || !doc.Goblame {
+		t.Errorf("OptionDocs: --json is %+v, want a goblame option the manual page shows", doc)
+	}
+}
