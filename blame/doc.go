@@ -50,7 +50,9 @@
 // walk (a progress meter).
 //
 // The format package renders a Result as git prints it (default, -c,
-// --porcelain, --line-porcelain, --incremental).
+// --porcelain, --line-porcelain, --incremental), and the entries of
+// Stream as goblame's --json records (format.NewJSON; Prepared.Path and
+// Prepared.Final give its header).
 //
 // # Errors
 //

@@ -2,7 +2,11 @@
 // faithfully, by git's parse-options rules in args*.go), configuration,
 // colour, progress, and the mapping of errors to git's messages and exit
 // codes (fatal: ... and 128; usage errors 129). A first argument --help,
-// --version or --generate-bash-completion is goblame's own (Main).
+// --version or --generate-bash-completion is goblame's own (Main), and
+// so is --json anywhere on the command line, an option git does not
+// have: it is matched only in full and stays out of git's help,
+// completion list and abbreviations (poGoblame), so that every other
+// command line parses as in git.
 //
 // The command runs against an explicit Environ (arguments, working
 // directory, environment variables, standard streams, clock) so tests run

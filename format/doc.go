@@ -5,6 +5,12 @@
 // --show-stats), dates in every --date mode padded to git's widths,
 // author columns padded by display width, C-quoted paths, and colours.
 //
+// JSON (json.go) is goblame's own format, --json: newline-delimited JSON
+// records (a header, then a commit record before the first entry that
+// names each commit, and the entries in --incremental's order), version
+// JSONVersion, whose schema is blame.schema.json (JSONSchema) and which
+// the README's "JSON output" section describes.
+//
 // Output goes through one buffered writer and is flushed once at the end
 // (after every entry with --incremental, which editors read as a stream).
 //
