@@ -664,7 +664,7 @@ func blameOptionTable(st *blameOptionState) []poOption {
 			}},
 		// goblame's own options, which git's help and matching never see.
 		{kind: poSetInt, long: "json", flags: poNoArg | poGoblame,
-			help:  "goblame only: print newline-delimited JSON records (the README's JSON output, format/blame.schema.json)",
+			help:  "print the blame as newline-delimited JSON records, entries in --incremental's order (schema format/blame.schema.json, described in the README's JSON output; refused with --porcelain, --line-porcelain, --incremental, -c and --progress)",
 			apply: flag(func() *bool { return &a.JSON })},
 	}
 }
