@@ -3,6 +3,7 @@ package odb
 import (
 	"testing"
 
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -91,7 +92,7 @@ func TestSteadyStateReadsDoNotAllocate(t *testing.T) {
 // TestInflaterReuseDoesNotAllocate checks the inflater alone.
 func TestInflaterReuseDoesNotAllocate(t *testing.T) {
 	content := blobContent(7)
-	stream := zlibBytes(content)
+	stream := testpack.Zlib(content)
 	var z inflater
 	out := make([]byte, len(content))
 	if _, err := z.inflate(out, stream); err != nil {

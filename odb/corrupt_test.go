@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -52,16 +53,16 @@ func expectCorrupt(t *testing.T, objects string, format oid.Format, id oid.ID, w
 func TestCorruptPackEntries(t *testing.T) {
 	format := oid.SHA1
 	content := blobContent(1)
-	good := fullEntry(format, object.Blob, content)
+	good := testpack.Full(format, object.Blob, content)
 	target := blobContent(2)
 	targetID := oid.HashObject(format, "blob", target)
-	stream := zlibBytes(content)
-	delta := deltaFor(content, target)
+	stream := testpack.Zlib(content)
+	delta := testpack.Delta(content, target)
 
 	flip := func(b []byte, i int) []byte { b = bytes.Clone(b); b[i] ^= 0xff; return b }
 	withSizes := func(base, result uint64, ops []byte) []byte {
-		d := appendLEB(nil, base)
-		d = appendLEB(d, result)
+		d := testpack.AppendLEB(nil, base)
+		d = testpack.AppendLEB(d, result)
 		return append(d, ops...)
 	}
 	_, _, opsStart, _ := deltaHeader(delta)
@@ -69,42 +70,42 @@ func TestCorruptPackEntries(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		entry testEntry
+		entry testpack.Entry
 	}{
-		{"truncated zlib stream", testEntry{typ: 3, body: content, rawStream: stream[:len(stream)/2], declaredSize: -1}},
-		{"bad zlib header", testEntry{typ: 3, body: content, rawStream: flip(stream, 0), declaredSize: -1}},
-		{"bad zlib checksum", testEntry{typ: 3, body: content, rawStream: flip(stream, len(stream)-1), declaredSize: -1}},
-		{"damaged deflate data", testEntry{typ: 3, body: content, rawStream: flip(stream, len(stream)/2), declaredSize: -1}},
-		{"declared size too small", testEntry{typ: 3, body: content, declaredSize: int64(len(content) - 1)}},
-		{"declared size too large", testEntry{typ: 3, body: content, declaredSize: int64(len(content) + 1)}},
-		{"declared size beyond what the pack holds", testEntry{typ: 3, body: content, declaredSize: 1 << 50}},
-		{"unknown type 5", testEntry{typ: 5, body: content, declaredSize: -1}},
-		{"unknown type 0", testEntry{typ: 0, body: content, declaredSize: -1}},
-		{"OFS_DELTA distance zero", testEntry{typ: typeOfsDelta, body: delta, ofsBase: 1, declaredSize: -1}},
-		{"OFS_DELTA base before the pack", testEntry{typ: typeOfsDelta, body: delta, ofsDistance: 1 << 20, declaredSize: -1}},
-		{"OFS_DELTA distance overflowing 64 bits", testEntry{typ: typeOfsDelta, body: delta, ofsDistance: 1 << 62, declaredSize: -1}},
-		{"delta base size mismatch", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)+1), uint64(len(target)), ops), declaredSize: -1}},
-		{"delta result size mismatch", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), uint64(len(target)+7), ops), declaredSize: -1}},
-		{"delta result size huge", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), 1<<40, ops), declaredSize: -1}},
-		{"delta copy outside the base", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), 10, []byte{0x93, 0xff, 0xff, 0x0a}), declaredSize: -1}},
-		{"delta copy offset past 4 GiB", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), 1, []byte{0x9f, 1, 1, 1, 0xff, 1}), declaredSize: -1}},
-		{"delta opcode zero", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), 1, []byte{0x00, 0x01, 'x'}), declaredSize: -1}},
-		{"delta truncated instruction", testEntry{typ: typeOfsDelta, body: withSizes(uint64(len(content)), 5, []byte{0x05, 'a', 'b'}), declaredSize: -1}},
-		{"delta shorter than its header", testEntry{typ: typeOfsDelta, body: []byte{0x80}, declaredSize: -1}},
-		{"REF_DELTA base missing", testEntry{typ: typeRefDelta, body: delta, refBase: oid.HashObject(format, "blob", []byte("nowhere")), declaredSize: -1}},
-		{"delta data size declared too large", testEntry{typ: typeOfsDelta, body: delta, declaredSize: 1 << 45}},
+		{"truncated zlib stream", testpack.Entry{Type: 3, Body: content, RawStream: stream[:len(stream)/2], DeclaredSize: -1}},
+		{"bad zlib header", testpack.Entry{Type: 3, Body: content, RawStream: flip(stream, 0), DeclaredSize: -1}},
+		{"bad zlib checksum", testpack.Entry{Type: 3, Body: content, RawStream: flip(stream, len(stream)-1), DeclaredSize: -1}},
+		{"damaged deflate data", testpack.Entry{Type: 3, Body: content, RawStream: flip(stream, len(stream)/2), DeclaredSize: -1}},
+		{"declared size too small", testpack.Entry{Type: 3, Body: content, DeclaredSize: int64(len(content) - 1)}},
+		{"declared size too large", testpack.Entry{Type: 3, Body: content, DeclaredSize: int64(len(content) + 1)}},
+		{"declared size beyond what the pack holds", testpack.Entry{Type: 3, Body: content, DeclaredSize: 1 << 50}},
+		{"unknown type 5", testpack.Entry{Type: 5, Body: content, DeclaredSize: -1}},
+		{"unknown type 0", testpack.Entry{Type: 0, Body: content, DeclaredSize: -1}},
+		{"OFS_DELTA distance zero", testpack.Entry{Type: typeOfsDelta, Body: delta, OfsBase: 1, DeclaredSize: -1}},
+		{"OFS_DELTA base before the pack", testpack.Entry{Type: typeOfsDelta, Body: delta, OfsDistance: 1 << 20, DeclaredSize: -1}},
+		{"OFS_DELTA distance overflowing 64 bits", testpack.Entry{Type: typeOfsDelta, Body: delta, OfsDistance: 1 << 62, DeclaredSize: -1}},
+		{"delta base size mismatch", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)+1), uint64(len(target)), ops), DeclaredSize: -1}},
+		{"delta result size mismatch", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), uint64(len(target)+7), ops), DeclaredSize: -1}},
+		{"delta result size huge", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), 1<<40, ops), DeclaredSize: -1}},
+		{"delta copy outside the base", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), 10, []byte{0x93, 0xff, 0xff, 0x0a}), DeclaredSize: -1}},
+		{"delta copy offset past 4 GiB", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), 1, []byte{0x9f, 1, 1, 1, 0xff, 1}), DeclaredSize: -1}},
+		{"delta opcode zero", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), 1, []byte{0x00, 0x01, 'x'}), DeclaredSize: -1}},
+		{"delta truncated instruction", testpack.Entry{Type: typeOfsDelta, Body: withSizes(uint64(len(content)), 5, []byte{0x05, 'a', 'b'}), DeclaredSize: -1}},
+		{"delta shorter than its header", testpack.Entry{Type: typeOfsDelta, Body: []byte{0x80}, DeclaredSize: -1}},
+		{"REF_DELTA base missing", testpack.Entry{Type: typeRefDelta, Body: delta, RefBase: oid.HashObject(format, "blob", []byte("nowhere")), DeclaredSize: -1}},
+		{"delta data size declared too large", testpack.Entry{Type: typeOfsDelta, Body: delta, DeclaredSize: 1 << 45}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			objects := emptyObjects(t)
 			e := c.entry
-			e.id = targetID
-			writeTestPack(t, filepath.Join(objects, "pack"), format, "bad", []testEntry{good, e})
+			e.ID = targetID
+			testpack.Write(t, filepath.Join(objects, "pack"), format, "bad", []testpack.Entry{good, e})
 			expectCorrupt(t, objects, format, targetID, c.name)
 			// The intact entry of the same pack still reads.
 			db, _ := Open(objects, format, Options{})
 			defer db.Close()
-			if _, data, err := db.NewReader().Read(good.id, nil); err != nil || !bytes.Equal(data, content) {
+			if _, data, err := db.NewReader().Read(good.ID, nil); err != nil || !bytes.Equal(data, content) {
 				t.Fatalf("intact entry: %v", err)
 			}
 		})
@@ -117,17 +118,17 @@ func TestCorruptPackEntries(t *testing.T) {
 func TestCorruptEntryFallsBackToAnotherCopy(t *testing.T) {
 	format := oid.SHA1
 	content := blobContent(5)
-	good := fullEntry(format, object.Blob, content)
+	good := testpack.Full(format, object.Blob, content)
 	bad := good
-	bad.rawStream = zlibBytes(content)[:10]
+	bad.RawStream = testpack.Zlib(content)[:10]
 	for _, where := range []string{"pack", "loose"} {
 		t.Run(where, func(t *testing.T) {
 			objects := emptyObjects(t)
-			writeTestPack(t, filepath.Join(objects, "pack"), format, "bad", []testEntry{bad})
+			testpack.Write(t, filepath.Join(objects, "pack"), format, "bad", []testpack.Entry{bad})
 			if where == "pack" {
-				writeTestPack(t, filepath.Join(objects, "pack"), format, "good", []testEntry{good})
+				testpack.Write(t, filepath.Join(objects, "pack"), format, "good", []testpack.Entry{good})
 			} else {
-				writeLoose(t, objects, good.id, looseBytes(object.Blob, content))
+				testpack.WriteLoose(t, objects, good.ID, testpack.LooseBytes(object.Blob, content))
 			}
 			db, err := Open(objects, format, Options{})
 			if err != nil {
@@ -135,7 +136,7 @@ func TestCorruptEntryFallsBackToAnotherCopy(t *testing.T) {
 			}
 			defer db.Close()
 			for i := 0; i < 2; i++ { // whichever pack is searched first
-				typ, data, err := db.NewReader().Read(good.id, nil)
+				typ, data, err := db.NewReader().Read(good.ID, nil)
 				if err != nil || typ != object.Blob || !bytes.Equal(data, content) {
 					t.Fatalf("Read: %v %v", typ, err)
 				}
@@ -177,16 +178,16 @@ func copyTree(t *testing.T, src, dst string) {
 // hand-made pack in each way git's open_packed_git checks.
 func TestCorruptIndexAndPackFiles(t *testing.T) {
 	format := oid.SHA1
-	var entries []testEntry
+	var entries []testpack.Entry
 	for i := 0; i < 40; i++ {
-		entries = append(entries, fullEntry(format, object.Blob, blobContent(3*i)))
+		entries = append(entries, testpack.Full(format, object.Blob, blobContent(3*i)))
 	}
 	// The object whose id sorts first (fan-out and offsets are damaged at
 	// its position).
-	first := entries[0].id
+	first := entries[0].ID
 	for _, e := range entries {
-		if e.id.Compare(first) < 0 {
-			first = e.id
+		if e.ID.Compare(first) < 0 {
+			first = e.ID
 		}
 	}
 	n := len(entries)
@@ -225,7 +226,7 @@ func TestCorruptIndexAndPackFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			objects := emptyObjects(t)
-			base := writeTestPack(t, filepath.Join(objects, "pack"), format, "x", entries)
+			base := testpack.Write(t, filepath.Join(objects, "pack"), format, "x", entries)
 			idx, _ := os.ReadFile(base + ".idx")
 			pack, _ := os.ReadFile(base + ".pack")
 			idx, pack = c.damage(idx, pack)
@@ -242,8 +243,8 @@ func TestCorruptLooseObjects(t *testing.T) {
 	format := oid.SHA1
 	content := []byte("hello, loose world\n")
 	id := oid.HashObject(format, "blob", content)
-	raw := looseBytes(object.Blob, content)
-	z := zlibBytes(raw)
+	raw := testpack.LooseBytes(object.Blob, content)
+	z := testpack.Zlib(raw)
 	cases := []struct {
 		name string
 		file []byte
@@ -252,21 +253,21 @@ func TestCorruptLooseObjects(t *testing.T) {
 		{"bad zlib header", append([]byte{0x00, 0x00}, z[2:]...)},
 		{"bad zlib checksum", append(bytes.Clone(z[:len(z)-1]), z[len(z)-1]^0xff)},
 		{"garbage after the stream", append(bytes.Clone(z), 'x')},
-		{"size with a leading zero", zlibBytes(append([]byte("blob 019\x00"), content...))},
-		{"size larger than the content", zlibBytes(append([]byte("blob 20\x00"), content...))},
-		{"size smaller than the content", zlibBytes(append([]byte("blob 18\x00"), content...))},
-		{"size beyond what the file holds", zlibBytes(append([]byte("blob 99999999999\x00"), content...))},
-		{"unknown type", zlibBytes(append([]byte("blab 19\x00"), content...))},
-		{"no space in the header", zlibBytes(append([]byte("blob19\x00"), content...))},
-		{"no size", zlibBytes(append([]byte("blob \x00"), content...))},
-		{"header longer than 32 bytes", zlibBytes(append([]byte("blob 0000000000000000000000000000000019\x00"), content...))},
-		{"non-digit size", zlibBytes(append([]byte("blob 1x\x00"), content...))},
+		{"size with a leading zero", testpack.Zlib(append([]byte("blob 019\x00"), content...))},
+		{"size larger than the content", testpack.Zlib(append([]byte("blob 20\x00"), content...))},
+		{"size smaller than the content", testpack.Zlib(append([]byte("blob 18\x00"), content...))},
+		{"size beyond what the file holds", testpack.Zlib(append([]byte("blob 99999999999\x00"), content...))},
+		{"unknown type", testpack.Zlib(append([]byte("blab 19\x00"), content...))},
+		{"no space in the header", testpack.Zlib(append([]byte("blob19\x00"), content...))},
+		{"no size", testpack.Zlib(append([]byte("blob \x00"), content...))},
+		{"header longer than 32 bytes", testpack.Zlib(append([]byte("blob 0000000000000000000000000000000019\x00"), content...))},
+		{"non-digit size", testpack.Zlib(append([]byte("blob 1x\x00"), content...))},
 		{"empty file", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			objects := emptyObjects(t)
-			path := writeLoose(t, objects, id, raw)
+			path := testpack.WriteLoose(t, objects, id, raw)
 			os.WriteFile(path, c.file, 0o644)
 			expectCorrupt(t, objects, format, id, c.name)
 		})

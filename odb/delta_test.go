@@ -3,6 +3,7 @@ package odb
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/testpack"
 	"testing"
 )
 
@@ -111,8 +112,8 @@ func TestEncodeOfsRoundTrip(t *testing.T) {
 		d    uint64
 		want []byte
 	}{{127, []byte{0x7f}}, {128, []byte{0x80, 0x00}}, {16511, []byte{0xff, 0x7f}}} {
-		if got := encodeOfs(c.d); !bytes.Equal(got, c.want) {
-			t.Errorf("encodeOfs(%d) = %x, want %x", c.d, got, c.want)
+		if got := testpack.EncodeOfs(c.d); !bytes.Equal(got, c.want) {
+			t.Errorf("testpack.EncodeOfs(%d) = %x, want %x", c.d, got, c.want)
 		}
 	}
 }

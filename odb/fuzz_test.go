@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -20,8 +21,8 @@ import (
 
 func FuzzDelta(f *testing.F) {
 	base := blobContent(1)
-	f.Add(base, deltaFor(base, blobContent(2)))
-	f.Add(base, deltaFor(base, nil))
+	f.Add(base, testpack.Delta(base, blobContent(2)))
+	f.Add(base, testpack.Delta(base, nil))
 	f.Add([]byte("0123456789abcdef"), []byte{16, 9, 0x91, 0x02, 0x03, 0x03, 'x', 'y', 'z', 0x90, 0x03})
 	f.Fuzz(func(t *testing.T, base, delta []byte) {
 		baseSize, resultSize, opsStart, err := deltaHeader(delta)
@@ -60,13 +61,13 @@ func FuzzLooseHeader(f *testing.F) {
 
 // FuzzLooseObject reads an arbitrary file as a loose object.
 func FuzzLooseObject(f *testing.F) {
-	f.Add(zlibBytes(looseBytes(object.Blob, []byte("hello"))))
-	f.Add(zlibBytes(looseBytes(object.Tree, nil)))
-	f.Add(zlibBytes([]byte("blob 5\x00hell")))
+	f.Add(testpack.Zlib(testpack.LooseBytes(object.Blob, []byte("hello"))))
+	f.Add(testpack.Zlib(testpack.LooseBytes(object.Tree, nil)))
+	f.Add(testpack.Zlib([]byte("blob 5\x00hell")))
 	dir := f.TempDir()
 	objects := filepath.Join(dir, "objects")
 	id := oid.HashObject(oid.SHA1, "blob", []byte("hello"))
-	path := writeLoose(f, objects, id, looseBytes(object.Blob, []byte("hello")))
+	path := testpack.WriteLoose(f, objects, id, testpack.LooseBytes(object.Blob, []byte("hello")))
 	db, err := Open(objects, oid.SHA1, Options{})
 	if err != nil {
 		f.Fatal(err)
@@ -83,11 +84,11 @@ func FuzzLooseObject(f *testing.F) {
 
 func FuzzPackIndex(f *testing.F) {
 	dir := f.TempDir()
-	var entries []testEntry
+	var entries []testpack.Entry
 	for i := 0; i < 5; i++ {
-		entries = append(entries, fullEntry(oid.SHA1, object.Blob, blobContent(3*i)))
+		entries = append(entries, testpack.Full(oid.SHA1, object.Blob, blobContent(3*i)))
 	}
-	base := writeTestPack(f, dir, oid.SHA1, "seed", entries)
+	base := testpack.Write(f, dir, oid.SHA1, "seed", entries)
 	idx, _ := os.ReadFile(base + ".idx")
 	f.Add(idx)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -190,18 +191,18 @@ func FuzzPackData(f *testing.F) {
 	format := oid.SHA1
 	content := blobContent(1)
 	target := blobContent(2)
-	entries := []testEntry{
-		fullEntry(format, object.Blob, content),
-		{typ: typeOfsDelta, body: deltaFor(content, target), ofsBase: 0, id: oid.HashObject(format, "blob", target), declaredSize: -1},
-		{typ: typeRefDelta, body: deltaFor(target, content[:100]), refBase: oid.HashObject(format, "blob", target), id: oid.HashObject(format, "blob", content[:100]), declaredSize: -1},
+	entries := []testpack.Entry{
+		testpack.Full(format, object.Blob, content),
+		{Type: typeOfsDelta, Body: testpack.Delta(content, target), OfsBase: 0, ID: oid.HashObject(format, "blob", target), DeclaredSize: -1},
+		{Type: typeRefDelta, Body: testpack.Delta(target, content[:100]), RefBase: oid.HashObject(format, "blob", target), ID: oid.HashObject(format, "blob", content[:100]), DeclaredSize: -1},
 	}
 	dir := f.TempDir()
 	objects := filepath.Join(dir, "objects")
-	base := writeTestPack(f, filepath.Join(objects, "pack"), format, "fuzz", entries)
+	base := testpack.Write(f, filepath.Join(objects, "pack"), format, "fuzz", entries)
 	pack, _ := os.ReadFile(base + ".pack")
 	idx, _ := os.ReadFile(base + ".idx")
 	f.Add(pack[12 : len(pack)-20])
-	ids := []oid.ID{entries[0].id, entries[1].id, entries[2].id}
+	ids := []oid.ID{entries[0].ID, entries[1].ID, entries[2].ID}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if len(body) > 1<<16 {
 			return

@@ -4,13 +4,27 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
+
+// Hand-made packs (internal/testpack) for cases git will not write.
+
+// emptyObjects makes an empty objects directory.
+func emptyObjects(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "objects")
+	if err := os.MkdirAll(filepath.Join(dir, "pack"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
 
 func blobContent(i int) []byte {
 	var b bytes.Buffer
@@ -29,11 +43,11 @@ func TestRefDeltaBaseOutsideThePack(t *testing.T) {
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
 			objects := emptyObjects(t)
-			base := fullEntry(format, object.Blob, blobContent(0))
-			writeTestPack(t, filepath.Join(objects, "pack"), format, "base", []testEntry{base})
+			base := testpack.Full(format, object.Blob, blobContent(0))
+			testpack.Write(t, filepath.Join(objects, "pack"), format, "base", []testpack.Entry{base})
 			looseBase := blobContent(3)
 			looseID := oid.HashObject(format, "blob", looseBase)
-			writeLoose(t, objects, looseID, looseBytes(object.Blob, looseBase))
+			testpack.WriteLoose(t, objects, looseID, testpack.LooseBytes(object.Blob, looseBase))
 
 			x := blobContent(1)
 			y := blobContent(4)
@@ -41,11 +55,11 @@ func TestRefDeltaBaseOutsideThePack(t *testing.T) {
 			xID := oid.HashObject(format, "blob", x)
 			yID := oid.HashObject(format, "blob", y)
 			zID := oid.HashObject(format, "blob", z)
-			writeTestPack(t, filepath.Join(objects, "pack"), format, "thin", []testEntry{
-				{typ: typeRefDelta, body: deltaFor(base.body, x), refBase: base.id, id: xID, declaredSize: -1},
-				{typ: typeRefDelta, body: deltaFor(looseBase, y), refBase: looseID, id: yID, declaredSize: -1},
+			testpack.Write(t, filepath.Join(objects, "pack"), format, "thin", []testpack.Entry{
+				{Type: typeRefDelta, Body: testpack.Delta(base.Body, x), RefBase: base.ID, ID: xID, DeclaredSize: -1},
+				{Type: typeRefDelta, Body: testpack.Delta(looseBase, y), RefBase: looseID, ID: yID, DeclaredSize: -1},
 				// z is a delta on x, itself a delta on a base in another pack.
-				{typ: typeOfsDelta, body: deltaFor(x, z), ofsBase: 0, id: zID, declaredSize: -1},
+				{Type: typeOfsDelta, Body: testpack.Delta(x, z), OfsBase: 0, ID: zID, DeclaredSize: -1},
 			})
 			db, err := Open(objects, format, Options{})
 			if err != nil {
@@ -56,7 +70,7 @@ func TestRefDeltaBaseOutsideThePack(t *testing.T) {
 			for _, c := range []struct {
 				id   oid.ID
 				want []byte
-			}{{xID, x}, {yID, y}, {zID, z}, {base.id, base.body}, {looseID, looseBase}} {
+			}{{xID, x}, {yID, y}, {zID, z}, {base.ID, base.Body}, {looseID, looseBase}} {
 				typ, data, err := r.Read(c.id, nil)
 				if err != nil || typ != object.Blob || !bytes.Equal(data, c.want) {
 					t.Fatalf("Read %s: %v %v (%d bytes, want %d)", c.id, typ, err, len(data), len(c.want))
@@ -77,9 +91,9 @@ func TestRefDeltaCycle(t *testing.T) {
 	objects := emptyObjects(t)
 	a, b := blobContent(10), blobContent(11)
 	aID, bID := oid.HashObject(format, "blob", a), oid.HashObject(format, "blob", b)
-	writeTestPack(t, filepath.Join(objects, "pack"), format, "cycle", []testEntry{
-		{typ: typeRefDelta, body: deltaFor(b, a), refBase: bID, id: aID, declaredSize: -1},
-		{typ: typeRefDelta, body: deltaFor(a, b), refBase: aID, id: bID, declaredSize: -1},
+	testpack.Write(t, filepath.Join(objects, "pack"), format, "cycle", []testpack.Entry{
+		{Type: typeRefDelta, Body: testpack.Delta(b, a), RefBase: bID, ID: aID, DeclaredSize: -1},
+		{Type: typeRefDelta, Body: testpack.Delta(a, b), RefBase: aID, ID: bID, DeclaredSize: -1},
 	})
 	db, err := Open(objects, format, Options{})
 	if err != nil {
@@ -108,20 +122,20 @@ func TestDeltaChainDepthLimit(t *testing.T) {
 	format := oid.SHA1
 	objects := emptyObjects(t)
 	content := []byte("x")
-	entries := []testEntry{fullEntry(format, object.Blob, content)}
+	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
 	var atLimit, overLimit oid.ID
 	var atLimitContent []byte
 	for i := 1; i <= deltaChainLimit+1; i++ {
 		next := append(bytes.Clone(content), byte('a'+i%26))
 		id := oid.HashObject(format, "blob", next)
-		entries = append(entries, testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: i - 1, id: id, declaredSize: -1})
+		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: id, DeclaredSize: -1})
 		content = next
 		if i == deltaChainLimit {
 			atLimit, atLimitContent = id, next
 		}
 		overLimit = id
 	}
-	writeTestPack(t, filepath.Join(objects, "pack"), format, "deep", entries)
+	testpack.Write(t, filepath.Join(objects, "pack"), format, "deep", entries)
 	db, err := Open(objects, format, Options{DeltaBaseCacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -146,16 +160,16 @@ func TestDeepDeltaChainReads(t *testing.T) {
 	format := oid.SHA1
 	objects := emptyObjects(t)
 	content := []byte("deep chain 00000000\n")
-	entries := []testEntry{fullEntry(format, object.Blob, content)}
+	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
 	var last oid.ID
 	for i := 1; i <= 50000; i++ {
 		next := bytes.Clone(content)
 		copy(next[11:19], fmt.Sprintf("%08d", i))
 		last = oid.HashObject(format, "blob", next)
-		entries = append(entries, testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: i - 1, id: last, declaredSize: -1})
+		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: last, DeclaredSize: -1})
 		content = next
 	}
-	writeTestPack(t, filepath.Join(objects, "pack"), format, "deep50k", entries)
+	testpack.Write(t, filepath.Join(objects, "pack"), format, "deep50k", entries)
 	db, err := Open(objects, format, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -35,23 +36,23 @@ func paddedZlib(b []byte, pad int) []byte {
 func TestPreadEntries(t *testing.T) {
 	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
 		objects := emptyObjects(t)
-		var entries []testEntry
+		var entries []testpack.Entry
 		want := map[oid.ID][]byte{}
-		add := func(e testEntry, content []byte) {
+		add := func(e testpack.Entry, content []byte) {
 			entries = append(entries, e)
-			want[e.id] = content
+			want[e.ID] = content
 		}
 		small := []byte("a small blob\n")
-		add(fullEntry(format, object.Blob, small), small)
+		add(testpack.Full(format, object.Blob, small), small)
 		padded := []byte("a blob whose zlib stream is padded with empty blocks\n")
-		e := fullEntry(format, object.Blob, padded)
-		e.rawStream = paddedZlib(padded, 3000) // 15 KB for 54 bytes
+		e := testpack.Full(format, object.Blob, padded)
+		e.RawStream = paddedZlib(padded, 3000) // 15 KB for 54 bytes
 		add(e, padded)
 		big := make([]byte, maxPreadEntry+(64<<10))
 		for i := range big {
 			big[i] = byte(i*7 + i>>9)
 		}
-		add(fullEntry(format, object.Blob, big), big)
+		add(testpack.Full(format, object.Blob, big), big)
 		// A delta of 40 KB of inserts (its data is past the first window).
 		inserts := make([]byte, 40<<10)
 		for i := range inserts {
@@ -59,17 +60,17 @@ func TestPreadEntries(t *testing.T) {
 		}
 		result := append(bytes.Clone(small), inserts...)
 		rid := oid.HashObject(format, "blob", result)
-		add(testEntry{typ: typeOfsDelta, body: deltaFor(small, result), ofsBase: 0, id: rid, declaredSize: -1}, result)
+		add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(small, result), OfsBase: 0, ID: rid, DeclaredSize: -1}, result)
 		// A chain 100 deep.
 		content := []byte("chain 00000000\n")
-		add(fullEntry(format, object.Blob, content), content)
+		add(testpack.Full(format, object.Blob, content), content)
 		for i := 1; i <= 100; i++ {
 			next := bytes.Clone(content)
 			copy(next[6:14], fmt.Sprintf("%08d", i))
-			add(testEntry{typ: typeOfsDelta, body: deltaFor(content, next), ofsBase: len(entries) - 1, id: oid.HashObject(format, "blob", next), declaredSize: -1}, next)
+			add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: len(entries) - 1, ID: oid.HashObject(format, "blob", next), DeclaredSize: -1}, next)
 			content = next
 		}
-		writeTestPack(t, filepath.Join(objects, "pack"), format, "pread", entries)
+		testpack.Write(t, filepath.Join(objects, "pack"), format, "pread", entries)
 
 		db, err := Open(objects, format, Options{})
 		if err != nil {
@@ -138,7 +139,7 @@ func TestPackFilesWithinOpenFileLimit(t *testing.T) {
 	objects := emptyObjects(t)
 	for i := range packs {
 		content := fmt.Appendf(nil, "blob of pack %d\n", i)
-		writeTestPack(t, filepath.Join(objects, "pack"), oid.SHA1, fmt.Sprintf("p%03d", i), []testEntry{fullEntry(oid.SHA1, object.Blob, content)})
+		testpack.Write(t, filepath.Join(objects, "pack"), oid.SHA1, fmt.Sprintf("p%03d", i), []testpack.Entry{testpack.Full(oid.SHA1, object.Blob, content)})
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestPackFilesWithinOpenFileLimit$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "GOBLAME_TEST_PACKS_DIR="+objects)

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -25,16 +26,16 @@ func TestObjectSizeLimit(t *testing.T) {
 	bigID := oid.HashObject(format, "blob", big)
 	grownID := oid.HashObject(format, "blob", grown)
 	fromSmallID := oid.HashObject(format, "blob", fromSmall)
-	entries := []testEntry{
-		fullEntry(format, object.Blob, big),
-		{typ: typeOfsDelta, body: deltaFor(big, grown), ofsBase: 0, id: grownID, declaredSize: -1},
-		fullEntry(format, object.Blob, smallBase),
-		{typ: typeOfsDelta, body: deltaFor(smallBase, fromSmall), ofsBase: 2, id: fromSmallID, declaredSize: -1},
+	entries := []testpack.Entry{
+		testpack.Full(format, object.Blob, big),
+		{Type: typeOfsDelta, Body: testpack.Delta(big, grown), OfsBase: 0, ID: grownID, DeclaredSize: -1},
+		testpack.Full(format, object.Blob, smallBase),
+		{Type: typeOfsDelta, Body: testpack.Delta(smallBase, fromSmall), OfsBase: 2, ID: fromSmallID, DeclaredSize: -1},
 	}
-	writeTestPack(t, filepath.Join(objects, "pack"), format, "big", entries)
+	testpack.Write(t, filepath.Join(objects, "pack"), format, "big", entries)
 	loose := bytes.Repeat([]byte("loose "), 300<<10)
 	looseID := oid.HashObject(format, "blob", loose)
-	writeLoose(t, objects, looseID, looseBytes(object.Blob, loose))
+	testpack.WriteLoose(t, objects, looseID, testpack.LooseBytes(object.Blob, loose))
 
 	db, err := Open(objects, format, Options{MaxObjectBytes: 512 << 10})
 	if err != nil {

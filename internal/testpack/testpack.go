@@ -1,4 +1,8 @@
-package odb
+// Package testpack writes pack files, their .idx and loose objects by
+// hand, for tests of cases git will not write: REF_DELTA bases outside
+// the pack, delta cycles, chains deeper than any git makes, damaged
+// entries and streams. It is test code: it fails the test on I/O errors.
+package testpack
 
 import (
 	"bytes"
@@ -15,34 +19,40 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// Hand-made packs for cases git will not write: REF_DELTA bases outside the
-// pack, cycles, chains past the depth limit, damaged deltas.
+// The pack entry types of deltas (gitformat-pack).
+const (
+	OfsDelta = 6
+	RefDelta = 7
+)
 
-// testEntry is one entry of a hand-made pack.
-type testEntry struct {
-	typ     uint8  // 1-4, typeOfsDelta or typeRefDelta
-	body    []byte // object content, or delta data for deltas
-	ofsBase int    // typeOfsDelta: index of the base entry in the pack
-	refBase oid.ID // typeRefDelta: id of the base
-	id      oid.ID // the name the index gives this entry
-	// declaredSize overrides the size in the entry header when >= 0.
-	declaredSize int64
-	// rawStream replaces the zlib stream when non-nil.
-	rawStream []byte
-	// ofsDistance overrides the OFS_DELTA distance when non-zero.
-	ofsDistance uint64
+var idxV2Magic = []byte{0xff, 't', 'O', 'c'}
+
+// Entry is one entry of a hand-made pack.
+type Entry struct {
+	Type    uint8  // 1-4, OfsDelta or RefDelta
+	Body    []byte // object content, or delta data for deltas
+	OfsBase int    // OfsDelta: index of the base entry in the pack
+	RefBase oid.ID // RefDelta: id of the base
+	ID      oid.ID // the name the index gives this entry
+	// DeclaredSize overrides the size in the entry header when >= 0.
+	DeclaredSize int64
+	// RawStream replaces the zlib stream when non-nil.
+	RawStream []byte
+	// OfsDistance overrides the OFS_DELTA distance when non-zero.
+	OfsDistance uint64
 }
 
-func fullEntry(format oid.Format, typ object.Type, content []byte) testEntry {
-	return testEntry{typ: uint8(typ), body: content, id: oid.HashObject(format, typ.String(), content), declaredSize: -1}
+// Full is an entry holding content whole, as an object of type typ.
+func Full(format oid.Format, typ object.Type, content []byte) Entry {
+	return Entry{Type: uint8(typ), Body: content, ID: oid.HashObject(format, typ.String(), content), DeclaredSize: -1}
 }
 
-// deltaFor encodes result as a delta against base: the common prefix as
+// Delta encodes result as a delta against base: the common prefix as
 // one copy (split to honour the 0xffffff size limit), the rest as inserts.
-func deltaFor(base, result []byte) []byte {
+func Delta(base, result []byte) []byte {
 	var d []byte
-	d = appendLEB(d, uint64(len(base)))
-	d = appendLEB(d, uint64(len(result)))
+	d = AppendLEB(d, uint64(len(base)))
+	d = AppendLEB(d, uint64(len(result)))
 	n := 0
 	for n < len(base) && n < len(result) && base[n] == result[n] {
 		n++
@@ -82,7 +92,9 @@ func copyOp(off, size int) []byte {
 	return op
 }
 
-func appendLEB(b []byte, v uint64) []byte {
+// AppendLEB appends v as a delta header size (little-endian groups of 7
+// bits).
+func AppendLEB(b []byte, v uint64) []byte {
 	for v >= 0x80 {
 		b = append(b, byte(v)|0x80)
 		v >>= 7
@@ -90,13 +102,12 @@ func appendLEB(b []byte, v uint64) []byte {
 	return append(b, byte(v))
 }
 
-var testZlibWriter = zlib.NewWriter(nil)
-
-func zlibBytes(b []byte) []byte {
+// Zlib compresses b as git does a pack entry or loose object.
+func Zlib(b []byte) []byte {
 	var buf bytes.Buffer
-	testZlibWriter.Reset(&buf)
-	testZlibWriter.Write(b)
-	testZlibWriter.Close()
+	w := zlib.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
 	return buf.Bytes()
 }
 
@@ -113,8 +124,8 @@ func encodeEntryHeader(typ uint8, size uint64) []byte {
 	return append(out, c)
 }
 
-// encodeOfs writes an OFS_DELTA distance (big-endian groups, +1 bias).
-func encodeOfs(d uint64) []byte {
+// EncodeOfs writes an OFS_DELTA distance (big-endian groups, +1 bias).
+func EncodeOfs(d uint64) []byte {
 	buf := []byte{byte(d & 0x7f)}
 	for d >>= 7; d > 0; d >>= 7 {
 		d--
@@ -123,9 +134,9 @@ func encodeOfs(d uint64) []byte {
 	return buf
 }
 
-// writeTestPack writes pack-<name>.pack and .idx (v2) into packDir and
+// Write writes pack-<name>.pack and .idx (v2) into packDir and
 // returns the path without suffix.
-func writeTestPack(t testing.TB, packDir string, format oid.Format, name string, entries []testEntry) string {
+func Write(t testing.TB, packDir string, format oid.Format, name string, entries []Entry) string {
 	t.Helper()
 	var pack bytes.Buffer
 	pack.WriteString("PACK")
@@ -135,25 +146,25 @@ func writeTestPack(t testing.TB, packDir string, format oid.Format, name string,
 	crcs := make([]uint32, len(entries))
 	for i, e := range entries {
 		offsets[i] = uint64(pack.Len())
-		size := uint64(len(e.body))
-		if e.declaredSize >= 0 {
-			size = uint64(e.declaredSize)
+		size := uint64(len(e.Body))
+		if e.DeclaredSize >= 0 {
+			size = uint64(e.DeclaredSize)
 		}
 		var raw []byte
-		raw = append(raw, encodeEntryHeader(e.typ, size)...)
-		switch e.typ {
-		case typeOfsDelta:
-			d := offsets[i] - offsets[e.ofsBase]
-			if e.ofsDistance != 0 {
-				d = e.ofsDistance
+		raw = append(raw, encodeEntryHeader(e.Type, size)...)
+		switch e.Type {
+		case OfsDelta:
+			d := offsets[i] - offsets[e.OfsBase]
+			if e.OfsDistance != 0 {
+				d = e.OfsDistance
 			}
-			raw = append(raw, encodeOfs(d)...)
-		case typeRefDelta:
-			raw = append(raw, e.refBase.Bytes()...)
+			raw = append(raw, EncodeOfs(d)...)
+		case RefDelta:
+			raw = append(raw, e.RefBase.Bytes()...)
 		}
-		stream := e.rawStream
+		stream := e.RawStream
 		if stream == nil {
-			stream = zlibBytes(e.body)
+			stream = Zlib(e.Body)
 		}
 		raw = append(raw, stream...)
 		crcs[i] = crc32.ChecksumIEEE(raw)
@@ -168,13 +179,13 @@ func writeTestPack(t testing.TB, packDir string, format oid.Format, name string,
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return entries[a].id.Compare(entries[b].id) })
+	slices.SortFunc(order, func(a, b int) int { return entries[a].ID.Compare(entries[b].ID) })
 	var idx bytes.Buffer
 	idx.Write(idxV2Magic)
 	binary.Write(&idx, binary.BigEndian, uint32(2))
 	var fan [256]uint32
 	for _, e := range entries {
-		fan[e.id.Raw()[0]]++
+		fan[e.ID.Raw()[0]]++
 	}
 	var total uint32
 	for i := range fan {
@@ -182,7 +193,7 @@ func writeTestPack(t testing.TB, packDir string, format oid.Format, name string,
 		binary.Write(&idx, binary.BigEndian, total)
 	}
 	for _, i := range order {
-		idx.Write(entries[i].id.Bytes())
+		idx.Write(entries[i].ID.Bytes())
 	}
 	for _, i := range order {
 		binary.Write(&idx, binary.BigEndian, crcs[i])
@@ -208,9 +219,9 @@ func writeTestPack(t testing.TB, packDir string, format oid.Format, name string,
 	return base
 }
 
-// writeLoose writes a loose object file with the given raw (uncompressed)
+// WriteLoose writes a loose object file with the given raw (uncompressed)
 // bytes, header included, under the name id.
-func writeLoose(t testing.TB, objects string, id oid.ID, raw []byte) string {
+func WriteLoose(t testing.TB, objects string, id oid.ID, raw []byte) string {
 	t.Helper()
 	hexID := id.String()
 	dir := filepath.Join(objects, hexID[:2])
@@ -218,22 +229,13 @@ func writeLoose(t testing.TB, objects string, id oid.ID, raw []byte) string {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, hexID[2:])
-	if err := os.WriteFile(path, zlibBytes(raw), 0o644); err != nil {
+	if err := os.WriteFile(path, Zlib(raw), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
 }
 
-func looseBytes(typ object.Type, content []byte) []byte {
+// LooseBytes is a loose object's uncompressed bytes: header and content.
+func LooseBytes(typ object.Type, content []byte) []byte {
 	return append([]byte(typ.String()+" "+strconv.Itoa(len(content))+"\x00"), content...)
-}
-
-// emptyObjects makes an empty objects directory.
-func emptyObjects(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "objects")
-	if err := os.MkdirAll(filepath.Join(dir, "pack"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
