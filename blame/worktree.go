@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
 )
@@ -35,6 +36,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		return nil, fatalf("no such ref: HEAD")
 	}
 	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
+		if errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep) {
+			return nil, err // a hostile pack, which git does not report
+		}
 		return nil, fatalf("no such commit %s", head)
 	}
 	parents := []oid.ID{head}

@@ -284,7 +284,8 @@
 // resolved iteratively, never by recursion, with a depth limit
 // (MaxDeltaChainDepth) and cycle detection on REF_DELTA hops. Errors are
 // *CorruptError values carrying the file and offset, wrapping ErrDeltaChain
-// or the zlib error where relevant; a missing object is ErrNotFound. A
+// (which matches ErrDeltaCycle or ErrDeltaTooDeep for those two, which only
+// a hostile pack makes) or the zlib error where relevant; a missing object is ErrNotFound. A
 // pack truncated by another process while mapped would fault (SIGBUS), as
 // it would for git; packs are never rewritten in place by git.
 package odb

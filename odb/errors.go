@@ -14,6 +14,15 @@ var ErrNotFound = errors.New("object not found")
 // MaxDeltaChainDepth, or cycling through REF_DELTA entries.
 var ErrDeltaChain = errors.New("unresolvable delta chain")
 
+// ErrDeltaCycle and ErrDeltaTooDeep tell the two kinds of ErrDeltaChain
+// that only a hostile pack makes, and that git never reports (it loops
+// forever on a cycle, and reads chains of any depth), from a missing
+// base: errors.Is(err, ErrDeltaCycle).
+var (
+	ErrDeltaCycle   = errors.New("REF_DELTA cycle")
+	ErrDeltaTooDeep = errors.New("delta chain too deep")
+)
+
 // ErrReplaceDepth reports replace refs that chain deeper than git allows
 // (five replacements).
 var ErrReplaceDepth = errors.New("replace depth too high")

@@ -101,11 +101,11 @@ func TestRefDeltaCycle(t *testing.T) {
 	}
 	defer db.Close()
 	r := db.NewReader()
-	if _, _, err := r.Read(aID, nil); !errors.Is(err, ErrDeltaChain) {
-		t.Fatalf("Read of a delta cycle: %v, want ErrDeltaChain", err)
+	if _, _, err := r.Read(aID, nil); !errors.Is(err, ErrDeltaChain) || !errors.Is(err, ErrDeltaCycle) || errors.Is(err, ErrDeltaTooDeep) {
+		t.Fatalf("Read of a delta cycle: %v, want ErrDeltaChain and ErrDeltaCycle", err)
 	}
-	if _, _, err := r.ReadHeader(bID); !errors.Is(err, ErrDeltaChain) {
-		t.Fatalf("ReadHeader of a delta cycle: %v, want ErrDeltaChain", err)
+	if _, _, err := r.ReadHeader(bID); !errors.Is(err, ErrDeltaChain) || !errors.Is(err, ErrDeltaCycle) {
+		t.Fatalf("ReadHeader of a delta cycle: %v, want ErrDeltaChain and ErrDeltaCycle", err)
 	}
 	var ce *CorruptError
 	if _, _, err := r.Read(aID, nil); !errors.As(err, &ce) || ce.Path == "" {
@@ -142,11 +142,11 @@ func TestDeltaChainDepthLimit(t *testing.T) {
 	}
 	defer db.Close()
 	r := db.NewReader()
-	if _, _, err := r.Read(overLimit, nil); !errors.Is(err, ErrDeltaChain) {
-		t.Fatalf("Read past the depth limit: %v, want ErrDeltaChain", err)
+	if _, _, err := r.Read(overLimit, nil); !errors.Is(err, ErrDeltaChain) || !errors.Is(err, ErrDeltaTooDeep) || errors.Is(err, ErrDeltaCycle) {
+		t.Fatalf("Read past the depth limit: %v, want ErrDeltaChain and ErrDeltaTooDeep", err)
 	}
-	if _, _, err := r.ReadHeader(overLimit); !errors.Is(err, ErrDeltaChain) {
-		t.Fatalf("ReadHeader past the depth limit: %v, want ErrDeltaChain", err)
+	if _, _, err := r.ReadHeader(overLimit); !errors.Is(err, ErrDeltaChain) || !errors.Is(err, ErrDeltaTooDeep) {
+		t.Fatalf("ReadHeader past the depth limit: %v, want ErrDeltaChain and ErrDeltaTooDeep", err)
 	}
 	typ, data, err := r.Read(atLimit, nil)
 	if err != nil || typ != object.Blob || !bytes.Equal(data, atLimitContent) {

@@ -333,6 +333,10 @@ func (e chainError) Error() string {
 
 func (e chainError) Unwrap() error { return ErrDeltaChain }
 
+func (e chainError) Is(target error) bool {
+	return target == ErrDeltaCycle && e == errChainCycle || target == ErrDeltaTooDeep && e == errChainTooDeep
+}
+
 // followRef finds the base of a REF_DELTA entry: in the same pack first
 // (where git looks), then anywhere in the database. A loose base is
 // returned as looseDir.

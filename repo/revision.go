@@ -57,6 +57,18 @@ type resolver struct {
 	parents map[oid.ID][]oid.ID
 	loaded  bool
 	buf     []byte
+	// unreadable is the first read that failed on a delta cycle or a
+	// chain too deep: git has no message for these (it loops forever on
+	// a cycle, and reads any depth), so rather than call the revision
+	// bad, resolution fails with this.
+	unreadable error
+}
+
+// readFailed notes err of a read that failed; see unreadable.
+func (res *resolver) readFailed(err error) {
+	if res.unreadable == nil && (errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep)) {
+		res.unreadable = err
+	}
 }
 
 // fatalError is an error that stops resolution the way git's die() does
@@ -95,6 +107,9 @@ func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error
 }
 
 func (res *resolver) badRevision(arg string) error {
+	if res.unreadable != nil {
+		return res.unreadable
+	}
 	kind := ErrBadRevision
 	for _, l := range res.before {
 		if strings.HasPrefix(l, "error: short object ID ") {
@@ -156,6 +171,7 @@ func Peel(rd *odb.Reader, id oid.ID, want object.Type) (oid.ID, error) {
 func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 	typ, _, err := res.rd.ReadHeader(id)
 	if err != nil {
+		res.readFailed(err)
 		return object.Invalid, false
 	}
 	return typ, true
@@ -164,6 +180,7 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
 	typ, data, err := res.rd.Read(id, res.buf)
 	if err != nil {
+		res.readFailed(err)
 		return object.Invalid, nil, false
 	}
 	res.buf = data
@@ -1044,6 +1061,9 @@ func (r *Repository) DefaultAbbrev() (int, error) {
 // fatal unwraps a fatalError and puts the lines printed so far before
 // its message.
 func (res *resolver) fatal(err error) error {
+	if res.unreadable != nil {
+		return res.unreadable
+	}
 	var f fatalError
 	if errors.As(err, &f) {
 		err = f.err

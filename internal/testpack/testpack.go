@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/goblame/goblame/object"
@@ -102,12 +103,18 @@ func AppendLEB(b []byte, v uint64) []byte {
 	return append(b, byte(v))
 }
 
+// zlibWriters keeps writers for reuse: a new one costs hundreds of
+// kilobytes, and a pack may have tens of thousands of entries.
+var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+
 // Zlib compresses b as git does a pack entry or loose object.
 func Zlib(b []byte) []byte {
 	var buf bytes.Buffer
-	w := zlib.NewWriter(&buf)
+	w := zlibWriters.Get().(*zlib.Writer)
+	w.Reset(&buf)
 	w.Write(b)
 	w.Close()
+	zlibWriters.Put(w)
 	return buf.Bytes()
 }
 
