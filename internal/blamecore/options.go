@@ -62,6 +62,14 @@ type Options struct {
 	// "error: Could not read <id>"); nil discards them.
 	Warn func(line string)
 
+	// Record keeps what a whole-file blame found in the order it found
+	// it, so that Result.Snapshot can hand it to later blames.
+	Record bool
+	// Bases, when set, is asked for snapshots of earlier blames that the
+	// walk can take over (see Snapshot); their entries are exactly what
+	// the walk would have found.
+	Bases Bases
+
 	// Mailmap maps author and committer identities; nil maps nothing.
 	Mailmap Mailmap
 	// OutputEncoding is the encoding names and summaries are re-encoded

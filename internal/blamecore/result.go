@@ -21,6 +21,8 @@ type Result struct {
 	Entries []Entry `json:"entries"`
 	// Stats counts the work done (git's --show-stats figures and more).
 	Stats Stats `json:"-"`
+
+	snapshot *Snapshot
 }
 
 // NumLines returns the number of lines of the final image.
@@ -110,6 +112,9 @@ type Stats struct {
 	// LineTableResets counts the times -C started the differ's line
 	// table afresh to stay within its memory budget.
 	LineTableResets int
+	// Spliced counts the entries taken from a snapshot of an earlier
+	// blame (Options.Bases) instead of walking.
+	Spliced int
 }
 
 // ScoreDebug returns what --score-debug prints for e: git's -M/-C

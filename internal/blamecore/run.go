@@ -213,9 +213,11 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 			return nil, fmt.Errorf("%w: %d,%d of a %d-line file (ranges are 0-based, half-open, sorted and disjoint)", ErrBadRange, r.Start, r.End, numLines)
 		}
 	}
+	wholeFile := ranges == nil || len(ranges) == 1 && ranges[0] == LineRange{0, numLines}
 	if ranges == nil && numLines > 0 {
 		ranges = []LineRange{{0, numLines}}
 	}
+	sb.snap.ordered = true
 	o := sb.finalOrigin
 	var head *entry
 	for i := len(ranges) - 1; i >= 0; i-- {
@@ -234,7 +236,9 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 	if err := sb.assign(); err != nil {
 		return nil, err
 	}
-	return sb.result(), nil
+	res := sb.result()
+	res.snapshot = sb.snapshot(wholeFile)
+	return res, nil
 }
 
 // setup builds the final image and origin (git's setup_scoreboard).
@@ -323,6 +327,11 @@ func LineStarts(buf []byte) []int {
 // children lists.
 func (sb *scoreboard) limit(req Request) error {
 	tips := req.Tips
+	for _, t := range tips {
+		if t.Uninteresting {
+			sb.hasBottoms = true
+		}
+	}
 	if sb.final.Uncommitted {
 		// git adds the pseudo commit to the pending revisions (as ":")
 		// after the command line's.

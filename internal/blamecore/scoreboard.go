@@ -86,6 +86,9 @@ type scoreboard struct {
 	useBloom       bool
 
 	ignore map[oid.ID]bool
+	// hasBottoms: the command line named a range bottom (^A, A..B).
+	hasBottoms bool
+	snap       snapshotState
 
 	stats Stats
 	err   error // first fatal error
@@ -185,6 +188,7 @@ func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
 }
 
 func (sb *scoreboard) warn(line string) {
+	sb.snap.unusable = true
 	if sb.opts.Warn != nil {
 		sb.opts.Warn(line)
 	}
@@ -255,6 +259,7 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 			return nil, err
 		}
 		if conv != nil {
+			sb.snap.unusable = true
 			if len(sb.freeBufs) < 8 {
 				sb.freeBufs = append(sb.freeBufs, data[:0])
 			}
@@ -320,6 +325,17 @@ func (sb *scoreboard) assign() error {
 		if c == nil {
 			return nil
 		}
+		if n := originsWithSuspects(c); n > 0 {
+			sb.snap.notePop(c, n)
+			if n == 1 && len(sb.queue.items) == 0 {
+				if done, err := sb.trySplice(c, firstWithSuspects(c)); err != nil || done {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+			}
+		}
 		// Process every origin of c that has suspects, front first,
 		// before taking the next commit.
 		for {
@@ -349,6 +365,7 @@ func (sb *scoreboard) assign() error {
 						c.Boundary = sb.uninteresting(c)
 						sb.opts.OnGuilty(sb.publicEntry(last))
 					}
+					sb.record(last)
 					if last.next == nil {
 						break
 					}
@@ -363,6 +380,17 @@ func (sb *scoreboard) assign() error {
 			}
 		}
 	}
+}
+
+// originsWithSuspects counts c's origins that have suspects.
+func originsWithSuspects(c *commitNode) int {
+	n := 0
+	for _, o := range c.origins {
+		if o.suspects != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func firstWithSuspects(c *commitNode) *origin {
