@@ -59,6 +59,7 @@ type Prepared struct {
 	ranges  []LineRange
 	graph   bool
 	warn    func(string) // Options.Warn, or nothing
+	bases   *cacheBases  // the cache, when this blame uses it
 	ran     atomic.Bool  // Run's once-only guard, safe against a racing second call
 	dropped atomic.Bool
 }
@@ -100,7 +101,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn}, nil
+	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn, bases: b.bases}, nil
 }
 
 // NumLines is the number of lines of the final image.
@@ -153,6 +154,9 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.bases != nil {
+		p.bases.save(blamecore.TakeSnapshot(res))
+	}
 	return res, nil
 }
 
@@ -177,6 +181,12 @@ type run struct {
 	fatalLater error
 	// textconvCache maps paths to their textconv command.
 	textconvCache map[string]string
+	// topPath, when set, is the path relative to the top of the work
+	// tree (a blame the cache runs for itself), instead of the argument.
+	topPath string
+	// bases serves and keeps cache entries when the blame uses the
+	// cache.
+	bases *cacheBases
 }
 
 func (b *run) warn(line string) {
@@ -190,6 +200,9 @@ func fatalf(format string, args ...any) error { return errors.New(fmt.Sprintf(fo
 func (b *run) prepare(ctx context.Context, words []string, arg string) (*blamecore.Blamer, []LineRange, bool, error) {
 	r, opts := b.repo, b.opts
 	path, err := r.PrefixPath(arg)
+	if b.topPath != "" {
+		path, err = b.topPath, nil
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -254,9 +267,16 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if err != nil {
 		return nil, nil, false, err
 	}
-	hist, err := b.history()
+	hist, rewritten, err := b.history()
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if b.usesCache(&core, rewritten) {
+		b.bases = newCacheBases(b.r.cacheArea, cacheKey(&core))
+		core.Bases, core.Record = b.bases, true
+		if wt := req.WorkTree; wt != nil && len(wt.Parents) == 1 && b.topPath == "" {
+			b.prime(ctx, b.bases, wt.Parents[0], path)
+		}
 	}
 	blamer, err := blamecore.New(ctx, hist, r.Format, req, core)
 	if err != nil {
@@ -525,11 +545,14 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 // history opens the commit walk: the commit-graph unless git would
 // ignore it, grafts (Options.Grafts and info/grafts) and the shallow
 // boundary.
-func (b *run) history() (*blamecore.History, error) {
+// history opens the walk over the repository's commits; rewritten
+// reports grafts, a shallow boundary, replace refs or -S, under which
+// the cache is not used.
+func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	r := b.repo
 	parents, msgs, err := r.EffectiveParents()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, m := range msgs {
 		b.warn(m)
@@ -561,5 +584,5 @@ func (b *run) history() (*blamecore.History, error) {
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
 		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
-	}), nil
+	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

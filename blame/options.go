@@ -109,6 +109,10 @@ type Options struct {
 	Now      time.Time
 	Location *time.Location
 
+	// NoCache leaves the repository's blame cache (Repository.SetCache)
+	// alone for this blame: nothing is read from it or written to it.
+	NoCache bool
+
 	// Warn receives the lines git prints to standard error without
 	// stopping ("warning: ...", "error: Could not read <id>"); nil
 	// discards them.

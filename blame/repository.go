@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/goblame/goblame/internal/blamecache"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -33,6 +34,11 @@ type Repository struct {
 	owns bool // Close closes repo
 
 	readers sync.Pool // *odb.Reader
+
+	// cache, when set, keeps finished blames (SetCache); cacheArea is
+	// this object database's part of it.
+	cache     *Cache
+	cacheArea *blamecache.Area
 
 	graphOnce     sync.Once
 	graph         *traverse.Graph

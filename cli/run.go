@@ -152,6 +152,11 @@ func (b *blameRun) run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if dir := cacheDir(env); dir != "" {
+		b.lib.SetCache(blame.OpenCache(dir, cacheMaxBytes(env)))
+	}
+	// --show-stats counts the walk's work, which a cached blame skips.
+	opts.NoCache = a.ShowStats
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
 		return err

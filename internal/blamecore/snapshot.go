@@ -83,9 +83,14 @@ type Bases interface {
 	Snapshot(commit oid.ID, path string) *Snapshot
 }
 
-// Snapshot returns the result's snapshot when the blame that made it can
-// be reused by later blames (see Options.Record), else nil.
-func (r *Result) Snapshot() *Snapshot { return r.snapshot }
+// TakeSnapshot returns the result's snapshot when the blame that made it
+// can be reused by later blames (see Options.Record), else nil, and drops
+// it from the result.
+func TakeSnapshot(r *Result) *Snapshot {
+	s := r.snapshot
+	r.snapshot = nil
+	return s
+}
 
 // recorded is an entry as it was found, for the snapshot.
 type recorded struct {

@@ -134,7 +134,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						trace, res := run(blamecore.Request{Path: f, Final: id, FinalName: rev}, nil, nil)
 						k := snapshotKey{id, f}
 						cold[k] = trace
-						if s := res.Snapshot(); s != nil {
+						if s := blamecore.TakeSnapshot(res); s != nil {
 							bases.m[k] = s
 							if s.Ordered {
 								stats["ordered"]++
@@ -170,7 +170,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						if resR.Stats.Spliced > 0 {
 							stats["spliced-unordered"]++
 						}
-						if s := res.Snapshot(); s == nil || s.Ordered != bases.m[k].Ordered {
+						if s := blamecore.TakeSnapshot(res); s == nil || s.Ordered != bases.m[k].Ordered {
 							t.Errorf("seed %d %s: %s %s: the spliced blame's snapshot is %+v, the cold one's ordered=%v", seed, name, rev, f, s, bases.m[k].Ordered)
 						}
 						bases.hide = snapshotKey{}
@@ -225,7 +225,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						if warmW != coldW {
 							t.Errorf("seed %d %s: dirty %s %s over its snapshot:\n%s\ncold:\n%s", seed, name, rev, f, warmW, coldW)
 						}
-						if resW.Snapshot() != nil {
+						if blamecore.TakeSnapshot(resW) != nil {
 							t.Errorf("seed %d %s: a working-tree blame made a snapshot", seed, name)
 						}
 						if resW.Stats.Spliced > 0 {

@@ -93,6 +93,9 @@ func Env(format oid.Format, extra ...string) []string {
 		"LC_ALL=C",
 		"LANG=C",
 		"GIT_TERMINAL_PROMPT=0",
+		// goblame's blame cache is off: tests measure cold blames
+		// unless they turn it on.
+		"GOBLAME_CACHE=off",
 	}
 	return append(env, extra...)
 }

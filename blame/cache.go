@@ -1,0 +1,202 @@
+package blame
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/goblame/goblame/internal/blamecache"
+	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/oid"
+)
+
+// Cache is a persistent blame cache: a directory outside the repository
+// where finished blames are kept, so that blaming the same file again —
+// as of the same commit, a newer one, or a dirty buffer over it — takes
+// over what was found instead of walking history again. A blame result
+// is a function of the commit, the path, the options and the history's
+// rewrites, so an entry never goes stale; everything that could change
+// an attribution is part of an entry's key or turns the cache off for
+// that blame (see Repository.SetCache).
+//
+// A Cache is safe for concurrent use by goroutines and by processes.
+// Entries are written atomically, carry a checksum and are checked
+// against the repository before use; one that cannot be trusted is
+// ignored and written again. Errors (a read-only or full disk) only
+// cost speed.
+type Cache struct {
+	store *blamecache.Store
+}
+
+// DefaultCacheMaxBytes is the size a cache is kept under by default,
+// least recently used entries going first.
+const DefaultCacheMaxBytes = blamecache.DefaultMaxBytes
+
+// OpenCache returns the cache kept in dir, at most maxBytes large (<= 0:
+// DefaultCacheMaxBytes). Nothing is created until the first entry is
+// written; directories are made 0700 and files 0600.
+func OpenCache(dir string, maxBytes int64) *Cache {
+	return &Cache{store: blamecache.Open(dir, maxBytes)}
+}
+
+// DefaultCacheDir is where goblame keeps its cache:
+// $XDG_CACHE_HOME/goblame, else ~/.cache/goblame; "" when neither
+// XDG_CACHE_HOME nor HOME is set (getenv reads the environment).
+func DefaultCacheDir(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "goblame")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "goblame")
+	}
+	return ""
+}
+
+// CacheCounts are a cache's hits, misses, entries written and damaged
+// entries met since it was opened.
+type CacheCounts struct{ Hits, Misses, Writes, Corrupt int64 }
+
+// Counts reports what the cache did since it was opened.
+func (c *Cache) Counts() CacheCounts {
+	h, m, w, x := c.store.Counts()
+	return CacheCounts{h, m, w, x}
+}
+
+// SetCache makes every blame of r use c (nil: none), except those with
+// Options.NoCache. Blames whose attribution the cache cannot reproduce
+// exactly do not use it: --reverse, -M, -C, ignored revisions, -S
+// grafts, repositories with replace refs, grafts or a shallow boundary,
+// and configurations with a textconv driver. A cache inside the
+// repository is not used (goblame never writes there). Set it before r
+// is shared between goroutines.
+func (r *Repository) SetCache(c *Cache) {
+	r.cache = c
+	if c == nil {
+		return
+	}
+	root, err := filepath.Abs(c.store.Dir())
+	if err != nil {
+		r.cache = nil
+		return
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	for _, d := range []string{r.repo.GitDir, r.repo.CommonDir, r.repo.WorkTree} {
+		if d != "" && (root == d || strings.HasPrefix(root, d+string(filepath.Separator))) {
+			r.cache = nil
+			return
+		}
+	}
+	r.cacheArea = c.store.Area(r.repo.Objects.ObjectDirs()[0], r.repo.Format)
+}
+
+// cacheKey is the part of an entry's key that comes from the options:
+// everything that changes which line is blamed on what.
+func cacheKey(core *blamecore.Options) string {
+	d := core.Diff
+	return fmt.Sprintf("w=%t minimal=%t indent=%t algorithm=%d root=%t first-parent=%t no-follow=%t since=%t/%d",
+		d.IgnoreWhitespace, d.Minimal, d.IndentHeuristic, d.Algorithm, core.ShowRoot, core.FirstParent, core.NoFollow, core.HasSince, core.Since)
+}
+
+// usesCache reports whether this blame may use the cache.
+func (b *run) usesCache(core *blamecore.Options, historyRewritten bool) bool {
+	if b.r.cacheArea == nil || b.opts.NoCache || historyRewritten || core.Reverse || core.Move || core.CopyLevel > 0 || len(core.Ignore) > 0 {
+		return false
+	}
+	if !b.opts.NoTextConv {
+		for _, e := range b.repo.Config.Entries() {
+			if strings.HasPrefix(e.Key, "diff.") && strings.HasSuffix(e.Key, ".textconv") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cacheBases serves a blame's snapshots from the cache: the commits with
+// an entry are listed once per path, so the walk's questions cost no
+// disk access unless an entry exists.
+type cacheBases struct {
+	area   *blamecache.Area
+	key    string
+	mu     sync.Mutex
+	listed map[string]map[oid.ID]bool
+	loaded map[oid.ID]bool // (for the final path) entries read
+}
+
+func newCacheBases(area *blamecache.Area, key string) *cacheBases {
+	return &cacheBases{area: area, key: key, listed: map[string]map[oid.ID]bool{}, loaded: map[oid.ID]bool{}}
+}
+
+func (c *cacheBases) has(commit oid.ID, path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids, ok := c.listed[path]
+	if !ok {
+		ids = c.area.Commits(c.key, path)
+		c.listed[path] = ids
+	}
+	return ids[commit]
+}
+
+// Snapshot implements blamecore.Bases.
+func (c *cacheBases) Snapshot(commit oid.ID, path string) *blamecore.Snapshot {
+	if !c.has(commit, path) {
+		return nil
+	}
+	return c.area.Load(c.key, path, commit)
+}
+
+// saved adds (commit, path) to the listing after a write.
+func (c *cacheBases) saved(commit oid.ID, path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ids := c.listed[path]; ids != nil {
+		ids[commit] = true
+	} else {
+		c.listed[path] = map[oid.ID]bool{commit: true}
+	}
+}
+
+// save keeps a finished blame's snapshot unless the cache has it.
+func (c *cacheBases) save(snap *blamecore.Snapshot) {
+	if snap == nil || c.has(snap.Commit, snap.Path) {
+		return
+	}
+	if c.area.Save(c.key, snap) == nil {
+		c.saved(snap.Commit, snap.Path)
+	}
+}
+
+// prime blames the uncommitted file's parent version once, whole, when
+// the cache has no entry for it, so that this and every later blame of a
+// dirty buffer over it needs one diff instead of a walk.
+func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path string) {
+	if bases.has(parent, path) {
+		return
+	}
+	opts := *b.opts
+	opts.Contents, opts.ContentsFile, opts.ContentsName = nil, "", ""
+	opts.Ranges, opts.LineRanges = nil, nil
+	opts.Revisions, opts.DefaultRevision, opts.Merge = nil, "", false
+	opts.AfterRevisions, opts.Warn = nil, nil
+	// The whole blame runs, as a cold one would, and keeps its entry.
+	nested := &run{r: b.r, repo: b.repo, rd: b.rd, opts: &opts, now: b.now, local: b.local, topPath: path}
+	blamer, _, _, err := nested.prepare(ctx, []string{parent.String()}, path)
+	if err != nil {
+		return
+	}
+	res, err := blamer.Run(nil)
+	if err != nil {
+		return
+	}
+	if nested.bases != nil {
+		nested.bases.save(blamecore.TakeSnapshot(res))
+	}
+	bases.mu.Lock()
+	delete(bases.listed, path)
+	bases.mu.Unlock()
+}

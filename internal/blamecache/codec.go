@@ -1,0 +1,194 @@
+package blamecache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+
+	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/oid"
+)
+
+// The entry file format, version 1 (all integers unsigned varints):
+//
+//	magic "goblame-cache\x00" version 1
+//	key            length, bytes: the attribution key and path it answers
+//	format         1 = sha1, 2 = sha256
+//	commit, blob   raw object IDs
+//	numLines, ordered (0 or 1)
+//	commits        count, then per commit: raw ID, boundary (0 or 1)
+//	paths          count, then per path: length, bytes
+//	origins        count, then per origin: commit, path, previous+1 (0: none)
+//	pieces         count, then per piece: lno, sLno, numLines, origin
+//	checksum       SHA-256 of everything before it
+//
+// Every count is checked against the bytes left before anything is
+// allocated, and the decoded snapshot is checked for consistency
+// (blamecore validates indexes and that the pieces cover every line).
+const magic = "goblame-cache\x00\x01"
+
+// errCorrupt is what any malformed entry decodes to: the caller ignores it.
+var errCorrupt = errors.New("blamecache: corrupt entry")
+
+func formatCode(f oid.Format) uint64 {
+	if f == oid.SHA256 {
+		return 2
+	}
+	return 1
+}
+
+// encode writes s as an entry answering key.
+func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
+	var b []byte
+	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
+	str := func(v string) { u(uint64(len(v))); b = append(b, v...) }
+	id := func(v oid.ID) { b = append(b, v.Bytes()...) }
+	flag := func(v bool) {
+		if v {
+			u(1)
+		} else {
+			u(0)
+		}
+	}
+	b = append(b, magic...)
+	str(key)
+	u(formatCode(format))
+	id(s.Commit)
+	id(s.Blob)
+	u(uint64(s.NumLines))
+	flag(s.Ordered)
+	u(uint64(len(s.Commits)))
+	for _, c := range s.Commits {
+		id(c.ID)
+		flag(c.Boundary)
+	}
+	paths := map[string]int{}
+	var pathList []string
+	for _, o := range s.Origins {
+		if _, ok := paths[o.Path]; !ok {
+			paths[o.Path] = len(pathList)
+			pathList = append(pathList, o.Path)
+		}
+	}
+	u(uint64(len(pathList)))
+	for _, p := range pathList {
+		str(p)
+	}
+	u(uint64(len(s.Origins)))
+	for _, o := range s.Origins {
+		u(uint64(o.Commit))
+		u(uint64(paths[o.Path]))
+		u(uint64(o.Previous + 1))
+	}
+	u(uint64(len(s.Pieces)))
+	for _, p := range s.Pieces {
+		u(uint64(p.Lno))
+		u(uint64(p.SLno))
+		u(uint64(p.NumLines))
+		u(uint64(p.Origin))
+	}
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+// decoder is a sticky-error cursor over an entry.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// int reads a value that must be below limit.
+func (d *decoder) int(limit int) int {
+	v := d.uint()
+	if v >= uint64(limit) {
+		d.err = errCorrupt
+		return 0
+	}
+	return int(v)
+}
+
+// count reads a number of records each at least minSize bytes long.
+func (d *decoder) count(minSize int) int {
+	return d.int(len(d.b)/minSize + 1)
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil || n > len(d.b) {
+		d.err = errCorrupt
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) str() string { return string(d.bytes(d.int(len(d.b) + 1))) }
+
+func (d *decoder) id(f oid.Format) oid.ID {
+	raw := d.bytes(f.Size())
+	if d.err != nil {
+		return oid.ID{}
+	}
+	return oid.FromBytes(f, raw)
+}
+
+func (d *decoder) flag() bool { return d.int(2) == 1 }
+
+// decode reads an entry that must answer key in format.
+func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, error) {
+	if len(data) < len(magic)+sha256.Size || !bytes.HasPrefix(data, []byte(magic)) {
+		return nil, errCorrupt
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if want := sha256.Sum256(body); !bytes.Equal(sum, want[:]) {
+		return nil, errCorrupt
+	}
+	d := &decoder{b: body[len(magic):]}
+	if d.str() != key || d.uint() != formatCode(format) || d.err != nil {
+		return nil, errCorrupt
+	}
+	s := &blamecore.Snapshot{}
+	s.Commit = d.id(format)
+	s.Blob = d.id(format)
+	s.NumLines = d.int(len(d.b) + 1) // a piece per line at most, each bytes long
+	s.Ordered = d.flag()
+	s.Commits = make([]blamecore.SnapshotCommit, d.count(format.Size()+1))
+	for i := range s.Commits {
+		s.Commits[i] = blamecore.SnapshotCommit{ID: d.id(format), Boundary: d.flag()}
+	}
+	paths := make([]string, d.count(1))
+	for i := range paths {
+		paths[i] = d.str()
+	}
+	s.Origins = make([]blamecore.SnapshotOrigin, d.count(3))
+	for i := range s.Origins {
+		c := d.int(len(s.Commits))
+		p := d.int(len(paths))
+		if d.err != nil {
+			return nil, errCorrupt
+		}
+		s.Origins[i] = blamecore.SnapshotOrigin{Commit: c, Path: paths[p], Previous: d.int(len(s.Origins)+1) - 1}
+	}
+	s.Pieces = make([]blamecore.SnapshotPiece, d.count(4))
+	for i := range s.Pieces {
+		s.Pieces[i] = blamecore.SnapshotPiece{Lno: d.int(s.NumLines), SLno: d.int(1 << 31), NumLines: d.int(s.NumLines + 1), Origin: d.int(len(s.Origins))}
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, errCorrupt
+	}
+	return s, nil
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package blamecache
+
+const (
+	syscallNoFollow = 0
+	syscallNonBlock = 0
+)
