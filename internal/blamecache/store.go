@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,9 +34,6 @@ const layoutVersion = "v1"
 type Store struct {
 	root     string // <dir>/v1
 	maxBytes int64
-	// trimEvery is how often (at most) a write scans the store to keep
-	// it under maxBytes.
-	trimEvery time.Duration
 
 	hits, misses, writes, corrupt atomic.Int64
 }
@@ -46,7 +44,7 @@ func Open(dir string, maxBytes int64) *Store {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	return &Store{root: filepath.Join(dir, layoutVersion), maxBytes: maxBytes, trimEvery: time.Minute}
+	return &Store{root: filepath.Join(dir, layoutVersion), maxBytes: maxBytes}
 }
 
 // Dir returns the directory the store was opened on.
@@ -188,23 +186,18 @@ func (a *Area) Save(key string, snap *blamecore.Snapshot) error {
 		return err
 	}
 	a.s.writes.Add(1)
-	a.s.maybeTrim()
+	a.s.maybeTrim(len(data))
 	return nil
 }
 
-// maybeTrim trims the store when no process has for trimEvery (the
-// stamp file's time says when one last did).
-func (s *Store) maybeTrim() {
-	stamp := filepath.Join(s.root, ".trimmed")
-	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < s.trimEvery {
-		return
+// maybeTrim trims the store now and then: with a chance proportional to
+// the bytes just written (n), so that between two trims about 1/64 of the
+// bound is written — the store overshoots its bound by that much at most,
+// on average, and each write pays for a scan of about 64 entries.
+func (s *Store) maybeTrim(n int) {
+	if rand.Int64N(s.maxBytes) < int64(n)*64 {
+		s.Trim()
 	}
-	if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-		f.Close()
-	}
-	now := time.Now()
-	os.Chtimes(stamp, now, now)
-	s.Trim()
 }
 
 // Trim removes the least recently used entries until the store holds at
@@ -222,7 +215,7 @@ func (s *Store) Trim() {
 			return nil
 		}
 		info, err := d.Info()
-		if err != nil || !info.Mode().IsRegular() || d.Name() == ".trimmed" {
+		if err != nil || !info.Mode().IsRegular() {
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".tmp-") {

@@ -112,8 +112,8 @@ type Stats struct {
 	// LineTableResets counts the times -C started the differ's line
 	// table afresh to stay within its memory budget.
 	LineTableResets int
-	// Spliced counts the entries taken from a snapshot of an earlier
-	// blame (Options.Bases) instead of walking.
+	// Spliced counts the lines whose blame was taken from a snapshot of
+	// an earlier blame (Options.Bases) instead of walking.
 	Spliced int
 }
 

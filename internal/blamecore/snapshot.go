@@ -107,7 +107,7 @@ type snapshotState struct {
 	ordered  bool
 	popped   bool
 	lastDate uint64
-	// spliced counts the entries taken from a base snapshot (Stats).
+	// spliced counts the lines taken from a base snapshot (Stats).
 	spliced int
 	// unusable: something happened that a snapshot cannot stand for
 	// (a warning, a textconv conversion).
@@ -225,7 +225,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 				sb.opts.OnGuilty(sb.publicEntry(e))
 			}
 			sb.record(e)
-			sb.snap.spliced++
+			sb.snap.spliced += e.numLines
 			if last == nil {
 				found = e
 			} else {

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// cacheScript is historyScript with two commits that share a date and one
+// dated before its parent (so some walks are not ordered by date, and
+// their entries may not answer --incremental), and uncommitted edits.
+const cacheScript = historyScript + `
+sed -i 's/^two$/two (same date)/' file
+GIT_COMMITTER_DATE='1112912053 -0700' git commit -q -a -m "same date 1"
+sed -i 's/^four$/four (same date)/' file
+GIT_COMMITTER_DATE='1112912053 -0700' git commit -q -a -m "same date 2"
+sed -i 's/^six$/six (skewed)/' file
+GIT_COMMITTER_DATE='1112900000 -0700' git commit -q -a -m "clock skew"
+test_tick
+sed -i 's/^seven$/seven (after the skew)/' file
+commit_all "after the skew"
+sed -i 's/^five$/five (edited)/' file
+printf 'delta\nepsilon\n' >>moved.txt
+`
+
+// cacheOutputFormats and cacheOptionSets are what the cache test runs.
+var (
+	cacheOutputFormats = [][]string{nil, {"--porcelain"}, {"--incremental"}, {"-c", "-s", "-n", "-f"}}
+	cacheOptionSets    = [][]string{nil, {"-w"}, {"--root"}, {"-L", "2,5"}}
+)
+
+// TestCacheMatchesGit is the proof that the blame cache changes nothing
+// but the time: for every commit of the fixture, oldest first, and every
+// file, each option set and output format blames twice with one cache
+// directory per option set and format — the first blame takes over the
+// entries of the commits before it (the newer-commit case), the second
+// reads its own (the repeated blame) — and both must print exactly what
+// git blame prints without a cache. Then dirty buffers (--contents -) and
+// the working tree are blamed over the cached HEAD, twice each. The
+// caches must hold entries afterwards, so the test cannot pass by not
+// caching.
+func TestCacheMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "cache", cacheScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		g := testgit.Golden(t)
+		g.RequireFixture(dir)
+		revs := strings.Fields(string(g.Run(testgit.Case{Dir: dir, Format: format, Args: []string{"rev-list", "--reverse", "HEAD"}}).Stdout))
+		caches := map[string]string{}
+		cacheFor := func(opt, outf []string) string {
+			k := strings.Join(opt, " ") + "|" + strings.Join(outf, " ")
+			if caches[k] == "" {
+				caches[k] = t.TempDir()
+			}
+			return caches[k]
+		}
+		for _, rev := range revs {
+			files := strings.Fields(string(g.Run(testgit.Case{Dir: dir, Format: format, Args: []string{"ls-tree", "--name-only", rev}}).Stdout))
+			for _, file := range files {
+				if file == ".mailmap" {
+					continue
+				}
+				for _, opt := range cacheOptionSets {
+					if len(opt) > 0 && opt[0] == "-L" && file != "file" {
+						continue
+					}
+					for _, outf := range cacheOutputFormats {
+						args := append(append(append([]string{}, opt...), outf...), rev, "--", file)
+						want := g.Run(testgit.Case{Dir: dir, Format: format, Args: append([]string{"blame"}, args...)})
+						env := []string{"GOBLAME_CACHE=" + cacheFor(opt, outf)}
+						for _, round := range []string{"over older entries", "from its own entry"} {
+							got := runGoblame(dir, format, nil, env, args...)
+							if !bytes.Equal(got.Stdout, want.Stdout) || !bytes.Equal(got.Stderr, want.Stderr) || got.ExitCode != want.ExitCode {
+								t.Errorf("%v: goblame %s (%s):\n%s", format, strings.Join(shellArgs(args), " "), round, describeDiff(got, want))
+							}
+						}
+					}
+				}
+			}
+		}
+		// Dirty buffers and the working tree over the cached HEAD.
+		head, _ := os.ReadFile(filepath.Join(dir, "file"))
+		dirty := append([]byte("a new first line\n"), bytes.Replace(head, []byte("eight\n"), []byte("EIGHT\n"), 1)...)
+		for _, opt := range cacheOptionSets {
+			for _, outf := range cacheOutputFormats {
+				for _, c := range []struct {
+					stdin []byte
+					args  []string
+				}{
+					{dirty, []string{"--contents", "-", "--", "file"}},
+					{nil, []string{"--", "file"}},
+					{nil, []string{"--", "moved.txt"}},
+				} {
+					args := append(append(append([]string{}, opt...), outf...), c.args...)
+					env := []string{"GOBLAME_CACHE=" + cacheFor(opt, outf)}
+					for round := 0; round < 2; round++ {
+						compareLiveWithEnv(t, dir, format, c.stdin, env, args...)
+					}
+				}
+			}
+		}
+		// The counts: a repeated blame of HEAD takes every line from the
+		// cache, a blame of the working tree all but the edited ones.
+		for _, c := range []struct {
+			args []string
+			min  int
+		}{{[]string{"HEAD", "--", "file"}, 13}, {[]string{"--", "file"}, 12}} {
+			env := []string{"GOBLAME_CACHE=" + cacheFor(nil, nil), "GOBLAME_TRACE_STATS=1"}
+			got := runGoblame(dir, format, nil, env, c.args...)
+			_, stats, _ := strings.Cut(string(got.Stderr), "Spliced:")
+			n := 0
+			fmt.Sscanf(stats, "%d", &n)
+			if n < c.min {
+				t.Errorf("%v: goblame %s took %d lines from the cache, want %d or more (stderr %q)", format, strings.Join(c.args, " "), n, c.min, got.Stderr)
+			}
+		}
+		entries := 0
+		for _, c := range caches {
+			filepath.Walk(c, func(p string, info os.FileInfo, err error) error {
+				if err == nil && info.Mode().IsRegular() && len(info.Name()) == format.HexSize() {
+					entries++
+				}
+				return nil
+			})
+		}
+		if entries == 0 {
+			t.Errorf("%v: the caches hold no entries: nothing was cached", format)
+		}
+	}
+}
+
+// compareLiveWithEnv compares goblame, with extra in its environment
+// only, and git 2.39.x itself (blames of uncommitted lines, which name
+// the current time; a mismatch that straddles a second is retried).
+func compareLiveWithEnv(t *testing.T, dir string, format oid.Format, stdin []byte, extra []string, args ...string) {
+	t.Helper()
+	g := testgit.Golden(t)
+	for attempt := 0; ; attempt++ {
+		want, ok := g.Live(testgit.Case{Dir: dir, Format: format, Stdin: stdin, Args: append([]string{"blame"}, args...)})
+		if !ok {
+			return
+		}
+		got := runGoblame(dir, format, stdin, extra, args...)
+		if bytes.Equal(got.Stdout, want.Stdout) && bytes.Equal(got.Stderr, want.Stderr) && got.ExitCode == want.ExitCode {
+			return
+		}
+		if attempt < 3 && bytes.Contains(want.Stdout, []byte("ot.committed.yet")) || attempt < 3 && bytes.Contains(want.Stdout, []byte("Not Committed Yet")) {
+			continue
+		}
+		t.Errorf("%v: goblame %s (env %q):\n%s", format, strings.Join(shellArgs(args), " "), extra, describeDiff(got, want))
+		return
+	}
+}

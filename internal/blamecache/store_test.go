@@ -1,0 +1,259 @@
+package blamecache
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/oid"
+)
+
+func testID(f oid.Format, b byte) oid.ID {
+	raw := make([]byte, f.Size())
+	for i := range raw {
+		raw[i] = b + byte(i)
+	}
+	return oid.FromBytes(f, raw)
+}
+
+// sampleSnapshot is a snapshot of three commits and a rename.
+func sampleSnapshot(f oid.Format, commit byte) *blamecore.Snapshot {
+	return &blamecore.Snapshot{
+		Commit: testID(f, commit), Path: "dir/new.txt", Blob: testID(f, 200), NumLines: 7, Ordered: true,
+		Commits: []blamecore.SnapshotCommit{{ID: testID(f, commit)}, {ID: testID(f, 2)}, {ID: testID(f, 3), Boundary: true}},
+		Origins: []blamecore.SnapshotOrigin{{Commit: 0, Path: "dir/new.txt", Previous: 1}, {Commit: 1, Path: "old.txt", Previous: 2}, {Commit: 2, Path: "old.txt", Previous: -1}},
+		Pieces:  []blamecore.SnapshotPiece{{Lno: 2, SLno: 2, NumLines: 1, Origin: 0}, {Lno: 0, SLno: 0, NumLines: 2, Origin: 1}, {Lno: 3, SLno: 1, NumLines: 4, Origin: 2}},
+	}
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	for _, f := range []oid.Format{oid.SHA1, oid.SHA256} {
+		s := sampleSnapshot(f, 1)
+		data := encode("k\x00dir/new.txt", f, s)
+		got, err := decode(data, "k\x00dir/new.txt", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Path = s.Path
+		if !reflect.DeepEqual(got, s) {
+			t.Errorf("%v: decoded\n%+v\nwant\n%+v", f, got, s)
+		}
+	}
+}
+
+// TestCodecRejectsDamage: every truncation, every flipped bit of every
+// byte, another key and another format decode to an error, never to a
+// snapshot.
+func TestCodecRejectsDamage(t *testing.T) {
+	f := oid.SHA1
+	data := encode("key", f, sampleSnapshot(f, 1))
+	for n := 0; n < len(data); n++ {
+		if _, err := decode(data[:n], "key", f); err == nil {
+			t.Errorf("truncated to %d bytes: decoded", n)
+		}
+	}
+	for i := range data {
+		for bit := 0; bit < 8; bit++ {
+			d := append([]byte(nil), data...)
+			d[i] ^= 1 << bit
+			if _, err := decode(d, "key", f); err == nil {
+				t.Errorf("byte %d bit %d flipped: decoded", i, bit)
+			}
+		}
+	}
+	if _, err := decode(data, "other key", f); err == nil {
+		t.Error("another key: decoded")
+	}
+	if _, err := decode(data, "key", oid.SHA256); err == nil {
+		t.Error("another format: decoded")
+	}
+}
+
+// FuzzDecode: no input makes decode panic or allocate beyond its size.
+func FuzzDecode(f *testing.F) {
+	f.Add(encode("key", oid.SHA1, sampleSnapshot(oid.SHA1, 1)))
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := decode(data, "key", oid.SHA1)
+		if err == nil && s == nil {
+			t.Fatal("nil snapshot without an error")
+		}
+	})
+}
+
+func TestStoreSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, 0)
+	objects := t.TempDir()
+	a := s.Area(objects, oid.SHA1)
+	snap := sampleSnapshot(oid.SHA1, 1)
+	if got := a.Load("key", snap.Path, snap.Commit); got != nil {
+		t.Fatal("loaded from an empty store")
+	}
+	if err := a.Save("key", snap); err != nil {
+		t.Fatal(err)
+	}
+	if ids := a.Commits("key", snap.Path); !ids[snap.Commit] || len(ids) != 1 {
+		t.Errorf("Commits = %v", ids)
+	}
+	if ids := a.Commits("other", snap.Path); len(ids) != 0 {
+		t.Errorf("another key lists %v", ids)
+	}
+	got := a.Load("key", snap.Path, snap.Commit)
+	if !reflect.DeepEqual(got, snap) {
+		t.Errorf("loaded %+v", got)
+	}
+	// Another object database has its own area.
+	if b := s.Area(t.TempDir(), oid.SHA1); b.Load("key", snap.Path, snap.Commit) != nil {
+		t.Error("another object database sees the entry")
+	}
+	// Files 0600, directories 0700.
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(0o600)
+		if info.IsDir() {
+			want = 0o700
+			if p == dir {
+				return nil // t.TempDir's own
+			}
+		}
+		if info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+		return nil
+	})
+	if h, m, w, c := s.Counts(); h != 1 || m != 2 || w != 1 || c != 0 {
+		t.Errorf("counts hits %d misses %d writes %d corrupt %d", h, m, w, c)
+	}
+}
+
+// TestStoreIgnoresDamage: a truncated or garbage entry, or a FIFO or a
+// directory in an entry's place, reads as a miss without blocking; a
+// damaged entry is removed so that it is written again.
+func TestStoreIgnoresDamage(t *testing.T) {
+	s := Open(t.TempDir(), 0)
+	a := s.Area(t.TempDir(), oid.SHA1)
+	snap := sampleSnapshot(oid.SHA1, 1)
+	name := filepath.Join(a.pathDir("key", snap.Path), snap.Commit.String())
+	for _, damage := range []struct {
+		name string
+		do   func() error
+	}{
+		{"truncated", func() error {
+			data := encode(entryKey("key", snap.Path), oid.SHA1, snap)
+			return os.WriteFile(name, data[:len(data)/2], 0o600)
+		}},
+		{"garbage", func() error { return os.WriteFile(name, []byte("not an entry at all"), 0o600) }},
+		{"empty", func() error { return os.WriteFile(name, nil, 0o600) }},
+		{"fifo", func() error { return syscall.Mkfifo(name, 0o600) }},
+		{"directory", func() error { return os.Mkdir(name, 0o700) }},
+		{"symlink", func() error { return os.Symlink("/dev/zero", name) }},
+	} {
+		if err := a.Save("key", snap); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(name)
+		if err := damage.do(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan *blamecore.Snapshot)
+		go func() { done <- a.Load("key", snap.Path, snap.Commit) }()
+		select {
+		case got := <-done:
+			if got != nil {
+				t.Errorf("%s: loaded %+v", damage.name, got)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Load blocks", damage.name)
+		}
+		os.Remove(name)
+		if err := a.Save("key", snap); err != nil {
+			t.Errorf("%s: written again: %v", damage.name, err)
+		} else if a.Load("key", snap.Path, snap.Commit) == nil {
+			t.Errorf("%s: not readable after writing again", damage.name)
+		}
+	}
+}
+
+// TestStoreUnwritable: a store whose directory is a file, or cannot be
+// written, saves nothing and says so, and loads nothing.
+func TestStoreUnwritable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, []byte("x"), 0o600)
+	snap := sampleSnapshot(oid.SHA1, 1)
+	a := Open(file, 0).Area(t.TempDir(), oid.SHA1)
+	if a.Save("key", snap) == nil {
+		t.Error("saved under a file")
+	}
+	if a.Load("key", snap.Path, snap.Commit) != nil {
+		t.Error("loaded under a file")
+	}
+	if os.Getuid() == 0 {
+		t.Log("running as root: a read-only directory is writable, not checked")
+		return
+	}
+	ro := t.TempDir()
+	os.Chmod(ro, 0o500)
+	defer os.Chmod(ro, 0o700)
+	if Open(ro, 0).Area(t.TempDir(), oid.SHA1).Save("key", snap) == nil {
+		t.Error("saved in a read-only directory")
+	}
+}
+
+// TestStoreTrim: a store over its bound drops its least recently used
+// entries (a Load renews one) down to 80% of the bound, and temporary
+// files left by a writer that died an hour ago.
+func TestStoreTrim(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, 1<<40) // no trim while filling
+	a := s.Area(t.TempDir(), oid.SHA1)
+	var names []string
+	size := int64(0)
+	for i := 0; i < 20; i++ {
+		snap := sampleSnapshot(oid.SHA1, byte(10+i))
+		if err := a.Save("key", snap); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(a.pathDir("key", snap.Path), snap.Commit.String())
+		st, _ := os.Stat(name)
+		size = st.Size()
+		old := time.Now().Add(time.Duration(i-100) * time.Minute)
+		os.Chtimes(name, old, old)
+		names = append(names, name)
+	}
+	// The oldest entry is used now: it must survive.
+	a.Load("key", "dir/new.txt", sampleSnapshot(oid.SHA1, 10).Commit)
+	stale := filepath.Join(filepath.Dir(names[0]), ".tmp-stale")
+	os.WriteFile(stale, []byte("x"), 0o600)
+	hourAgo := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(stale, hourAgo, hourAgo)
+
+	s.maxBytes = 10 * size
+	s.Trim()
+	var kept []string
+	for _, n := range names {
+		if _, err := os.Stat(n); err == nil {
+			kept = append(kept, filepath.Base(n))
+		}
+	}
+	if len(kept) != 8 {
+		t.Errorf("kept %d entries, want 8 (80%% of a bound of 10)", len(kept))
+	}
+	if _, err := os.Stat(names[0]); err != nil {
+		t.Error("the entry just used was trimmed")
+	}
+	for _, n := range names[1:13] {
+		if _, err := os.Stat(n); err == nil {
+			t.Errorf("old entry %s kept", filepath.Base(n))
+		}
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("stale temporary file kept")
+	}
+}
