@@ -155,8 +155,10 @@ func (b *blameRun) run(args []string) error {
 	if dir := cacheDir(env); dir != "" {
 		b.lib.SetCache(blame.OpenCache(dir, cacheMaxBytes(env)))
 	}
-	// --show-stats counts the walk's work, which a cached blame skips.
-	opts.NoCache = a.ShowStats
+	// --show-stats counts the walk's work, which a cached blame skips;
+	// --score-debug's reference counts count the origins the walk went
+	// through, which a cache entry does not keep.
+	opts.NoCache = a.ShowStats || a.ScoreDebug
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
 		return err

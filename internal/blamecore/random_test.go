@@ -168,7 +168,14 @@ func generateHistory(seed int64, commits int, distinctDates bool) string {
 			}
 			o := h.branches[oname]
 			merged := copyFiles(b.files)
-			for p, lines := range o.files {
+			// In path order: the history must be a function of the seed.
+			var opaths []string
+			for p := range o.files {
+				opaths = append(opaths, p)
+			}
+			sort.Strings(opaths)
+			for _, p := range opaths {
+				lines := o.files[p]
 				mine, ok := merged[p]
 				switch {
 				case !ok:

