@@ -104,6 +104,7 @@ type BlameArgs struct {
 	// incremental output.
 	Progress   int
 	ScoreDebug bool // --score-debug
+	NoCache    bool // --no-cache (goblame's own): the blame cache is not used
 	ShowName   bool // -f, --show-name
 	ShowNumber bool // -n, --show-number
 	// Porcelain is the porcelain output bit (-p, --porcelain,
@@ -575,6 +576,8 @@ func blameOptionTable(st *blameOptionState) []poOption {
 			}},
 		{kind: poBit, long: "score-debug", flags: poNoArg, help: "show output score for blame entries",
 			apply: flag(func() *bool { return &a.ScoreDebug })},
+		{kind: poBit, long: "no-cache", flags: poNoArg | poNoNeg | poGoblame, help: "do not read or write the blame cache (goblame's own; GOBLAME_CACHE=off does the same)",
+			apply: flag(func() *bool { return &a.NoCache })},
 		{kind: poBit, short: 'f', long: "show-name", flags: poNoArg, help: "show original filename (Default: auto)",
 			apply: flag(func() *bool { return &a.ShowName })},
 		{kind: poBit, short: 'n', long: "show-number", flags: poNoArg, help: "show original linenumber (Default: off)",

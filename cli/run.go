@@ -152,7 +152,7 @@ func (b *blameRun) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if dir := cacheDir(env); dir != "" {
+	if dir := cacheDir(env); dir != "" && !a.NoCache {
 		b.lib.SetCache(blame.OpenCache(dir, cacheMaxBytes(env)))
 	}
 	// --show-stats counts the walk's work, which a cached blame skips;

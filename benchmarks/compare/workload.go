@@ -224,14 +224,21 @@ func configEnv(pairs []string) []string {
 }
 
 // environ returns os.Environ() without any inherited GIT_CONFIG_COUNT
-// scope (it would be shadowed half-way), plus env.
+// scope (it would be shadowed half-way), plus env. goblame's blame cache
+// is off: these are cold blames (GOBLAME_CACHE set in the caller's
+// environment is kept, to time warm ones on purpose).
 func environ(env []string) []string {
 	var out []string
+	cache := false
 	for _, kv := range os.Environ() {
 		if len(env) > 0 && (strings.HasPrefix(kv, "GIT_CONFIG_COUNT=") || strings.HasPrefix(kv, "GIT_CONFIG_KEY_") || strings.HasPrefix(kv, "GIT_CONFIG_VALUE_")) {
 			continue
 		}
+		cache = cache || strings.HasPrefix(kv, "GOBLAME_CACHE=")
 		out = append(out, kv)
+	}
+	if !cache {
+		out = append(out, "GOBLAME_CACHE=off")
 	}
 	return append(out, env...)
 }
