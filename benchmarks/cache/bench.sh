@@ -1,0 +1,75 @@
+#!/bin/sh
+# The blame cache's three cases against git and against goblame cold,
+# side by side with hyperfine (outputs checked identical to git's first):
+#
+#   1. a repeated blame of HEAD -- FILE, answered from the cache;
+#   2. GitLens's dirty-buffer call, --root --incremental -w --contents -,
+#      over a cached HEAD (one diff, no walk);
+#   3. the last commit that changed FILE, with its parent's entry cached
+#      (the walk stops at the parent).
+#
+# usage: benchmarks/cache/bench.sh REPO FILE [OUT.md]
+# Needs goblame built (make build), git and hyperfine. RUNS and WARMUP
+# are hyperfine's --runs and --warmup (defaults 30 and 3).
+set -eu
+repo=$1 file=$2 out=${3:-/dev/stdout}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+goblame=$here/goblame
+runs=${RUNS:-30} warmup=${WARMUP:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$repo"
+
+newer=$(git log -1 --format=%H -- "$file")
+older=$(git rev-parse "$newer^")
+sed '1s/^/dirty line at the top\n/; $s/$/\ndirty line at the end/' "$file" >"$work/buffer"
+
+same() { # the command's output must be git's
+	if ! cmp -s "$work/git.out" "$work/goblame.out"; then
+		echo "output differs from git's: $*" >&2
+		exit 1
+	fi
+}
+
+# 1. repeated blame
+git blame HEAD -- "$file" >"$work/git.out"
+GOBLAME_CACHE="$work/c1" "$goblame" HEAD -- "$file" >/dev/null
+GOBLAME_CACHE="$work/c1" "$goblame" HEAD -- "$file" >"$work/goblame.out"
+same "HEAD -- $file"
+hyperfine -N --runs "$runs" --warmup "$warmup" --export-markdown "$work/1.md" \
+	-n "git blame HEAD -- $file" "git blame HEAD -- $file" \
+	-n "goblame, cold" "env GOBLAME_CACHE=off $goblame HEAD -- $file" \
+	-n "goblame, cached" "env GOBLAME_CACHE=$work/c1 $goblame HEAD -- $file" >&2
+
+# 2. dirty buffer over the cached HEAD
+args="--root --incremental -w --contents - -- $file"
+git blame $args <"$work/buffer" | grep -v '^\(author\|committer\)-time ' >"$work/git.out"
+GOBLAME_CACHE="$work/c2" "$goblame" $args <"$work/buffer" >/dev/null
+GOBLAME_CACHE="$work/c2" "$goblame" $args <"$work/buffer" | grep -v '^\(author\|committer\)-time ' >"$work/goblame.out"
+same "$args"
+# (hyperfine 1.15 has no --input: each command reads the buffer through
+# sh, the same cost for all three)
+hyperfine -N --runs "$runs" --warmup "$warmup" --export-markdown "$work/2.md" \
+	-n "git blame $args" "sh -c 'exec git blame $args <$work/buffer'" \
+	-n "goblame, cold" "sh -c 'GOBLAME_CACHE=off exec $goblame $args <$work/buffer'" \
+	-n "goblame, HEAD cached" "sh -c 'GOBLAME_CACHE=$work/c2 exec $goblame $args <$work/buffer'" >&2
+
+# 3. one commit past a cached entry
+git blame "$newer" -- "$file" >"$work/git.out"
+GOBLAME_CACHE="$work/c3.primed" "$goblame" "$older" -- "$file" >/dev/null
+rm -rf "$work/c3" && cp -r "$work/c3.primed" "$work/c3"
+GOBLAME_CACHE="$work/c3" "$goblame" "$newer" -- "$file" >"$work/goblame.out"
+same "$newer -- $file"
+hyperfine -N --runs "$runs" --warmup "$warmup" --export-markdown "$work/3.md" \
+	--prepare "sh -c 'rm -rf $work/c3 && cp -r $work/c3.primed $work/c3'" \
+	-n "git blame <newer> -- $file" "git blame $newer -- $file" \
+	-n "goblame, cold" "env GOBLAME_CACHE=off $goblame $newer -- $file" \
+	-n "goblame, parent cached" "env GOBLAME_CACHE=$work/c3 $goblame $newer -- $file" >&2
+
+{
+	echo "## $(basename "$repo") $file ($(git --version), $(date -u +%Y-%m-%d))"
+	echo
+	echo "1. Repeated blame of HEAD"; echo; cat "$work/1.md"; echo
+	echo "2. GitLens dirty buffer over the cached HEAD"; echo; cat "$work/2.md"; echo
+	echo "3. $(git rev-parse --short "$newer"), one commit past its cached parent"; echo; cat "$work/3.md"; echo
+} >"$out"
