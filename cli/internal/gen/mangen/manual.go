@@ -296,6 +296,11 @@ var environment = []envVar{
 	{[]string{"TZ"}, "the time zone of `--date=local` and the -local formats"},
 	{[]string{"GIT_TEST_DATE_NOW"}, "the current time, in seconds since the epoch, for git's test suite: the date of uncommitted lines, relative dates and approxidate"},
 	{[]string{"MANPATH"}, "where `--help` finds the manual page, after goblame's own manual directory"},
+	{[]string{"GOBLAME_CACHE"}, "the blame cache (see FILES): `off` (or 0, false, no) turns it off, as `--no-cache` does; " +
+		"a directory moves it (relative to the current directory); by default $XDG_CACHE_HOME/goblame, " +
+		"else ~/.cache/goblame"},
+	{[]string{"GOBLAME_CACHE_MAX_BYTES"}, "the size the blame cache is kept under, in bytes (256 MiB)"},
+	{[]string{"XDG_CACHE_HOME"}, "where the blame cache is by default"},
 	{[]string{"GOBLAME_GIT"}, "the real git the git shim (see FILES) runs for the commands it does not answer itself; " +
 		"by default the first git on PATH after the shim's own directory"},
 	{[]string{"GOBLAME_TRACE_STATS"}, "when set, goblame prints the blame's internal counters on standard error (goblame's own)"},
@@ -336,7 +341,9 @@ var differences = []block{
 			"where git crashes or dies.",
 		"An object declaring more than 1 GiB is refused before anything is allocated for it (goblame.maxObjectSize).",
 		"A value-less color.blame.repeatedLines is reported as git reports other missing values, where git crashes.",
-		"`--output=<file>` creates no file: goblame never writes, in a repository or elsewhere.",
+		"`--output=<file>` creates no file: goblame writes nothing but its blame cache, never in a repository.",
+		"Finished blames are kept in a cache (see FILES) that later blames of the file take over from; " +
+			"the output is the same as without it. GOBLAME_CACHE=off or `--no-cache` turns it off.",
 		"`--help` shows goblame's page and ignores the words after it; git hands them to git help " +
 			"(`git blame --help -w` asks for the HTML page). `-h`, and `--help` after other options, are git's.",
 		"The options of GOBLAME OPTIONS are goblame's own.",
@@ -361,4 +368,8 @@ var files = []block{
 		"(GOBLAME_GIT, or the next git on PATH after the shim's directory) for every other command and for what " +
 		"it does not answer exactly (`git blame --help` among them), with the same arguments, environment, " +
 		"standard streams and exit status. Put <prefix>/libexec/goblame first on PATH, or give it to an editor as its git executable."),
+	item{"$XDG_CACHE_HOME/goblame (~/.cache/goblame)", []block{para("The blame cache: finished blames, " +
+		"one file per repository, file, options and commit, checksummed and checked against the repository " +
+		"before use; a damaged entry is a miss. It is kept under GOBLAME_CACHE_MAX_BYTES by removing the " +
+		"least recently used entries, and may be deleted at any time. GOBLAME_CACHE moves it or turns it off.")}},
 }
