@@ -62,6 +62,10 @@ type Prepared struct {
 	bases   *cacheBases  // the cache, when this blame uses it
 	ran     atomic.Bool  // Run's once-only guard, safe against a racing second call
 	dropped atomic.Bool
+
+	// damageReported is how many of the object database's warnings
+	// Prepare reported (Run reports the rest).
+	damageReported int
 }
 
 // Prepare resolves the revisions and the path, reads the final version
@@ -79,6 +83,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 		}
 	}()
 	b := &run{r: r, repo: r.repo, rd: rd, opts: &opts}
+	b.reportDamage() // found when the repository was opened
 	b.now, b.local = opts.Now, opts.Location
 	if b.now.IsZero() {
 		b.now = time.Now()
@@ -92,6 +97,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	blamer, ranges, usesGraph, err := b.prepare(cctx, words, path)
+	b.reportDamage()
 	if err != nil {
 		cancel()
 		return nil, err
@@ -101,7 +107,19 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn, bases: b.bases}, nil
+	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn, bases: b.bases, damageReported: b.damageReported}, nil
+}
+
+// reportDamage warns of the damage the object database has read around
+// (odb.DB.Warnings) that this blame has not reported yet: the lines
+// about what its own reads met, and what other work on the Repository
+// met, each once per blame.
+func (b *run) reportDamage() {
+	lines := b.repo.Objects.Warnings()
+	for _, w := range lines[b.damageReported:] {
+		b.warn(w)
+	}
+	b.damageReported = len(lines)
 }
 
 // NumLines is the number of lines of the final image.
@@ -144,8 +162,9 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 		})
 	}
 	res, err := p.blamer.Run(p.ranges)
-	// Damage the object database read around during the walk.
-	for _, w := range p.r.repo.Objects.TakeWarnings() {
+	// Damage the object database read around during the walk (see
+	// reportDamage).
+	for _, w := range p.r.repo.Objects.Warnings()[p.damageReported:] {
 		p.warn(w)
 	}
 	if fnErr != nil {
@@ -187,6 +206,8 @@ type run struct {
 	// bases serves and keeps cache entries when the blame uses the
 	// cache.
 	bases *cacheBases
+	// damageReported counts the object database's warnings reported.
+	damageReported int
 }
 
 func (b *run) warn(line string) {

@@ -3,13 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -19,31 +19,10 @@ for i in 1 2 3 4 5 6; do seq 1 $((i*3)) >f; commit_all c$i; done
 git commit-graph write --reachable --changed-paths
 `
 
-// rewriteChunked reads the chunked file at path (commit-graph or
-// multi-pack-index: chunk count at byte 6, the chunk table at tableOff),
-// lets edit change its bytes given each chunk's offset, and writes it.
-func rewriteChunked(t *testing.T, path string, tableOff int, edit func(b []byte, chunks map[string]int)) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks := map[string]int{}
-	for i := 0; i <= int(b[6]); i++ {
-		off := tableOff + 12*i
-		chunks[string(b[off:off+4])] = int(binary.BigEndian.Uint64(b[off+4 : off+12]))
-	}
-	edit(b, chunks)
-	os.Chmod(path, 0o644)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // damageGraph rewrites one field of the commit-graph at path.
 func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 	t.Helper()
-	rewriteChunked(t, path, 8, func(b []byte, chunks map[string]int) {
+	testpack.RewriteChunked(t, path, 8, func(b []byte, chunks map[string]int) {
 		n := binary.BigEndian.Uint32(b[chunks["OIDF"]+255*4:])
 		rec := f.Size() + 16
 		cdat := chunks["CDAT"]

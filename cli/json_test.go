@@ -14,6 +14,7 @@ import (
 	"github.com/goblame/goblame/internal/cquote"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/internal/testjson"
+	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -62,7 +63,7 @@ var jsonFixtures = []struct {
 	{"cli-gitlink", gitlinkScript, []string{"r"}, "", map[string][]jsonOption{
 		"f": {{args: []string{"--contents", "-"}, stdin: []byte("hi\none\n"), worktree: true}}}},
 	{"cli-damaged-graph", graphScript, []string{"r"}, "", nil},
-	{"cli-damaged-midx", midxScript, []string{"r"}, "", nil},
+	{"cli-damaged-midx", testpack.MultiPackIndexScript, []string{"r"}, "", nil},
 	{"cli-damage", damageScript, []string{"r", "packed", "missing-blob", "missing-commit", "corrupt-loose", "truncated-pack", "flipped-byte", "empty-idx", "bad-head"}, "f", nil},
 	{"cli-args", argsFixture, []string{".", "bare.git"}, "file", map[string][]jsonOption{"file": jsonBasicOptions}},
 	// A path 4,100 directories deep, whose blame warns 8 MB: compared

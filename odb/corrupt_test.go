@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testpack"
@@ -337,6 +338,18 @@ func TestCorruptMultiPackIndexIsIgnored(t *testing.T) {
 			}
 			if bad != 0 {
 				t.Fatalf("%d of %d objects unreadable", bad, len(want))
+			}
+			// One line about it, however many reads met it; kept for
+			// every later caller (it is the repository's damage).
+			first := db.Warnings()
+			if len(first) != 1 || !strings.HasPrefix(first[0], "warning: ") || !strings.Contains(first[0], "multi-pack-index") {
+				t.Fatalf("warnings %q, want one line about the multi-pack-index", first)
+			}
+			if _, _, err := db.NewReader().Read(want[0].id, nil); err != nil {
+				t.Fatal(err)
+			}
+			if again := db.Warnings(); len(again) != 1 || again[0] != first[0] {
+				t.Fatalf("warnings after another reader's read: %q, want %q", again, first)
 			}
 		})
 	}

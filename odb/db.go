@@ -100,7 +100,8 @@ type DB struct {
 	maxObject uint64 // Options.MaxObjectBytes in effect (math.MaxUint64: none)
 
 	// warnings are the lines about damage the DB works around (a
-	// multi-pack-index it ignores), each once, until TakeWarnings.
+	// multi-pack-index it ignores), each once, in the order found; the
+	// list only grows (see Warnings).
 	warnMu   sync.Mutex
 	warned   map[string]bool
 	warnings []string
@@ -120,17 +121,21 @@ func (db *DB) warnOnce(key, line string) {
 	db.warnings = append(db.warnings, line)
 }
 
-// TakeWarnings returns the warning lines recorded since the last call:
-// damage the DB reads around, such as a multi-pack-index that fails to
-// parse (its packs are then read through their own indexes) or that
-// names a pack it does not list. Each is recorded once per DB. Safe for
-// concurrent use.
-func (db *DB) TakeWarnings() []string {
+// Warnings returns the warning lines about damage the DB has read around
+// so far, such as a multi-pack-index that fails to parse (its packs are
+// then read through their own indexes) or that names a pack it does not
+// list: each once, in the order found, worded as the line to print.
+//
+// The damage is the repository's, not one read's, so the list is never
+// drained: a unit of work (a blame) that calls Warnings when it is done
+// gets every line about damage its own reads met, whichever Reader
+// happened to record it first, and also those that concurrent or earlier
+// work on the same DB met — as each git process run on the repository
+// would print them again. Safe for concurrent use.
+func (db *DB) Warnings() []string {
 	db.warnMu.Lock()
 	defer db.warnMu.Unlock()
-	w := db.warnings
-	db.warnings = nil
-	return w
+	return slices.Clone(db.warnings)
 }
 
 func maxObjectBytes(opt int64) uint64 {

@@ -46,10 +46,9 @@ func (r *Repository) openObjects() error {
 	if err != nil {
 		return &Error{Kind: ErrNotRepository, Msg: "unable to open object directory " + r.objectDir, Err: err}
 	}
+	// Damage the DB reads around (a multi-pack-index it ignores) is in
+	// db.Warnings, for each unit of work on the repository to report.
 	r.Objects = db
-	for _, w := range db.TakeWarnings() {
-		r.warn(w)
-	}
 	repl, err := r.replacements()
 	if err != nil {
 		db.Close()
