@@ -61,7 +61,7 @@ var attrPaths = []string{
 }
 
 func TestAttributesMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "attributes", f, attrScript)
 		for _, sub := range []string{"r", "r/a"} {
@@ -80,10 +80,7 @@ func TestAttributesMatchGit(t *testing.T) {
 					arg = "../" + p
 				}
 				warnings = warnings[:0]
-				res, err := testgit.Run(dir, f, nil, nil, "git", "check-attr", "-a", "--", arg)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"check-attr", "-a", "--", arg}})
 				var b strings.Builder
 				for _, a := range r.AllAttributes(p) {
 					fmt.Fprintf(&b, "%s: %s: %s\n", quoteCheckAttrPath(arg), a.Name, a.Value)
@@ -100,10 +97,7 @@ func TestAttributesMatchGit(t *testing.T) {
 				if sub == "r/a" {
 					arg = "../" + p
 				}
-				res, err := testgit.Run(dir, f, nil, nil, "git", append(append([]string{"check-attr"}, names...), "--", arg)...)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: append(append([]string{"check-attr"}, names...), "--", arg)})
 				got := r.Attributes(p, names...)
 				var b strings.Builder
 				for _, n := range names {
@@ -120,15 +114,12 @@ func TestAttributesMatchGit(t *testing.T) {
 // TestAttributeWarningsMatchGit compares the messages git prints while
 // reading the attribute files with the repository's warnings.
 func TestAttributeWarningsMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "attributes", f, attrScript)
 		dir := filepath.Join(root, "r")
 		for _, p := range []string{"x.c", "a/b/c/x.c", "linked/l.c"} {
-			res, err := testgit.Run(dir, f, nil, nil, "git", "check-attr", "-a", "--", p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"check-attr", "-a", "--", p}})
 			r, err := Discover(EnvFromList(dir, testgit.Env(f)))
 			if err != nil {
 				t.Fatal(err)

@@ -77,7 +77,7 @@ func checkMailmap(m *Mailmap, ids []string) string {
 }
 
 func TestMailmapMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "mailmap", f, mailmapScript)
 		cases := []struct {
@@ -95,10 +95,7 @@ func TestMailmapMatchesGit(t *testing.T) {
 		}
 		for _, c := range cases {
 			dir := filepath.Join(root, c.dir)
-			res, err := testgit.Run(dir, f, nil, c.env, "git", append([]string{"check-mailmap"}, mailmapIdentities...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: c.env, Args: append([]string{"check-mailmap"}, mailmapIdentities...)})
 			r, err := Discover(EnvFromList(dir, testgit.Env(f, c.env...)))
 			if err != nil {
 				t.Fatal(err)
@@ -113,9 +110,9 @@ func TestMailmapMatchesGit(t *testing.T) {
 				t.Errorf("%s %s %v:\n got: %s\nwant: %s", f, c.dir, c.env, got, want)
 			}
 			// The mapping git log applies to every commit.
-			logRes, err := testgit.Run(dir, f, nil, c.env, "git", "log", "--all", "--format=%an <%ae>|%cn <%ce>|%aN <%aE>|%cN <%cE>")
-			if err != nil || logRes.ExitCode != 0 {
-				t.Fatalf("git log: %v %s", err, logRes)
+			logRes := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: c.env, Args: []string{"log", "--all", "--format=%an <%ae>|%cn <%ce>|%aN <%aE>|%cN <%cE>"}})
+			if logRes.ExitCode != 0 {
+				t.Fatalf("git log: %s", logRes)
 			}
 			for _, line := range strings.Split(strings.TrimSpace(string(logRes.Stdout)), "\n") {
 				parts := strings.Split(line, "|")

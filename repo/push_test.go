@@ -10,7 +10,7 @@ import (
 )
 
 func TestPushMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	configs := [][]string{
 		nil,
 		{"push.default", "current"}, {"push.default", "nothing"}, {"push.default", "upstream"},
@@ -36,10 +36,7 @@ func TestPushMatchesGit(t *testing.T) {
 				rd := r.Objects.NewReader()
 				for _, spec := range []string{"@{push}", "@{PUSH}", "main@{push}", "side@{push}", "feat@{push}", "loc@{push}",
 					"nostore@{push}", "noremote@{push}", "plain@{push}", "nope@{push}", "HEAD@{push}~1"} {
-					res, err := testgit.Run(dir, f, nil, env, "git", "rev-parse", "--verify", "-q", "--end-of-options", spec)
-					if err != nil {
-						t.Fatal(err)
-					}
+					res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: env, Args: []string{"rev-parse", "--verify", "-q", "--end-of-options", spec}})
 					id, rerr := r.ResolveRevision(rd, spec)
 					want := strings.TrimSpace(string(res.Stdout))
 					where := fmt.Sprintf("%s %s %v: %s", f, repoDir, kv, spec)

@@ -23,7 +23,7 @@ printf '%s %s C O Mitter <c@example.com> 1112912000 +0000\tone\n' $z $h1 >.git/l
 `
 
 func TestReflogDatesMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	now := "GIT_TEST_DATE_NOW=1112913000"
 	for _, f := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "reflog-dates", f, reflogDateScript), "r")
@@ -40,10 +40,7 @@ func TestReflogDatesMatchGit(t *testing.T) {
 			"gap@{1112911000}", "ended@{1112912500}", "ended@{1112912000}", "nope@{1112912173}",
 		} {
 			r.Warnings = nil
-			res, err := testgit.Run(dir, f, nil, []string{now}, "git", "rev-parse", "--verify", "--end-of-options", spec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: []string{now}, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
 			id, rerr := r.ResolveRevision(rd, spec)
 			want := strings.TrimSpace(string(res.Stdout))
 			got := ""

@@ -14,7 +14,7 @@ import (
 // revision arguments name with git rev-parse's expansion of the same
 // arguments, and the order and names with git's revision-machinery rules.
 func TestParseRevisionArgsMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	cases := [][]string{
 		{"main"}, {"^main"}, {"main~3..main"}, {"..main"}, {"main~3.."}, {"side...main"}, {"main...side"},
 		{"main^@"}, {"HEAD^!"}, {"main~2^!"}, {"main^-"}, {"main^-2"}, {"main^-1"}, {"--not", "main~2", "main"},
@@ -31,10 +31,7 @@ func TestParseRevisionArgsMatchesGit(t *testing.T) {
 		}
 		rd := r.Objects.NewReader()
 		for _, args := range cases {
-			res, err := testgit.Run(dir, f, nil, nil, "git", append([]string{"rev-parse"}, args...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: append([]string{"rev-parse"}, args...)})
 			want := strings.Fields(string(res.Stdout))
 			revs, perr := r.ParseRevisionArgs(rd, args)
 			if perr != nil {
@@ -61,7 +58,7 @@ func TestParseRevisionArgsMatchesGit(t *testing.T) {
 // TestParseRevisionArgsOrder checks pending order and names against
 // git's rules (rev-parse prints ranges in another order).
 func TestParseRevisionArgsOrder(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	root := testgit.Fixture(t, "revisions", testgit.Formats[0], revScript)
 	dir := filepath.Join(root, "r")
 	f := testgit.Formats[0]
@@ -70,7 +67,7 @@ func TestParseRevisionArgsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rd := r.Objects.NewReader()
-	id := func(spec string) string { return strings.TrimSpace(testgit.Git(t, dir, f, "rev-parse", spec)) }
+	id := func(spec string) string { return strings.TrimSpace(testgit.Golden(t).Git(dir, f, "rev-parse", spec)) }
 	cases := []struct {
 		args []string
 		want []string // "name sign id"
@@ -109,7 +106,7 @@ func TestParseRevisionArgsOrder(t *testing.T) {
 // TestRevisionErrorsMatchGitBlame: what git blame prints for revisions
 // it cannot use is what the errors carry.
 func TestRevisionErrorsMatchGitBlame(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "revisions", f, revScript)
 		dir := filepath.Join(root, "r")
@@ -125,10 +122,7 @@ func TestRevisionErrorsMatchGitBlame(t *testing.T) {
 			for k, v := range vals {
 				arg = strings.ReplaceAll(arg, k, v)
 			}
-			res, err := testgit.Run(dir, f, nil, nil, "git", "blame", arg, "--", "f")
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", arg, "--", "f"}})
 			_, perr := r.ParseRevisionArgs(rd, []string{arg})
 			got := "exit 0\n"
 			if perr != nil {
@@ -146,7 +140,7 @@ func TestRevisionErrorsMatchGitBlame(t *testing.T) {
 }
 
 func TestIsRevision(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	f := testgit.Formats[0]
 	root := testgit.Fixture(t, "revisions", f, revScript)
 	dir := filepath.Join(root, "r")

@@ -2,7 +2,9 @@ package repo
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -46,6 +48,7 @@ echo garbage >.git/refs/heads/broken
 git update-ref refs/myreplace/$(git rev-parse main~1) main~4
 echo staged >f && git add f
 git pack-refs --all
+git cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' >../objects
 `
 
 // specs are revision expressions; "{x}" placeholders are filled from git.
@@ -68,7 +71,7 @@ var revSpecs = []string{
 // tree and a blob, describe output and the 40/64-hex branch.
 func revFixtureValues(t *testing.T, dir string, f oid.Format) map[string]string {
 	t.Helper()
-	git := func(args ...string) string { return strings.TrimSpace(testgit.Git(t, dir, f, args...)) }
+	git := func(args ...string) string { return strings.TrimSpace(testgit.Golden(t).Git(dir, f, args...)) }
 	full := git("rev-parse", "main~4")
 	vals := map[string]string{
 		"{full}":     full,
@@ -80,9 +83,13 @@ func revFixtureValues(t *testing.T, dir string, f oid.Format) map[string]string 
 		"{hexref}":   git("rev-parse", "main~7"),
 		"{abc}":      full[:3],
 	}
-	all := testgit.Git(t, dir, f, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
+	// Every object and its type, listed by the fixture script.
+	all, err := os.ReadFile(filepath.Join(dir, "..", "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	types := map[string][]string{}
-	sc := bufio.NewScanner(strings.NewReader(all))
+	sc := bufio.NewScanner(bytes.NewReader(all))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		p := fields[0][:4]
@@ -112,10 +119,7 @@ func revFixtureValues(t *testing.T, dir string, f oid.Format) map[string]string 
 // lines before git's final fatal line, and whether it succeeded.
 func gitRevParse(t *testing.T, dir string, f oid.Format, env []string, spec string) string {
 	t.Helper()
-	res, err := testgit.Run(dir, f, nil, env, "git", "rev-parse", "--verify", "--end-of-options", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: env, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
 	stderr := strings.TrimSuffix(string(res.Stderr), "fatal: Needed a single revision\n")
 	return fmt.Sprintf("exit %d\n%s--- stderr\n%s", res.ExitCode, res.Stdout, stderr)
 }
@@ -147,7 +151,7 @@ func ourRevParse(r *Repository, spec string) string {
 }
 
 func TestResolveRevisionMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "revisions", f, revScript)
 		dir := filepath.Join(root, "r")
@@ -182,17 +186,19 @@ func TestResolveRevisionMatchesGit(t *testing.T) {
 
 // TestResolveRevisionHistoryFiles checks that grafts, shallow files and
 // replace refs change what ~ and ^ reach, as in git.
+// revHistoryFilesScript adds to revScript a graft file (with a comment
+// and a bad line) and a shallow file next to the repository.
+const revHistoryFilesScript = `
+printf '%s %s %s\n# comment\n%s\nbad line\n' $(git rev-parse main~2 main~20 main~30 main~40) >../grafts
+git rev-parse main~3 >../shallow
+`
+
 func TestResolveRevisionHistoryFiles(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
-		root := testgit.Fixture(t, "revisions", f, revScript)
+		root := testgit.Fixture(t, "revisions-history-files", f, revScript+revHistoryFilesScript)
 		dir := filepath.Join(root, "r")
-		git := func(args ...string) string { return strings.TrimSpace(testgit.Git(t, dir, f, args...)) }
-		tmp := t.TempDir()
-		grafts := filepath.Join(tmp, "grafts")
-		writeFile(t, grafts, fmt.Sprintf("%s %s %s\n# comment\n%s\nbad line\n", git("rev-parse", "main~2"), git("rev-parse", "main~20"), git("rev-parse", "main~30"), git("rev-parse", "main~40")))
-		shallow := filepath.Join(tmp, "shallow")
-		writeFile(t, shallow, git("rev-parse", "main~3")+"\n")
+		grafts, shallow := filepath.Join(root, "grafts"), filepath.Join(root, "shallow")
 		envs := [][]string{
 			{"GIT_GRAFT_FILE=" + grafts},
 			{"GIT_SHALLOW_FILE=" + shallow},

@@ -31,7 +31,7 @@ cd .. && git clone -q r detached && cd detached && git checkout -q --detach
 `
 
 func TestUpstreamMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "upstream", f, upstreamScript)
 		for _, repoDir := range []string{"r", "detached"} {
@@ -44,10 +44,7 @@ func TestUpstreamMatchesGit(t *testing.T) {
 			for _, spec := range []string{"@{u}", "@{U}", "@{upstream}", "@{UpStream}~1", "HEAD@{u}", "main@{u}", "main@{upstream}^0",
 				"side@{u}", "loc@{u}", "locshort@{u}", "nostore@{u}", "noremote@{u}", "feat@{u}", "tagged@{u}", "plain@{u}",
 				"nope@{u}", "main@{up}", "main@{u}..HEAD"} {
-				res, err := testgit.Run(dir, f, nil, nil, "git", "rev-parse", "--verify", "-q", "--end-of-options", spec)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", "--verify", "-q", "--end-of-options", spec}})
 				id, rerr := r.ResolveRevision(rd, spec)
 				want := strings.TrimSpace(string(res.Stdout))
 				switch res.ExitCode {

@@ -290,6 +290,17 @@ func (g *Goldens) Run(c Case) Result {
 	return res
 }
 
+// Git is Git's golden counterpart: git 2.39.5's standard output for
+// args run in dir, failing the test if git failed.
+func (g *Goldens) Git(dir string, format oid.Format, args ...string) string {
+	g.t.Helper()
+	res := g.Run(Case{Dir: dir, Format: format, Args: args})
+	if res.ExitCode != 0 {
+		g.t.Fatalf("git %s: %s", strings.Join(args, " "), res)
+	}
+	return string(res.Stdout)
+}
+
 // RunOrLive is Run for a test whose cases are made by a program (random
 // command lines), where a case may turn out to show the current time:
 // such a case's member only records that it is live-only, and RunOrLive
@@ -610,13 +621,17 @@ func (fx fixtureDir) denormalize(res Result) Result {
 	return Result{Stdout: []byte(r.Replace(string(res.Stdout))), Stderr: []byte(r.Replace(string(res.Stderr))), ExitCode: res.ExitCode}
 }
 
+// maxListedRefs is how many refs a fingerprint lists; more are hashed.
+const maxListedRefs = 50
+
 var (
 	fingerprintMu    sync.Mutex
 	fingerprintCache = map[string]string{}
 )
 
 // fingerprint is what identifies the repository a fixture directory holds
-// for any git: the fixture script's hash, HEAD, every ref and the index.
+// for any git: the fixture script's hash, HEAD, every ref (their hash
+// past maxListedRefs) and the index.
 // Object IDs come from the scripts' fixed names and dates, so a modern
 // git gives git 2.39.5's; where one does not, this differs.
 func (fx fixtureDir) fingerprint() (string, error) {
@@ -644,10 +659,14 @@ func (fx fixtureDir) fingerprint() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if res.ExitCode == 0 {
-		b.Write(res.Stdout)
-	} else {
+	switch {
+	case res.ExitCode != 0:
 		b.WriteString("refs -\n")
+	case bytes.Count(res.Stdout, []byte("\n")) > maxListedRefs:
+		sum := sha256.Sum256(res.Stdout)
+		fmt.Fprintf(&b, "refs: %d, sha256 %s\n", bytes.Count(res.Stdout, []byte("\n")), hex.EncodeToString(sum[:8]))
+	default:
+		b.Write(res.Stdout)
 	}
 	res, err = git("rev-parse", "--is-inside-work-tree")
 	if err != nil {
