@@ -3,7 +3,9 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,10 +143,7 @@ func configResult(r *Repository, err error) string {
 
 func gitResult(t *testing.T, dir string, f oid.Format, env []string, args ...string) string {
 	t.Helper()
-	res, err := testgit.Run(dir, f, nil, env, "git", args...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: env, Args: args})
 	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", res.ExitCode, res.Stdout, res.Stderr)
 }
 
@@ -175,7 +174,7 @@ var configListCases = []struct {
 }
 
 func TestConfigListMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "config-syntax", f, configScript)
 		for _, c := range configListCases {
@@ -204,7 +203,7 @@ var configKeys = []string{
 }
 
 func TestConfigGetMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "config-syntax", f, configScript)
 		dir := filepath.Join(root, "repo")
@@ -290,15 +289,12 @@ func TestConfigGetMatchesGit(t *testing.T) {
 // TestConfigIntRangeMatchesGit checks the 32-bit reading (git_config_int)
 // against a key git reads that way at startup.
 func TestConfigIntRangeMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	root := testgit.Fixture(t, "config-syntax", oid.SHA1, configScript)
 	dir := filepath.Join(root, "repo")
 	for _, v := range []string{"12", "3k", "2g", "2147483647", "2147483648", "-5", "x", "1q", "0x10"} {
 		env := []string{"GIT_CONFIG_PARAMETERS='core.packedGitWindowSize'='" + v + "'", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.compression", "GIT_CONFIG_VALUE_0=" + v}
-		res, err := testgit.Run(dir, oid.SHA1, nil, env, "git", "rev-parse", "--git-dir")
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: oid.SHA1, Env: env, Args: []string{"rev-parse", "--git-dir"}})
 		r, err := Discover(EnvFromList(dir, testgit.Env(oid.SHA1, env...)))
 		if err != nil {
 			t.Fatal(err)
@@ -319,7 +315,7 @@ func TestConfigIntRangeMatchesGit(t *testing.T) {
 
 // TestParseConfigErrors compares "bad config line" errors with git.
 func TestParseConfigErrors(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	cases := []string{
 		"[a]\n\tk = \"unterminated\n",
 		"[a]\n\tk = bad\\q\n",
@@ -338,13 +334,16 @@ func TestParseConfigErrors(t *testing.T) {
 		"[a]\n\tk\x00 = v\n",
 		"[a \"x\\\ny\"]\n",
 	}
-	root := testgit.Fixture(t, "config-syntax", oid.SHA1, configScript)
+	// The bad files are written by the fixture script, next to the
+	// repository, so that the case names are the same on every machine.
+	script := configScript + "mkdir ../bad\n"
+	for i, text := range cases {
+		script += shellWrite(fmt.Sprintf("../bad/%d.cfg", i), text)
+	}
+	root := testgit.Fixture(t, "config-errors", oid.SHA1, script)
 	dir := filepath.Join(root, "repo")
 	for i, text := range cases {
-		tmp := t.TempDir()
-		p := filepath.Join(tmp, "c.cfg")
-		writeFile(t, p, text)
-		env := []string{"GIT_CONFIG_GLOBAL=" + p}
+		env := []string{fmt.Sprintf("GIT_CONFIG_GLOBAL=%s/bad/%d.cfg", root, i)}
 		want := gitResult(t, dir, oid.SHA1, env, "config", "--list", "--show-scope", "--show-origin")
 		r, err := Discover(EnvFromList(dir, testgit.Env(oid.SHA1, env...)))
 		if got := configResult(r, err); got != want {
@@ -357,36 +356,56 @@ func TestParseConfigErrors(t *testing.T) {
 // include loops, "./" and "~/" gitdir patterns and includes relative to
 // a global file.
 func TestConfigIncludeConditionsMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	f := testgit.Formats[0]
-	root := testgit.Fixture(t, "config-syntax", f, configScript)
-	dir := filepath.Join(root, "repo")
-	tmp := t.TempDir()
-	home := filepath.Join(tmp, "home")
-	inc := filepath.Join(tmp, "inc.cfg")
-	writeFile(t, inc, "[inc]\n\tfrom = included\n")
-	writeFile(t, filepath.Join(tmp, "loop.cfg"), "[loop]\n\tx = 1\n[include]\n\tpath = loop.cfg\n")
-	writeFile(t, filepath.Join(tmp, "rel.cfg"), "[rel]\n\tok = yes\n")
+	// The global files of the cases, and the files they include, are
+	// written by the fixture script next to the repository (in inc/), so
+	// that the case names are the same on every machine; home is inc/home.
 	cases := map[string]string{
-		"hasconfig-true":  "[remote \"origin\"]\n\turl = https://example.com/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = " + inc + "\n",
-		"hasconfig-false": "[remote \"origin\"]\n\turl = https://other.org/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = " + inc + "\n",
+		"hasconfig-true":  "[remote \"origin\"]\n\turl = https://example.com/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = inc.cfg\n",
+		"hasconfig-false": "[remote \"origin\"]\n\turl = https://other.org/r.git\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = inc.cfg\n",
 		"loop":            "[include]\n\tpath = loop.cfg\n",
 		"relative":        "[include]\n\tpath = rel.cfg\n",
-		"gitdir-dot":      "[includeIf \"gitdir:./\"]\n\tpath = " + inc + "\n",
-		"gitdir-abs":      "[includeIf \"gitdir:" + dir + "/\"]\n\tpath = " + inc + "\n",
-		"gitdir-home":     "[includeIf \"gitdir:~/\"]\n\tpath = " + inc + "\n",
-		"onbranch-glob":   "[includeIf \"onbranch:ma*\"]\n\tpath = " + inc + "\n",
+		"gitdir-dot":      "[includeIf \"gitdir:./\"]\n\tpath = inc.cfg\n",
+		"gitdir-home":     "[includeIf \"gitdir:~/\"]\n\tpath = inc.cfg\n",
+		"onbranch-glob":   "[includeIf \"onbranch:ma*\"]\n\tpath = inc.cfg\n",
 		"tilde-include":   "[include]\n\tpath = ~/x.cfg\n",
 		"no-value":        "[include]\n\tpath\n",
 	}
-	for name, text := range cases {
-		global := filepath.Join(tmp, "global.cfg")
-		writeFile(t, global, text)
-		env := []string{"GIT_CONFIG_GLOBAL=" + global, "HOME=" + home}
-		want := gitResult(t, dir, f, env, "config", "--list", "--show-scope", "--show-origin")
+	script := configScript + "mkdir ../inc\n" +
+		shellWrite("../inc/inc.cfg", "[inc]\n\tfrom = included\n") +
+		shellWrite("../inc/loop.cfg", "[loop]\n\tx = 1\n[include]\n\tpath = loop.cfg\n") +
+		shellWrite("../inc/rel.cfg", "[rel]\n\tok = yes\n")
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		script += shellWrite("../inc/"+name+".cfg", cases[name])
+	}
+	root := testgit.Fixture(t, "config-includes", f, script)
+	dir := filepath.Join(root, "repo")
+	compare := func(name string, global string, live bool) {
+		t.Helper()
+		env := []string{"GIT_CONFIG_GLOBAL=" + global, "HOME=" + filepath.Join(root, "inc", "home")}
+		var want string
+		if live {
+			res, ok := testgit.Golden(t).Live(testgit.Case{Dir: dir, Format: f, Env: env, Args: []string{"config", "--list", "--show-scope", "--show-origin"}})
+			if !ok {
+				return
+			}
+			want = fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", res.ExitCode, res.Stdout, res.Stderr)
+		} else {
+			want = gitResult(t, dir, f, env, "config", "--list", "--show-scope", "--show-origin")
+		}
 		r, err := Discover(EnvFromList(dir, testgit.Env(f, env...)))
 		if got := configResult(r, err); got != want {
 			t.Errorf("%s:\n got: %s\nwant: %s", name, got, want)
 		}
 	}
+	for name := range cases {
+		compare(name, filepath.Join(root, "inc", name+".cfg"), false)
+	}
+	// gitdir: with the repository's absolute path, which a fixture
+	// cannot write (it is built elsewhere and moved): written here, and
+	// compared with git 2.39.x only.
+	global := filepath.Join(t.TempDir(), "global.cfg")
+	writeFile(t, global, "[includeIf \"gitdir:"+dir+"/\"]\n\tpath = "+filepath.Join(root, "inc", "inc.cfg")+"\n")
+	compare("gitdir-abs", global, true)
 }

@@ -1,7 +1,9 @@
 package repo
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -22,4 +24,37 @@ func dieText(msg string) string {
 		}
 	}
 	return string(b)
+}
+
+// shellWrite is a fixture-script line that writes content, any bytes,
+// to path (relative to the script's directory): printf with every byte
+// but letters and digits as an octal escape.
+func shellWrite(path, content string) string {
+	var b strings.Builder
+	b.WriteString("printf '")
+	for i := 0; i < len(content); i++ {
+		c := content[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	b.WriteString("' >" + path + "\n")
+	return b.String()
+}
+
+// withoutStatData drops the stat lines of git ls-files --debug (ctime,
+// mtime, dev and ino, uid and gid): they are the fixture files' on the
+// machine that built it, so a golden output from another machine holds
+// other values.
+func withoutStatData(s string) string {
+	var out []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(l, "  ctime: ") || strings.HasPrefix(l, "  mtime: ") || strings.HasPrefix(l, "  dev: ") || strings.HasPrefix(l, "  uid: ") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "")
 }

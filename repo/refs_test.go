@@ -64,7 +64,7 @@ var refNames = []string{
 }
 
 func TestResolveRefMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "refs", f, refsScript)
 		for _, dir := range []string{"r", "wt"} {
@@ -73,10 +73,7 @@ func TestResolveRefMatchesGit(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, name := range refNames {
-				res, err := testgit.Run(filepath.Join(root, dir), f, nil, nil, "git", "rev-parse", "-q", "--verify", "--end-of-options", name)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := testgit.Golden(t).Run(testgit.Case{Dir: filepath.Join(root, dir), Format: f, Args: []string{"rev-parse", "-q", "--verify", "--end-of-options", name}})
 				want := strings.TrimSpace(string(res.Stdout))
 				id, rerr := r.ResolveRef(name)
 				got := ""
@@ -94,7 +91,7 @@ func TestResolveRefMatchesGit(t *testing.T) {
 }
 
 func TestHeadMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "refs", f, refsScript)
 		for _, dir := range []string{"r", "wt", "unborn", "detached", "unsorted"} {
@@ -103,8 +100,8 @@ func TestHeadMatchesGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sym, _ := testgit.Run(d, f, nil, nil, "git", "symbolic-ref", "-q", "HEAD")
-			head, _ := testgit.Run(d, f, nil, nil, "git", "rev-parse", "-q", "--verify", "HEAD")
+			sym := testgit.Golden(t).Run(testgit.Case{Dir: d, Format: f, Args: []string{"symbolic-ref", "-q", "HEAD"}})
+			head := testgit.Golden(t).Run(testgit.Case{Dir: d, Format: f, Args: []string{"rev-parse", "-q", "--verify", "HEAD"}})
 			id, symref, err := r.Head()
 			if symref != strings.TrimSpace(string(sym.Stdout)) {
 				t.Errorf("%s %s: symref %q, git %q", f, dir, symref, sym.Stdout)
@@ -124,7 +121,7 @@ func TestHeadMatchesGit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range []string{"refs/heads/alpha", "refs/heads/main", "refs/heads/zeta"} {
-			want := strings.TrimSpace(testgit.Git(t, filepath.Join(root, "unsorted"), f, "rev-parse", name))
+			want := strings.TrimSpace(testgit.Golden(t).Git(filepath.Join(root, "unsorted"), f, "rev-parse", name))
 			if id, err := r.ResolveRef(name); err != nil || id.String() != want {
 				t.Errorf("%s unsorted %s = %v %v, want %s", f, name, id, err, want)
 			}

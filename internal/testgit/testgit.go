@@ -70,6 +70,24 @@ func RequireGit(t testing.TB) {
 	}
 }
 
+func requireGit(t testing.TB, why string) {
+	t.Helper()
+	v, err := Version()
+	if err != nil {
+		t.Skipf("skipping: git is not available (%v); goblame's output is compared with git %sx", err, TargetVersion)
+	}
+	if !strings.HasPrefix(v, TargetVersion) {
+		t.Skipf("skipping: installed git is %s, not git %sx, and this test has no golden outputs: %s", v, TargetVersion, why)
+	}
+}
+
+// RequireGitFor is RequireGit for a test that can have no golden
+// outputs, saying why in its skip message.
+func RequireGitFor(t testing.TB, why string) {
+	t.Helper()
+	requireGit(t, why)
+}
+
 // Formats lists the object formats every differential test covers.
 var Formats = []oid.Format{oid.SHA1, oid.SHA256}
 
