@@ -1,8 +1,9 @@
 package repo
 
 import (
-	"os"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +63,13 @@ var convertPaths = []string{
 }
 
 func TestConvertToGitMatchesGit(t *testing.T) {
-	testgit.RequireGit(t)
+	goldens := testgit.Golden(t) // skips without git
+	// The inputs are files the fixture script writes next to the
+	// repository (in inputs/), for hash-object to read.
+	script := convertScript + "mkdir ../inputs\n"
+	for _, name := range slices.Sorted(maps.Keys(convertInputs)) {
+		script += shellWrite("../inputs/"+name, convertInputs[name])
+	}
 	configs := [][]string{
 		nil,
 		{"GIT_CONFIG_PARAMETERS='core.autocrlf'='true'"},
@@ -72,14 +79,9 @@ func TestConvertToGitMatchesGit(t *testing.T) {
 	}
 	checked := 0
 	for _, f := range testgit.Formats {
-		root := testgit.Fixture(t, "convert", f, convertScript)
+		root := testgit.Fixture(t, "convert", f, script)
 		dir := filepath.Join(root, "r")
-		tmp := t.TempDir()
-		for name, content := range convertInputs {
-			if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		inputs := filepath.Join(root, "inputs")
 		for _, env := range configs {
 			r, err := Discover(EnvFromList(dir, testgit.Env(f, env...)))
 			if err != nil {
@@ -89,10 +91,7 @@ func TestConvertToGitMatchesGit(t *testing.T) {
 			r.WarningHandler = func(l string) { warnings = append(warnings, l) }
 			for _, p := range convertPaths {
 				for name, content := range convertInputs {
-					res, err := testgit.Run(dir, f, nil, env, "git", "hash-object", "--path="+p, filepath.Join(tmp, name))
-					if err != nil {
-						t.Fatal(err)
-					}
+					res := goldens.Run(testgit.Case{Dir: dir, Format: f, Env: env, Args: []string{"hash-object", "--path=" + p, filepath.Join(inputs, name)}})
 					warnings = warnings[:0]
 					out, cerr := r.ConvertToGit(p, []byte(content))
 					got := ""

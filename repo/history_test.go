@@ -2,8 +2,6 @@ package repo
 
 import (
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,69 +11,58 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// copyFixture copies a fixture repository so a test may change it.
-func copyFixture(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
-	}
-	return dst
-}
+// historyFilesScript adds to indexScript copies of the conflicted merge
+// with the history files damaged: a bad MERGE_HEAD line, info/grafts with
+// a bad line, and then a bad shallow file too; and a graft file for -S.
+const historyFilesScript = `
+cp -a conflict bad-merge-head && echo garbage >>bad-merge-head/.git/MERGE_HEAD
+cp -a conflict grafts && printf '%s\nnot a graft\n' $(git -C conflict rev-parse HEAD) >grafts/.git/info/grafts
+cp -a grafts bad-shallow && echo zz >bad-shallow/.git/shallow
+printf '%s\nbad\n' $(git -C conflict rev-parse HEAD) >graft-file
+`
 
 func TestHistoryFilesMatchGit(t *testing.T) {
-	testgit.RequireGit(t)
+	goldens := testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
-		root := testgit.Fixture(t, "index", f, indexScript)
-		dir := copyFixture(t, filepath.Join(root, "conflict"))
-		open := func(env ...string) *Repository {
-			r, err := Discover(EnvFromList(dir, testgit.Env(f, env...)))
+		root := testgit.Fixture(t, "history-files", f, indexScript+historyFilesScript)
+		open := func(dir string, env ...string) *Repository {
+			r, err := Discover(EnvFromList(filepath.Join(root, dir), testgit.Env(f, env...)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return r
 		}
-		git := func(env []string, args ...string) testgit.Result {
-			res, err := testgit.Run(dir, f, nil, env, "git", args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
+		git := func(dir string, env []string, args ...string) testgit.Result {
+			return goldens.Run(testgit.Case{Dir: filepath.Join(root, dir), Format: f, Env: env, Args: args})
 		}
 		// MERGE_HEAD of a conflicted merge.
-		heads, err := open().MergeHeads()
-		want := strings.TrimSpace(string(git(nil, "rev-parse", "MERGE_HEAD").Stdout))
+		heads, err := open("conflict").MergeHeads()
+		want := strings.TrimSpace(string(git("conflict", nil, "rev-parse", "MERGE_HEAD").Stdout))
 		if err != nil || len(heads) != 1 || heads[0].String() != want {
 			t.Errorf("%s: MergeHeads = %v, %v; git %s", f, heads, err, want)
 		}
 		// A bad line is fatal, with git blame's wording.
-		mh := filepath.Join(dir, ".git/MERGE_HEAD")
-		orig, _ := os.ReadFile(mh)
-		writeFile(t, mh, string(orig)+"garbage\n")
-		_, err = open().MergeHeads()
-		res := git(nil, "blame", "a.txt")
+		_, err = open("bad-merge-head").MergeHeads()
+		res := git("bad-merge-head", nil, "blame", "a.txt")
 		if err == nil || renderFatal(err) != string(res.Stderr) || !errors.Is(err, ErrBadRef) {
 			t.Errorf("%s: bad MERGE_HEAD: %v; git %q", f, err, res.Stderr)
 		}
-		writeFile(t, mh, string(orig))
 
 		// info/grafts: the hint and bad-data errors git prints, then a
 		// bad shallow line.
-		head := strings.TrimSpace(string(git(nil, "rev-parse", "HEAD").Stdout))
-		writeFile(t, filepath.Join(dir, ".git/info/grafts"), head+"\nnot a graft\n")
-		res = git(nil, "rev-parse", "HEAD^0")
-		_, msgs, err := open().EffectiveParents()
+		res = git("grafts", nil, "rev-parse", "HEAD^0")
+		_, msgs, err := open("grafts").EffectiveParents()
 		if err != nil || strings.Join(append(msgs, ""), "\n") != string(res.Stderr) {
 			t.Errorf("%s: graft messages %q, %v; git %q", f, msgs, err, res.Stderr)
 		}
-		res = git([]string{"GIT_CONFIG_PARAMETERS='advice.graftFileDeprecated'='false'"}, "rev-parse", "HEAD^0")
-		_, msgs, _ = open("GIT_CONFIG_PARAMETERS='advice.graftFileDeprecated'='false'").EffectiveParents()
+		noAdvice := "GIT_CONFIG_PARAMETERS='advice.graftFileDeprecated'='false'"
+		res = git("grafts", []string{noAdvice}, "rev-parse", "HEAD^0")
+		_, msgs, _ = open("grafts", noAdvice).EffectiveParents()
 		if strings.Join(append(msgs, ""), "\n") != string(res.Stderr) {
 			t.Errorf("%s: graft messages without advice %q; git %q", f, msgs, res.Stderr)
 		}
-		writeFile(t, filepath.Join(dir, ".git/shallow"), "zz\n")
-		res = git(nil, "blame", "a.txt")
-		_, msgs, err = open().EffectiveParents()
+		res = git("bad-shallow", nil, "blame", "a.txt")
+		_, msgs, err = open("bad-shallow").EffectiveParents()
 		got := strings.Join(append(msgs, ""), "\n")
 		if err != nil {
 			got += renderFatal(err)
@@ -83,21 +70,20 @@ func TestHistoryFilesMatchGit(t *testing.T) {
 		if got != string(res.Stderr) {
 			t.Errorf("%s: bad shallow: %q; git %q", f, got, res.Stderr)
 		}
-		os.Remove(filepath.Join(dir, ".git/shallow"))
-		os.Remove(filepath.Join(dir, ".git/info/grafts"))
 
 		// blame -S with a missing file.
-		res = git(nil, "blame", "-S", "nosuch", "a.txt")
+		res = git("conflict", nil, "blame", "-S", "nosuch", "a.txt")
 		_, err = ParseGraftFile("nosuch", f)
 		if err == nil || renderFatal(err) != string(res.Stderr) {
 			t.Errorf("%s: -S missing: %v; git %q", f, err, res.Stderr)
 		}
 		// blame -S with a readable file: a bad line is skipped quietly
 		// there (read_graft_line's error is printed by git, though).
-		gf := filepath.Join(t.TempDir(), "g")
-		writeFile(t, gf, head+"\nbad\n")
+		gf := filepath.Join(root, "graft-file")
 		g, msgs, err := ReadGraftFile(gf, f)
-		res = git(nil, "blame", "-S", gf, "a.txt")
+		// (Of HEAD: the work tree's file has conflict markers, lines git
+		// dates now.)
+		res = git("conflict", nil, "blame", "-S", gf, "HEAD", "--", "a.txt")
 		if err != nil || len(g) != 1 || strings.Join(append(msgs, ""), "\n") != string(res.Stderr) {
 			t.Errorf("%s: -S file: %v %q %v; git %q", f, g, msgs, err, res.Stderr)
 		}

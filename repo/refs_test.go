@@ -2,6 +2,7 @@ package repo
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,26 +131,27 @@ func TestHeadMatchesGit(t *testing.T) {
 }
 
 func TestPackedRefsErrors(t *testing.T) {
-	testgit.RequireGit(t)
-	root := testgit.Fixture(t, "refs", oid.SHA1, refsScript)
-	id := strings.TrimSpace(testgit.Git(t, filepath.Join(root, "r"), oid.SHA1, "rev-parse", "HEAD"))
+	goldens := testgit.Golden(t) // skips without git
+	// Each case is an empty repository packed-<i> whose packed-refs is
+	// the text, with @ID@ standing for refsScript's HEAD, written by the
+	// fixture script.
 	cases := []string{
-		"# pack-refs with: peeled fully-peeled sorted \n" + id + " refs/heads/main",
-		"# bogus header\n" + id + " refs/heads/main\n",
+		"# pack-refs with: peeled fully-peeled sorted \n@ID@ refs/heads/main",
+		"# bogus header\n@ID@ refs/heads/main\n",
 		"# pack-refs with: sorted\nshort refs/heads/main\n",
 		"# pack-refs with: peeled fully-peeled sorted ",
-		"# pack-refs with: sorted\n" + id + " refs/heads/main\n^" + id + "\n",
-		id + " refs/heads/zz\n" + id + " refs/heads/main\n",
+		"# pack-refs with: sorted\n@ID@ refs/heads/main\n^@ID@\n",
+		"@ID@ refs/heads/zz\n@ID@ refs/heads/main\n",
 	}
+	script := refsScript + "id=$(git rev-parse HEAD)\n"
 	for i, packed := range cases {
-		tmp := t.TempDir()
-		testgit.Git(t, tmp, oid.SHA1, "init", "-q", "x")
-		dir := filepath.Join(tmp, "x")
-		writeFile(t, filepath.Join(dir, ".git/packed-refs"), packed)
-		res, err := testgit.Run(dir, oid.SHA1, nil, nil, "git", "rev-parse", "-q", "--verify", "refs/heads/main")
-		if err != nil {
-			t.Fatal(err)
-		}
+		script += fmt.Sprintf("git init -q ../packed-%d\n", i) + shellWrite(fmt.Sprintf("../packed-%d.in", i), packed) +
+			fmt.Sprintf("sed \"s/@ID@/$id/g\" ../packed-%d.in >../packed-%d/.git/packed-refs\n", i, i)
+	}
+	root := testgit.Fixture(t, "refs-packed-errors", oid.SHA1, script)
+	for i := range cases {
+		dir := filepath.Join(root, fmt.Sprintf("packed-%d", i))
+		res := goldens.Run(testgit.Case{Dir: dir, Format: oid.SHA1, Args: []string{"rev-parse", "-q", "--verify", "refs/heads/main"}})
 		r, rerr := Discover(EnvFromList(dir, testgit.Env(oid.SHA1)))
 		var got oid.ID
 		if rerr == nil {
