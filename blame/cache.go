@@ -182,8 +182,9 @@ func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path 
 	opts.Contents, opts.ContentsFile, opts.ContentsName = nil, "", ""
 	opts.Ranges, opts.LineRanges = nil, nil
 	opts.Revisions, opts.DefaultRevision, opts.Merge = nil, "", false
-	opts.AfterRevisions, opts.Warn = nil, nil
+	opts.AfterRevisions, opts.Warn, opts.BeforeWalk = nil, nil, nil
 	// The whole blame runs, as a cold one would, and keeps its entry.
+	b.beforeWalk()
 	nested := &run{r: b.r, repo: b.repo, rd: b.rd, opts: &opts, now: b.now, local: b.local, topPath: path}
 	blamer, _, _, err := nested.prepare(ctx, []string{parent.String()}, path)
 	if err != nil {
@@ -199,4 +200,12 @@ func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path 
 	bases.mu.Lock()
 	delete(bases.listed, path)
 	bases.mu.Unlock()
+}
+
+// beforeWalk runs Options.BeforeWalk the first time a walk starts.
+func (b *run) beforeWalk() {
+	if b.opts.BeforeWalk != nil && !b.walked {
+		b.walked = true
+		b.opts.BeforeWalk()
+	}
 }

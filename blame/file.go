@@ -60,6 +60,7 @@ type Prepared struct {
 	graph   bool
 	warn    func(string) // Options.Warn, or nothing
 	bases   *cacheBases  // the cache, when this blame uses it
+	run     *run         // for Options.BeforeWalk
 	ran     atomic.Bool  // Run's once-only guard, safe against a racing second call
 	dropped atomic.Bool
 
@@ -107,7 +108,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn, bases: b.bases, damageReported: b.damageReported}, nil
+	return &Prepared{r: r, rd: rd, ctx: cctx, cancel: cancel, blamer: blamer, ranges: ranges, graph: usesGraph, warn: warn, bases: b.bases, damageReported: b.damageReported, run: b}, nil
 }
 
 // reportDamage warns of the damage the object database has read around
@@ -161,6 +162,9 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 			}
 		})
 	}
+	if !p.run.cached {
+		p.run.beforeWalk()
+	}
 	res, err := p.blamer.Run(p.ranges)
 	// Damage the object database read around during the walk (see
 	// reportDamage).
@@ -204,8 +208,11 @@ type run struct {
 	// tree (a blame the cache runs for itself), instead of the argument.
 	topPath string
 	// bases serves and keeps cache entries when the blame uses the
-	// cache.
-	bases *cacheBases
+	// cache; cached: it has the entry the blame starts from.
+	bases  *cacheBases
+	cached bool
+	// walked: Options.BeforeWalk ran.
+	walked bool
 	// damageReported counts the object database's warnings reported.
 	damageReported int
 }
@@ -297,6 +304,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 		core.Bases, core.Record = b.bases, true
 		if wt := req.WorkTree; wt != nil && len(wt.Parents) == 1 && b.topPath == "" {
 			b.prime(ctx, b.bases, wt.Parents[0], path)
+			b.cached = b.bases.has(wt.Parents[0], path)
+		} else if wt == nil {
+			b.cached = b.bases.has(req.Final, path)
 		}
 	}
 	blamer, err := blamecore.New(ctx, hist, r.Format, req, core)

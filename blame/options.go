@@ -109,6 +109,12 @@ type Options struct {
 	Now      time.Time
 	Location *time.Location
 
+	// BeforeWalk, when set, runs once before the blame first walks
+	// history, and not at all when the cache answers it (a program can
+	// size its memory for a walk there: the command line prepares a
+	// huge-page heap).
+	BeforeWalk func()
+
 	// NoCache leaves the repository's blame cache (Repository.SetCache)
 	// alone for this blame: nothing is read from it or written to it.
 	NoCache bool

@@ -102,7 +102,6 @@ func (b *blameRun) run(args []string) error {
 	r.WarningHandler = b.warn
 	if env.Process {
 		b.procs = oneProc(env.Getenv)
-		hugePageHeap(hugeHeapBytes(r.Objects.PackBytes()))
 		tuneGC(env.Getenv)
 	}
 	b.lib = blame.NewRepository(r, env.Dir)
@@ -159,6 +158,12 @@ func (b *blameRun) run(args []string) error {
 	// --score-debug's reference counts count the origins the walk went
 	// through, which a cache entry does not keep.
 	opts.NoCache = a.ShowStats || a.ScoreDebug
+	if env.Process {
+		// A walk gets the huge-page start of the heap; a blame the
+		// cache answers does not pay for it.
+		packBytes := r.Objects.PackBytes()
+		opts.BeforeWalk = func() { hugePageHeap(hugeHeapBytes(packBytes)) }
+	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
 		return err

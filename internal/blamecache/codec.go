@@ -16,17 +16,21 @@ import (
 //	key            length, bytes: the attribution key and path it answers
 //	format         1 = sha1, 2 = sha256
 //	commit, blob   raw object IDs
-//	numLines, ordered (0 or 1)
-//	commits        count, then per commit: raw ID, boundary (0 or 1)
+//	numLines, ordered (0 or 1), traced (0 or 1)
+//	commits        count, then per commit: raw ID, boundary (0 or 1),
+//	               text length+1 (0: none), text, committer time
 //	paths          count, then per path: length, bytes
-//	origins        count, then per origin: commit, path, previous+1 (0: none)
-//	pieces         count, then per piece: lno, sLno, numLines, origin
+//	origins        count, then per origin: commit, path, previous+1 (0: none),
+//	               pass, whole+1, scapegoat count, scapegoats+1
+//	trails         count, then per trail: origin, prev+1
+//	pieces         count, then per piece: lno, sLno, numLines, origin,
+//	               trail+1
 //	checksum       SHA-256 of everything before it
 //
 // Every count is checked against the bytes left before anything is
 // allocated, and the decoded snapshot is checked for consistency
 // (blamecore validates indexes and that the pieces cover every line).
-const magic = "goblame-cache\x00\x01"
+const magic = "goblame-cache\x00\x05"
 
 // errCorrupt is what any malformed entry decodes to: the caller ignores it.
 var errCorrupt = errors.New("blamecache: corrupt entry")
@@ -58,10 +62,18 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 	id(s.Blob)
 	u(uint64(s.NumLines))
 	flag(s.Ordered)
+	flag(s.Traced)
 	u(uint64(len(s.Commits)))
 	for _, c := range s.Commits {
 		id(c.ID)
 		flag(c.Boundary)
+		if c.Body == nil {
+			u(0)
+		} else {
+			u(uint64(len(c.Body)) + 1)
+			b = append(b, c.Body...)
+		}
+		u(c.Time)
 	}
 	paths := map[string]int{}
 	var pathList []string
@@ -80,6 +92,17 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 		u(uint64(o.Commit))
 		u(uint64(paths[o.Path]))
 		u(uint64(o.Previous + 1))
+		u(uint64(o.Pass))
+		u(uint64(o.Whole + 1))
+		u(uint64(len(o.Scapegoats)))
+		for _, g := range o.Scapegoats {
+			u(uint64(g + 1))
+		}
+	}
+	u(uint64(len(s.Trails)))
+	for _, t := range s.Trails {
+		u(uint64(t.Origin))
+		u(uint64(t.Prev + 1))
 	}
 	u(uint64(len(s.Pieces)))
 	for _, p := range s.Pieces {
@@ -87,6 +110,7 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 		u(uint64(p.SLno))
 		u(uint64(p.NumLines))
 		u(uint64(p.Origin))
+		u(uint64(p.Trail + 1))
 	}
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
@@ -166,9 +190,14 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 	s.Blob = d.id(format)
 	s.NumLines = d.int(len(d.b) + 1) // a piece per line at most, each bytes long
 	s.Ordered = d.flag()
-	s.Commits = make([]blamecore.SnapshotCommit, d.count(format.Size()+1))
+	s.Traced = d.flag()
+	s.Commits = make([]blamecore.SnapshotCommit, d.count(format.Size()+3))
 	for i := range s.Commits {
 		s.Commits[i] = blamecore.SnapshotCommit{ID: d.id(format), Boundary: d.flag()}
+		if n := d.int(len(d.b) + 2); n > 0 {
+			s.Commits[i].Body = d.bytes(n - 1)
+		}
+		s.Commits[i].Time = d.uint()
 	}
 	paths := make([]string, d.count(1))
 	for i := range paths {
@@ -181,11 +210,27 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 		if d.err != nil {
 			return nil, errCorrupt
 		}
-		s.Origins[i] = blamecore.SnapshotOrigin{Commit: c, Path: paths[p], Previous: d.int(len(s.Origins)+1) - 1}
+		o := blamecore.SnapshotOrigin{Commit: c, Path: paths[p], Previous: d.int(len(s.Origins)+1) - 1}
+		o.Pass = d.int(3)
+		o.Whole = d.int(len(s.Origins)+1) - 1
+		if n := d.count(1); n > 0 {
+			o.Scapegoats = make([]int, n)
+			for k := range o.Scapegoats {
+				o.Scapegoats[k] = d.int(len(s.Origins)+1) - 1
+			}
+		}
+		s.Origins[i] = o
 	}
-	s.Pieces = make([]blamecore.SnapshotPiece, d.count(4))
+	if n := d.count(2); n > 0 {
+		s.Trails = make([]blamecore.SnapshotTrail, n)
+		for i := range s.Trails {
+			s.Trails[i] = blamecore.SnapshotTrail{Origin: d.int(len(s.Origins)), Prev: d.int(i+1) - 1}
+		}
+	}
+	s.Pieces = make([]blamecore.SnapshotPiece, d.count(5))
 	for i := range s.Pieces {
 		s.Pieces[i] = blamecore.SnapshotPiece{Lno: d.int(s.NumLines), SLno: d.int(1 << 31), NumLines: d.int(s.NumLines + 1), Origin: d.int(len(s.Origins))}
+		s.Pieces[i].Trail = d.int(len(s.Trails)+1) - 1
 	}
 	if d.err != nil || len(d.b) != 0 {
 		return nil, errCorrupt

@@ -24,9 +24,13 @@ func testID(f oid.Format, b byte) oid.ID {
 func sampleSnapshot(f oid.Format, commit byte) *blamecore.Snapshot {
 	return &blamecore.Snapshot{
 		Commit: testID(f, commit), Path: "dir/new.txt", Blob: testID(f, 200), NumLines: 7, Ordered: true,
-		Commits: []blamecore.SnapshotCommit{{ID: testID(f, commit)}, {ID: testID(f, 2)}, {ID: testID(f, 3), Boundary: true}},
-		Origins: []blamecore.SnapshotOrigin{{Commit: 0, Path: "dir/new.txt", Previous: 1}, {Commit: 1, Path: "old.txt", Previous: 2}, {Commit: 2, Path: "old.txt", Previous: -1}},
-		Pieces:  []blamecore.SnapshotPiece{{Lno: 2, SLno: 2, NumLines: 1, Origin: 0}, {Lno: 0, SLno: 0, NumLines: 2, Origin: 1}, {Lno: 3, SLno: 1, NumLines: 4, Origin: 2}},
+		Commits: []blamecore.SnapshotCommit{{ID: testID(f, commit), Body: []byte("tree x\n\nsummary\n")}, {ID: testID(f, 2), Body: []byte{}}, {ID: testID(f, 3), Boundary: true}},
+		Traced:  true,
+		Origins: []blamecore.SnapshotOrigin{{Commit: 0, Path: "dir/new.txt", Previous: 1, Pass: blamecore.PassEach, Whole: -1, Scapegoats: []int{1, -1}},
+			{Commit: 1, Path: "old.txt", Previous: 2, Pass: blamecore.PassWhole, Whole: 2}, {Commit: 2, Path: "old.txt", Previous: -1, Whole: -1}},
+		Trails: []blamecore.SnapshotTrail{{Origin: 0, Prev: -1}, {Origin: 1, Prev: 0}, {Origin: 2, Prev: 1}},
+		Pieces: []blamecore.SnapshotPiece{{Lno: 2, SLno: 2, NumLines: 1, Origin: 0, Trail: 0}, {Lno: 0, SLno: 0, NumLines: 2, Origin: 1, Trail: 1},
+			{Lno: 3, SLno: 1, NumLines: 4, Origin: 2, Trail: 2}},
 	}
 }
 

@@ -19,6 +19,10 @@ type entry struct {
 	// unblamable: an ignored commit kept them because no parent line
 	// matched. Both survive splits and keep entries from coalescing.
 	ignored, unblamable bool
+
+	// trail is the way the lines came, when the blame records it
+	// (Options.Record): the origins from the final one to suspect.
+	trail *trail
 }
 
 // splitAt cuts e after n lines and returns the remainder, which is
@@ -31,6 +35,7 @@ func (e *entry) splitAt(n int, newSuspect *origin) *entry {
 		lno:        e.lno + n,
 		sLno:       e.sLno + n,
 		numLines:   e.numLines - n,
+		trail:      e.trail,
 	}
 	e.numLines = n
 	e.score = 0

@@ -12,16 +12,26 @@ import (
 // the author and committer lines found by searching for "\nauthor " and
 // "\ncommitter ", split with git's ident rules and mapped through the
 // mailmap, and the first line of the message.
-func (sb *scoreboard) commitInfo(c *Commit) (*CommitInfo, error) {
+//
+// A commit taken from a snapshot brings its text along (node.body); a
+// recording blame keeps the text it read for its snapshot.
+func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
+	c := &node.Commit
 	var body []byte
-	if c.Uncommitted {
+	switch {
+	case c.Uncommitted:
 		body = sb.final.fakeBody
-	} else {
+	case node.body != nil:
+		body = node.body
+	default:
 		b, err := sb.hist.commitBody(c.ID)
 		if err != nil {
 			return nil, err
 		}
 		body = b
+		if sb.opts.Record && len(b) <= maxSnapshotBody {
+			node.body = append([]byte(nil), b...)
+		}
 	}
 	msg := reencodeMessage(body, sb.opts.OutputEncoding)
 	if i := bytes.IndexByte(msg, 0); i >= 0 {

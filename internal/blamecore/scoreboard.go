@@ -30,6 +30,9 @@ type commitNode struct {
 
 	// fakeBody is the pseudo commit's text (working-tree blame).
 	fakeBody []byte
+	// body is the commit's text when a snapshot brought it or a
+	// recording blame read it (see commitInfo).
+	body []byte
 
 	// Room for the common case of one parent and one origin, so that a
 	// walk does not allocate two small slices per commit.
@@ -89,6 +92,10 @@ type scoreboard struct {
 	// hasBottoms: the command line named a range bottom (^A, A..B).
 	hasBottoms bool
 	snap       snapshotState
+	// trails and passes are what a recording blame keeps for its
+	// snapshot (see trace.go).
+	trails map[trailKey]*trail
+	passes map[*origin]*originPass
 
 	stats Stats
 	err   error // first fatal error
@@ -216,6 +223,11 @@ func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
 // if none of the commit's origins had suspects (git's queue_blames). The
 // commit is queued even for an empty list.
 func (sb *scoreboard) queueBlames(porigin *origin, sorted *entry) {
+	if sb.opts.Record {
+		for e := sorted; e != nil; e = e.next {
+			e.trail = sb.extendTrail(e.trail, porigin)
+		}
+	}
 	if porigin.suspects != nil {
 		porigin.suspects = mergeBySLno(porigin.suspects, sorted)
 		return
@@ -429,6 +441,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 		sb.dropFile(o)
 	}
 	if len(sgs) == 0 {
+		sb.notePass(o, nil, nil)
 		finish()
 		return nil
 	}
@@ -462,6 +475,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 				continue
 			}
 			if porigin.blob == o.blob {
+				sb.notePass(o, porigin, nil)
 				sb.passWholeBlame(o, porigin)
 				finish()
 				return nil
@@ -480,6 +494,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 	}
 
 	sb.stats.Commits++
+	sb.notePass(o, nil, sgOrigins)
 	for i := range sgs {
 		porigin := sgOrigins[i]
 		if porigin == nil {
@@ -713,7 +728,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 func (sb *scoreboard) publicCommit(c *commitNode) *Commit {
 	if c.pub == nil {
 		pub := &Commit{ID: c.ID, Uncommitted: c.Uncommitted}
-		pub.info, pub.loadErr = sb.commitInfo(&c.Commit)
+		pub.info, pub.loadErr = sb.commitInfo(c)
 		c.pub = pub
 	}
 	c.pub.Boundary, c.pub.MultiplePaths = c.Boundary, c.MultiplePaths

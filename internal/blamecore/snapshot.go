@@ -47,6 +47,12 @@ type Snapshot struct {
 	// Ordered: the walk took its commits in strictly decreasing
 	// committer date, one origin each (see above).
 	Ordered bool
+	// Trails are the ways the pieces came (Traced snapshots).
+	Trails []SnapshotTrail
+	// Traced: every piece has its Path and every origin worked on its
+	// Pass, so the walk of any subset can be replayed (trace.go): then
+	// the order entries are found in is known without Ordered.
+	Traced bool
 	// Commits are the commits the origins name; Boundary is git's
 	// UNINTERESTING flag at the end of the walk.
 	Commits []SnapshotCommit
@@ -57,11 +63,20 @@ type Snapshot struct {
 	Pieces []SnapshotPiece
 }
 
-// SnapshotCommit is a commit of a Snapshot.
+// SnapshotCommit is a commit of a Snapshot. Body, when not nil, is the
+// commit object's text, which blame reads for the details it prints
+// (taken from the snapshot, it spares reading the object); it is kept
+// for the commits entries name, up to maxSnapshotBody bytes each.
 type SnapshotCommit struct {
 	ID       oid.ID
 	Boundary bool
+	Body     []byte
+	// Time is the committer date the walk orders commits by.
+	Time uint64
 }
+
+// maxSnapshotBody is the largest commit text a snapshot keeps.
+const maxSnapshotBody = 64 << 10
 
 // SnapshotOrigin is an origin of a Snapshot: indexes into Commits and, for
 // Previous, Origins (-1 when it has none).
@@ -69,14 +84,42 @@ type SnapshotOrigin struct {
 	Commit   int
 	Path     string
 	Previous int
+	// Pass is how the origin handed lines on (Traced snapshots):
+	// PassNone (it kept them: a boundary), PassWhole (all to Whole) or
+	// PassEach (to each of Scapegoats in order; -1 for a parent without
+	// the file).
+	Pass       int
+	Whole      int
+	Scapegoats []int
 }
+
+// The kinds of SnapshotOrigin.Pass.
+const (
+	PassNone = iota
+	PassWhole
+	PassEach
+)
 
 // SnapshotPiece is a guilty entry: NumLines final-image lines from Lno,
 // lines from SLno of Origins[Origin].
 type SnapshotPiece struct {
 	Lno, SLno, NumLines int
 	Origin              int
+	// Trail is the way the lines came (Traced snapshots): an index into
+	// Trails, whose chain of Prev leads from Origin back to Origins[0].
+	Trail int
 }
+
+// SnapshotTrail is a step of the ways lines came: lines at Origin that
+// came from Trails[Prev] (-1: the start, Origins[0]). Trails are shared by
+// the pieces that went the same way, and Prev is always a smaller index.
+type SnapshotTrail struct {
+	Origin, Prev int
+}
+
+// maxTracePath bounds the trail steps a snapshot holds; a longer trace
+// is dropped (the snapshot is then not Traced).
+const maxTracePath = 1 << 22
 
 // Bases looks up snapshots for a blame: it returns the snapshot of
 // (commit, path) when one is known, else nil. It is asked whenever the
@@ -98,6 +141,7 @@ func TakeSnapshot(r *Result) *Snapshot {
 type recorded struct {
 	lno, sLno, numLines int
 	suspect             *origin
+	trail               *trail
 }
 
 // snapshotState is the scoreboard's bookkeeping for snapshots: what was
@@ -114,6 +158,8 @@ type snapshotState struct {
 	// unusable: something happened that a snapshot cannot stand for
 	// (a warning, a textconv conversion).
 	unusable bool
+	// untraced: entries came from a snapshot without a trace.
+	untraced bool
 }
 
 // reusable reports whether this blame's options allow snapshots at all:
@@ -143,7 +189,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	if snap == nil || snap.Commit != c.ID || snap.Path != o.path || snap.Blob != o.blob || !validSnapshot(snap) {
 		return false, nil
 	}
-	if sb.opts.OnGuilty != nil && !snap.Ordered {
+	if sb.opts.OnGuilty != nil && !snap.Ordered && !snap.Traced {
 		return false, nil // the order entries are found in is not known
 	}
 	// Each of the snapshot's lines must be suspected by at most one entry
@@ -174,6 +220,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	// them depends on the walk: then only an unordered result is given.
 	type cut struct {
 		lno, sLno, numLines, origin int
+		piece, sus                  int
 	}
 	var cuts []cut
 	for i := 0; i < len(snap.Pieces); {
@@ -182,7 +229,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 			j++
 		}
 		group := len(cuts)
-		for _, p := range snap.Pieces[i:j] {
+		for pi, p := range snap.Pieces[i:j] {
 			for l := p.Lno; l < p.Lno+p.NumLines; {
 				si := cover[l]
 				if si < 0 {
@@ -191,23 +238,52 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 				}
 				s := sus[si]
 				end := min(p.Lno+p.NumLines, s.sLno+s.numLines)
-				cuts = append(cuts, cut{lno: s.lno + (l - s.sLno), sLno: p.SLno + (l - p.Lno), numLines: end - l, origin: p.Origin})
+				cuts = append(cuts, cut{lno: s.lno + (l - s.sLno), sLno: p.SLno + (l - p.Lno), numLines: end - l, origin: p.Origin, piece: i + pi, sus: int(si)})
 				l = end
 			}
 		}
 		g := cuts[group:]
 		sort.SliceStable(g, func(a, b int) bool { return g[a].sLno < g[b].sLno })
 		for k := 1; k < len(g); k++ {
-			if g[k].sLno == g[k-1].sLno && sb.opts.OnGuilty != nil {
+			if g[k].sLno == g[k-1].sLno && sb.opts.OnGuilty != nil && !snap.Traced {
 				return false, nil
 			}
 		}
 		i = j
 	}
 
+	// A blame that starts from the snapshot's own commit gives the
+	// snapshot back, and a blame of an uncommitted file is not kept:
+	// neither records. Only a recording blame needs every origin; the
+	// others need the origins entries name and their "previous" ones, and
+	// (for --incremental) the dates of every commit the lines went by.
+	recording := sb.opts.Record && snap.Traced && c != sb.final && !sb.final.Uncommitted
+	if !recording {
+		sb.snap.unusable = true
+	}
+	needOrigin := make([]bool, len(snap.Origins))
+	needCommit := make([]bool, len(snap.Commits))
+	for i := range snap.Origins {
+		needOrigin[i] = recording
+	}
+	for _, k := range cuts {
+		needOrigin[k.origin] = true
+		if pv := snap.Origins[k.origin].Previous; pv >= 0 {
+			needOrigin[pv] = true
+		}
+	}
+	replaying := sb.opts.OnGuilty != nil && snap.Traced
+	for i, so := range snap.Origins {
+		if needOrigin[i] {
+			needCommit[so.Commit] = true
+		}
+	}
 	// Every commit named must be in the repository.
 	nodes := make([]*commitNode, len(snap.Commits))
 	for i, sc := range snap.Commits {
+		if !needCommit[i] {
+			continue
+		}
 		n := c
 		if sc.ID != c.ID {
 			n = sb.lookupCommit(sc.ID)
@@ -215,35 +291,112 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 				return false, nil
 			}
 		}
+		// A commit's text is used when it is the commit's (it hashes
+		// to the ID), else read from the repository.
+		if sc.Body != nil && n.body == nil && !n.Uncommitted && oid.HashObject(sb.format, "commit", sc.Body) == sc.ID {
+			n.body = sc.Body
+		}
 		nodes[i] = n
+	}
+	if replaying {
+		leaves := make([]int, len(cuts))
+		sl := make([]int, len(cuts))
+		for k, ct := range cuts {
+			leaves[k], sl[k] = snap.Pieces[ct.piece].Trail, ct.sLno
+		}
+		order, ok := replay(snap, leaves, sl)
+		if !ok {
+			return false, nil
+		}
+		sorted := make([]cut, len(order))
+		for k, ci := range order {
+			sorted[k] = cuts[ci]
+		}
+		cuts = sorted
 	}
 	origins := make([]*origin, len(snap.Origins))
 	for i, so := range snap.Origins {
-		if i == 0 {
+		switch {
+		case i == 0:
 			origins[0] = o
-			continue
+		case needOrigin[i]:
+			origins[i] = sb.getOrigin(nodes[so.Commit], so.Path)
 		}
-		origins[i] = sb.getOrigin(nodes[so.Commit], so.Path)
 	}
 	for i, so := range snap.Origins {
-		if so.Previous >= 0 && origins[i].previous == nil {
+		if origins[i] != nil && so.Previous >= 0 && origins[i].previous == nil && origins[so.Previous] != nil {
 			origins[i].previous = origins[so.Previous]
 		}
 	}
 	for i, sc := range snap.Commits {
-		if sc.Boundary && !sb.uninteresting(nodes[i]) {
+		if nodes[i] != nil && sc.Boundary && !sb.uninteresting(nodes[i]) {
 			sb.markUninteresting(nodes[i])
 		}
 	}
 	// (c's own pop was noted: the walk so far was ordered if it left
 	// the queue in decreasing dates down to c.)
 	sb.snap.ordered = sb.snap.ordered && snap.Ordered
+	if !snap.Traced {
+		sb.snap.untraced = true
+	}
+	// trailOf is the trail of snapshot trail ti continued from the
+	// suspect entry si's trail, made once per pair.
+	type trailAt struct{ si, ti int }
+	trails := map[trailAt]*trail{}
+	var trailOf func(si, ti int) *trail
+	trailOf = func(si, ti int) *trail {
+		if t, ok := trails[trailAt{si, ti}]; ok {
+			return t
+		}
+		// Up to a known step or the start, then down again.
+		var chain []int
+		for x := ti; x >= 0; x = snap.Trails[x].Prev {
+			if _, ok := trails[trailAt{si, x}]; ok {
+				break
+			}
+			chain = append(chain, x)
+		}
+		for k := len(chain) - 1; k >= 0; k-- {
+			x := chain[k]
+			var t *trail
+			if pv := snap.Trails[x].Prev; pv < 0 {
+				t = sus[si].trail // Origins[0] is where the suspect is
+			} else {
+				t = sb.extendTrail(trails[trailAt{si, pv}], origins[snap.Trails[x].Origin])
+			}
+			trails[trailAt{si, x}] = t
+		}
+		return trails[trailAt{si, ti}]
+	}
+	if recording {
+		at := func(i int) *origin {
+			if i < 0 {
+				return nil
+			}
+			return origins[i]
+		}
+		for i, so := range snap.Origins {
+			switch so.Pass {
+			case PassWhole:
+				sb.notePass(origins[i], at(so.Whole), nil)
+			case PassEach:
+				sgs := make([]*origin, len(so.Scapegoats))
+				for k, g := range so.Scapegoats {
+					sgs[k] = at(g)
+				}
+				sb.notePass(origins[i], nil, sgs)
+			}
+		}
+	}
 
 	o.suspects = nil
 	var found, last *entry
 	for _, k := range cuts {
 		suspect := origins[k.origin]
 		e := &entry{lno: k.lno, sLno: k.sLno, numLines: k.numLines, suspect: suspect}
+		if recording {
+			e.trail = trailOf(k.sus, snap.Pieces[k.piece].Trail)
+		}
 		suspect.guilty = true
 		if sb.opts.OnGuilty != nil {
 			c := suspect.commit
@@ -273,8 +426,24 @@ func validSnapshot(s *Snapshot) bool {
 	if s.NumLines < 0 || len(s.Origins) == 0 || len(s.Commits) == 0 {
 		return false
 	}
+	in := func(i int) bool { return i >= -1 && i < len(s.Origins) }
 	for i, o := range s.Origins {
-		if o.Commit < 0 || o.Commit >= len(s.Commits) || o.Previous < -1 || o.Previous >= len(s.Origins) || o.Previous == i {
+		if o.Commit < 0 || o.Commit >= len(s.Commits) || !in(o.Previous) || o.Previous == i || !in(o.Whole) || o.Pass < PassNone || o.Pass > PassEach {
+			return false
+		}
+		for _, g := range o.Scapegoats {
+			if !in(g) {
+				return false
+			}
+		}
+	}
+	for i, t := range s.Trails {
+		if t.Origin < 0 || t.Origin >= len(s.Origins) || t.Prev < -1 || t.Prev >= i || t.Prev == -1 && t.Origin != 0 {
+			return false
+		}
+	}
+	for _, p := range s.Pieces {
+		if s.Traced && (p.Trail < 0 || p.Trail >= len(s.Trails) || s.Trails[p.Trail].Origin != p.Origin) {
 			return false
 		}
 	}
@@ -301,7 +470,7 @@ func validSnapshot(s *Snapshot) bool {
 // record notes a guilty entry for the snapshot.
 func (sb *scoreboard) record(e *entry) {
 	if sb.opts.Record {
-		sb.snap.pieces = append(sb.snap.pieces, recorded{lno: e.lno, sLno: e.sLno, numLines: e.numLines, suspect: e.suspect})
+		sb.snap.pieces = append(sb.snap.pieces, recorded{lno: e.lno, sLno: e.sLno, numLines: e.numLines, suspect: e.suspect, trail: e.trail})
 	}
 }
 
@@ -348,11 +517,87 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	}
 	add(sb.finalOrigin)
 	s.Pieces = make([]SnapshotPiece, len(sb.snap.pieces))
+	traced := !sb.snap.untraced
+	trailIndex := make(map[*trail]int)
 	for i, p := range sb.snap.pieces {
-		s.Pieces[i] = SnapshotPiece{Lno: p.lno, SLno: p.sLno, NumLines: p.numLines, Origin: add(p.suspect)}
+		s.Pieces[i] = SnapshotPiece{Lno: p.lno, SLno: p.sLno, NumLines: p.numLines, Origin: add(p.suspect), Trail: -1}
+		if !traced {
+			continue
+		}
+		if p.trail == nil || p.trail.o != p.suspect {
+			traced = false
+			continue
+		}
+		// The new steps of the trail, oldest first.
+		var steps []*trail
+		t := p.trail
+		for ; t != nil; t = t.prev {
+			if _, ok := trailIndex[t]; ok {
+				break
+			}
+			steps = append(steps, t)
+		}
+		if t == nil && (len(steps) == 0 || steps[len(steps)-1].o != sb.finalOrigin) {
+			traced = false
+			continue
+		}
+		for k := len(steps) - 1; k >= 0; k-- {
+			st := steps[k]
+			prev := -1
+			if st.prev != nil {
+				prev = trailIndex[st.prev]
+			}
+			trailIndex[st] = len(s.Trails)
+			s.Trails = append(s.Trails, SnapshotTrail{Origin: add(st.o), Prev: prev})
+		}
+		if len(s.Trails) > maxTracePath {
+			traced = false
+			continue
+		}
+		s.Pieces[i].Trail = trailIndex[p.trail]
+	}
+	if traced {
+		// The passes of the origins on the paths (those worked on), and
+		// the origins they name.
+		n := len(s.Origins)
+		byIndex := make([]*origin, n)
+		for o, i := range originIndex {
+			byIndex[i] = o
+		}
+		for i := 0; i < n; i++ {
+			ps := sb.passes[byIndex[i]]
+			if ps == nil {
+				continue
+			}
+			if ps.whole != nil {
+				s.Origins[i].Pass, s.Origins[i].Whole = PassWhole, add(ps.whole)
+				continue
+			}
+			s.Origins[i].Pass, s.Origins[i].Whole = PassEach, -1
+			s.Origins[i].Scapegoats = make([]int, len(ps.scapegoats))
+			for k, g := range ps.scapegoats {
+				s.Origins[i].Scapegoats[k] = -1
+				if g != nil {
+					s.Origins[i].Scapegoats[k] = add(g)
+				}
+			}
+		}
+		for i := range s.Origins {
+			if s.Origins[i].Pass == PassNone {
+				s.Origins[i].Whole = -1
+			}
+		}
+		s.Traced = true
+	} else {
+		s.Trails = nil
+		for i := range s.Pieces {
+			s.Pieces[i].Trail = -1
+		}
 	}
 	for c, i := range commitIndex {
 		s.Commits[i].Boundary = sb.uninteresting(c)
+		s.Commits[i].Body = c.body
+		s.Commits[i].Time = c.date()
 	}
 	if !validSnapshot(s) {
 		return nil
