@@ -54,6 +54,18 @@
 // Stream as goblame's --json records (format.NewJSON; Prepared.Path and
 // Prepared.Final give its header).
 //
+// # The cache
+//
+// A Repository given a Cache (OpenCache, SetCache) keeps finished
+// blames outside the repository and takes them over: a repeated blame
+// reads its entry, a dirty buffer or the working tree over a cached HEAD
+// costs one diff, and a newer commit walks only down to a commit with an
+// entry. Every answer is the one a blame without the cache gives, entries
+// as found included; blames the cache cannot answer exactly (-M, -C,
+// ignored revisions, --reverse, rewritten histories, textconv) do not use
+// it, and Options.NoCache turns it off for one blame. ScoreDebug's
+// reference count describes the walk, which a cached blame does not do.
+//
 // # Errors
 //
 // Errors carry git's messages ("no such path x in HEAD", "file x has
