@@ -25,7 +25,7 @@ vet:
 # Every test, go vet included. Tests that compare with git skip (with a
 # message) unless git 2.39.x is installed.
 test: vet
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 	# the library's concurrency under the race detector
 	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead' ./blame ./internal/traverse
 
