@@ -28,43 +28,53 @@ func (q *commitQueue) less(a, b queueItem) bool {
 }
 
 func (q *commitQueue) put(c *commitNode) {
-	q.items = append(q.items, queueItem{c: c, ctr: q.counter})
+	q.items = heapPush(q.items, queueItem{c: c, ctr: q.counter}, q.less)
 	q.counter++
-	i := len(q.items) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(q.items[i], q.items[p]) {
-			break
-		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
-		i = p
-	}
 }
 
 func (q *commitQueue) get() *commitNode {
-	n := len(q.items)
-	if n == 0 {
+	if len(q.items) == 0 {
 		return nil
 	}
-	top := q.items[0].c
-	n--
-	q.items[0] = q.items[n]
-	q.items = q.items[:n]
-	i := 0
-	for {
+	var top queueItem
+	q.items, top = heapPop(q.items, q.less)
+	return top.c
+}
+
+// heapPush adds x to the binary heap items ordered by less (least first).
+func heapPush[T any](items []T, x T, less func(a, b T) bool) []T {
+	items = append(items, x)
+	for i := len(items) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !less(items[i], items[p]) {
+			break
+		}
+		items[i], items[p] = items[p], items[i]
+		i = p
+	}
+	return items
+}
+
+// heapPop removes and returns the least item of a non-empty heap.
+func heapPop[T any](items []T, less func(a, b T) bool) ([]T, T) {
+	top := items[0]
+	n := len(items) - 1
+	items[0] = items[n]
+	items = items[:n]
+	for i := 0; ; {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && q.less(q.items[r], q.items[l]) {
+		if r := l + 1; r < n && less(items[r], items[l]) {
 			m = r
 		}
-		if !q.less(q.items[m], q.items[i]) {
+		if !less(items[m], items[i]) {
 			break
 		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
+		items[i], items[m] = items[m], items[i]
 		i = m
 	}
-	return top
+	return items, top
 }

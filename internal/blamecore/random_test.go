@@ -230,6 +230,35 @@ func generateHistory(seed int64, commits int, distinctDates bool) string {
 	return h.out.String()
 }
 
+// randomSeeds is how many seeds the random-history tests run:
+// GOBLAME_RANDOM_SEEDS, else 6.
+func randomSeeds() int {
+	if s := os.Getenv("GOBLAME_RANDOM_SEEDS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			return n
+		}
+	}
+	return 6
+}
+
+// randomRepository builds seed's history with git fast-import (distinct
+// dates for even seeds, the object formats in turn) and opens its object
+// database for the test.
+func randomRepository(t *testing.T, seed int64) (dir string, format oid.Format, db *odb.DB, distinct bool) {
+	t.Helper()
+	distinct = seed%2 == 0
+	format = testgit.Formats[int(seed)%len(testgit.Formats)]
+	stream := generateHistory(seed, 40, distinct)
+	script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n"
+	dir = filepath.Join(testgit.Fixture(t, fmt.Sprintf("random-%d", seed), format, script), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return dir, format, db, distinct
+}
+
 // TestRandomHistoriesMatchGit builds seeded random histories with git
 // fast-import and compares goblame's per-line attribution with git's
 // for every file at every branch tip and a sample of older commits.
@@ -237,23 +266,10 @@ func generateHistory(seed int64, commits int, distinctDates bool) string {
 // a failure names its seed, and the history is rebuilt from it.
 func TestRandomHistoriesMatchGit(t *testing.T) {
 	testgit.RequireGit(t)
-	seeds := 6
-	if s := os.Getenv("GOBLAME_RANDOM_SEEDS"); s != "" {
-		seeds, _ = strconv.Atoi(s)
-	}
-	for seed := int64(1); seed <= int64(seeds); seed++ {
-		distinct := seed%2 == 0
-		format := testgit.Formats[int(seed)%len(testgit.Formats)]
+	for seed := int64(1); seed <= int64(randomSeeds()); seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			t.Parallel()
-			stream := generateHistory(seed, 40, distinct)
-			script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n"
-			dir := filepath.Join(testgit.Fixture(t, fmt.Sprintf("random-%d", seed), format, script), "r")
-			db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
+			dir, format, db, distinct := randomRepository(t, seed)
 			flagSets := [][]string{nil, {"-w"}, {"--minimal"}, {"--no-indent-heuristic"}, {"--first-parent"}}
 			if distinct {
 				// git itself is not deterministic under -M/-C when two

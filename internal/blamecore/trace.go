@@ -250,41 +250,15 @@ func (q *replayQueue) less(a, b [2]uint64) bool {
 }
 
 func (q *replayQueue) put(c int) {
-	q.items = append(q.items, [2]uint64{uint64(c), q.ctr})
+	q.items = heapPush(q.items, [2]uint64{uint64(c), q.ctr}, q.less)
 	q.ctr++
-	for i := len(q.items) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !q.less(q.items[i], q.items[p]) {
-			break
-		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
-		i = p
-	}
 }
 
 func (q *replayQueue) get() (int, bool) {
-	n := len(q.items)
-	if n == 0 {
+	if len(q.items) == 0 {
 		return 0, false
 	}
-	top := q.items[0]
-	n--
-	q.items[0] = q.items[n]
-	q.items = q.items[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && q.less(q.items[r], q.items[l]) {
-			m = r
-		}
-		if !q.less(q.items[m], q.items[i]) {
-			break
-		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
-		i = m
-	}
+	var top [2]uint64
+	q.items, top = heapPop(q.items, q.less)
 	return int(top[0]), true
 }
