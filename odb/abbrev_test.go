@@ -46,8 +46,9 @@ git mktree --missing < entries > abbrev-tree
 
 func abbrevFixture(t *testing.T, format oid.Format) (string, []oid.ID) {
 	t.Helper()
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	dir := testgit.Fixture(t, "odb-abbrev", format, abbrevScript)
+	// The objects that exist: any git lists the same ones.
 	lines := strings.Fields(testgit.Git(t, dir, format, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
 	var ids []oid.ID
 	for _, l := range lines {
@@ -67,12 +68,23 @@ func TestUniqueAbbrevLenMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
 			dir, _ := abbrevFixture(t, format)
+			goldens := testgit.Golden(t)
 			tree := strings.TrimSpace(readFile(t, filepath.Join(dir, "abbrev-tree")))
+			// The tree's entries as the script gave them to mktree,
+			// in tree order (by name): git's answers below are their
+			// abbreviated ids only, in that order.
+			var entries [][2]string // name, full id
+			for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "entries"))), "\n") {
+				tab := strings.IndexByte(line, '\t')
+				entries = append(entries, [2]string{line[tab+1:], strings.Fields(line[:tab])[2]})
+			}
+			slices.SortFunc(entries, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+			entries = slices.CompactFunc(entries, func(a, b [2]string) bool { return a[0] == b[0] })
 			compared, extended := 0, 0
 			for _, midx := range []bool{true, false} {
 				cfg := "core.multiPackIndex=" + map[bool]string{true: "true", false: "false"}[midx]
 				for _, abbrev := range []string{"--abbrev", "--abbrev=4", "--abbrev=5", "--abbrev=9"} {
-					out := testgit.Git(t, dir, format, "-c", cfg, "ls-tree", abbrev, tree)
+					out := goldens.Git(dir, format, "-c", cfg, "ls-tree", abbrev, "--format=%(objectname)", tree)
 					minLen := -1
 					if abbrev != "--abbrev" {
 						minLen = atoi(strings.TrimPrefix(abbrev, "--abbrev="))
@@ -81,21 +93,19 @@ func TestUniqueAbbrevLenMatchesGit(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-						tab := strings.IndexByte(line, '\t')
-						f := strings.Fields(line[:tab])
-						name := line[tab+1:]
-						full := name[strings.IndexByte(name, 'f')+1:]
-						if strings.HasPrefix(name, "missing-") {
-							full = strings.TrimPrefix(name, "missing-")
-						}
+					lines := strings.Split(strings.TrimSpace(out), "\n")
+					if len(lines) != len(entries) {
+						t.Fatalf("git ls-tree printed %d entries, the tree has %d", len(lines), len(entries))
+					}
+					for i, short := range lines {
+						full := entries[i][1]
 						id := mustParse(t, format, full)
-						if !strings.HasPrefix(full, f[2]) {
-							t.Fatalf("ls-tree line %q", line)
+						if !strings.HasPrefix(full, short) {
+							t.Fatalf("ls-tree line %d %q: not a prefix of %s", i, short, full)
 						}
 						n := db.UniqueAbbrevLen(id, minLen)
-						if n != len(f[2]) {
-							t.Errorf("%s midx=%v %s: UniqueAbbrevLen = %d, git printed %q", abbrev, midx, full, n, f[2])
+						if n != len(short) {
+							t.Errorf("%s midx=%v %s: UniqueAbbrevLen = %d, git printed %q", abbrev, midx, full, n, short)
 						}
 						if minLen > 0 && n > minLen {
 							extended++
@@ -108,9 +118,9 @@ func TestUniqueAbbrevLenMatchesGit(t *testing.T) {
 			if extended == 0 {
 				t.Error("no abbreviation needed extending; the fixture is too small")
 			}
-			head := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD"))
+			head := strings.TrimSpace(goldens.Git(dir, format, "rev-parse", "HEAD"))
 			for _, short := range []string{"--short", "--short=4", "--short=0", "--short=12"} {
-				got := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", short, head))
+				got := strings.TrimSpace(goldens.Git(dir, format, "rev-parse", short, head))
 				minLen := -1
 				if short != "--short" {
 					minLen = max(atoi(strings.TrimPrefix(short, "--short=")), 4) // rev-parse's MINIMUM_ABBREV
@@ -154,11 +164,12 @@ func TestApproximateCountMidxQuirk(t *testing.T) {
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
 			dir, _ := abbrevFixture(t, format)
-			head := mustParse(t, format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+			goldens := testgit.Golden(t)
+			head := mustParse(t, format, strings.TrimSpace(goldens.Git(dir, format, "rev-parse", "HEAD")))
 			for _, midx := range []bool{true, false} {
 				cfg := "core.multiPackIndex=" + map[bool]string{true: "true", false: "false"}[midx]
-				short := strings.TrimSpace(testgit.Git(t, dir, format, "-c", cfg, "rev-parse", "--short", "HEAD"))
-				logged := strings.TrimSpace(testgit.Git(t, dir, format, "-c", cfg, "log", "-1", "--format=%h", "HEAD"))
+				short := strings.TrimSpace(goldens.Git(dir, format, "-c", cfg, "rev-parse", "--short", "HEAD"))
+				logged := strings.TrimSpace(goldens.Git(dir, format, "-c", cfg, "log", "-1", "--format=%h", "HEAD"))
 
 				db, err := Open(objectsDir(t, dir, format), format, Options{DisableMultiPackIndex: !midx})
 				if err != nil {
@@ -210,7 +221,7 @@ func TestResolvePrefixMatchesGit(t *testing.T) {
 			}
 			matches := 0
 			for _, p := range prefixes {
-				out := testgit.Git(t, dir, format, "rev-parse", "--disambiguate="+p)
+				out := testgit.Golden(t).Git(dir, format, "rev-parse", "--disambiguate="+p)
 				want := strings.Fields(out)
 				got, err := db.ResolvePrefix(p, 0)
 				if err != nil {

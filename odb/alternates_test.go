@@ -85,7 +85,6 @@ func TestAlternatesAbsolute(t *testing.T) {
 // are found.
 func TestAlternatesDepthLimit(t *testing.T) {
 	const script = `
-cd ..
 mkdir chain && cd chain
 for i in 0 1 2 3 4 5 6 7 8; do
 	git init -q --bare r$i
@@ -97,9 +96,9 @@ done
 `
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
-			testgit.RequireGit(t)
+			goldens := testgit.Golden(t) // skips without git
 			root := testgit.Fixture(t, "odb-alternates-chain", format, script)
-			chain := filepath.Join(root, "..", "chain")
+			chain := filepath.Join(root, "chain")
 			db, err := Open(filepath.Join(chain, "r0", "objects"), format, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -113,10 +112,7 @@ done
 					t.Fatal(err)
 				}
 				id := mustParse(t, format, strings.TrimSpace(string(b)))
-				res, err := testgit.Run(filepath.Join(chain, "r0"), format, nil, nil, "git", "cat-file", "-e", id.String())
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := goldens.Run(testgit.Case{Dir: filepath.Join(chain, "r0"), Format: format, Args: []string{"cat-file", "-e", id.String()}})
 				gitHas := res.ExitCode == 0
 				if got := r.Has(id); got != gitHas {
 					t.Errorf("object only in r%d: Has = %v, git cat-file -e says %v", i, got, gitHas)
@@ -140,7 +136,6 @@ done
 // git reports broken nested alternates in the order it links directories.
 func TestExtraAlternatesOrder(t *testing.T) {
 	const script = `
-cd ..
 mkdir order && cd order
 git init -q --bare env
 git init -q --bare info
@@ -153,19 +148,16 @@ echo "info object" | git --git-dir=info hash-object -w --stdin > info-id
 `
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
-			testgit.RequireGit(t)
+			goldens := testgit.Golden(t) // skips without git
 			root := testgit.Fixture(t, "odb-alternates-order", format, script)
-			order := filepath.Join(root, "..", "order")
+			order := filepath.Join(root, "order")
 			envDir := filepath.Join(order, "env", "objects")
 			env := "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + envDir
 			envID, err := os.ReadFile(filepath.Join(order, "env-id"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := testgit.Run(filepath.Join(order, "main"), format, nil, []string{env}, "git", "cat-file", "-e", strings.TrimSpace(string(envID)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := goldens.Run(testgit.Case{Dir: filepath.Join(order, "main"), Format: format, Env: []string{env}, Args: []string{"cat-file", "-e", strings.TrimSpace(string(envID))}})
 			stderr := string(res.Stderr)
 			iEnv := strings.Index(stderr, "nonexistent-from-env")
 			iInfo := strings.Index(stderr, "nonexistent-from-info")

@@ -35,7 +35,7 @@ func goGitFixturesData(t *testing.T) string {
 // repository and compares every object with git cat-file --batch. A pack
 // shipped without an index gets one from git index-pack.
 func TestGoGitFixturePacks(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.RequireAnyGit(t) // objects are compared by content (see catFileAll)
 	data := goGitFixturesData(t)
 	packs, _ := filepath.Glob(filepath.Join(data, "pack-*.pack"))
 	if len(packs) == 0 {
@@ -73,7 +73,7 @@ func TestGoGitFixturePacks(t *testing.T) {
 // TestGoGitFixtureRepositories unpacks the .git directories that
 // go-git-fixtures ships as archives and compares every object with git.
 func TestGoGitFixtureRepositories(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.RequireAnyGit(t) // objects are compared by content (see catFileAll)
 	data := goGitFixturesData(t)
 	archives, _ := filepath.Glob(filepath.Join(data, "git-*.tgz"))
 	if len(archives) == 0 {

@@ -81,6 +81,16 @@ func requireGit(t testing.TB, why string) {
 	}
 }
 
+// RequireAnyGit skips the test unless some git is installed: for tests
+// that use git only to build fixtures, or ask it what any version
+// answers alike (an object's bytes, which its hash names).
+func RequireAnyGit(t testing.TB) {
+	t.Helper()
+	if _, err := Version(); err != nil {
+		t.Skipf("skipping: git is not available (%v); fixtures are built with it", err)
+	}
+}
+
 // RequireGitFor is RequireGit for a test that can have no golden
 // outputs, saying why in its skip message.
 func RequireGitFor(t testing.TB, why string) {
