@@ -102,7 +102,7 @@ func copyFile(t testing.TB, from, to string) {
 func TestBloomV2(t *testing.T) {
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
-			testgit.RequireGit(t)
+			testgit.Golden(t) // skips without git
 			dir := testgit.Fixture(t, "traverse-bloomv2", format, bloomV2Script)
 			truth := diffTruthOf(t, dir, format)
 			for _, files := range [][]string{

@@ -82,7 +82,12 @@ func loadObjects(t testing.TB, dir string, format oid.Format) *memReader {
 		if _, err := io.ReadFull(br, body); err != nil {
 			t.Fatal(err)
 		}
-		r.objs[id] = memObject{typ: object.ParseType([]byte(f[1])), body: body[:size]}
+		typ := object.ParseType([]byte(f[1]))
+		// Any git gives these bytes: they are the ones the id names.
+		if oid.HashObject(format, typ.String(), body[:size]) != id {
+			t.Fatalf("cat-file gave %s bytes that do not hash to %s", typ, id)
+		}
+		r.objs[id] = memObject{typ: typ, body: body[:size]}
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
@@ -98,19 +103,28 @@ var (
 	gitCache = map[string]string{}
 )
 
-// gitMemo runs git once per (dir, args): fixtures never change once
-// built, so repeated questions (many tests ask for the same rev-parse or
-// log) are answered from memory.
+// goldenFile names the golden file t's git answers are kept in (its
+// top-level test): caches of those answers are per golden file, so that
+// each test's goldens hold every answer it uses.
+func goldenFile(t testing.TB) string {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	return top
+}
+
+// gitMemo gives git 2.39.5's answer (git's own, or the goldens') once
+// per (test, dir, args): fixtures never change once built, so repeated
+// questions (many subtests ask for the same rev-parse or log) are
+// answered from memory.
 func gitMemo(t testing.TB, dir string, format oid.Format, args ...string) string {
 	t.Helper()
-	key := dir + "\x00" + strings.Join(args, "\x00")
+	key := goldenFile(t) + "\x00" + dir + "\x00" + strings.Join(args, "\x00")
 	gitMu.Lock()
 	out, ok := gitCache[key]
 	gitMu.Unlock()
 	if ok {
 		return out
 	}
-	out = testgit.Git(t, dir, format, args...)
+	out = testgit.Golden(t).Git(dir, format, args...)
 	gitMu.Lock()
 	gitCache[key] = out
 	gitMu.Unlock()
@@ -166,11 +180,8 @@ func splitNUL(b []byte) [][]byte {
 	return bytes.Split(b, []byte{0})
 }
 
+// gitRaw is git 2.39.5's standard output (git's own, or the goldens').
 func gitRaw(t testing.TB, dir string, format oid.Format, args ...string) []byte {
 	t.Helper()
-	res, err := testgit.Run(dir, format, nil, nil, "git", args...)
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("git %s: %v %s", strings.Join(args, " "), err, res)
-	}
-	return res.Stdout
+	return []byte(testgit.Golden(t).Git(dir, format, args...))
 }

@@ -18,7 +18,7 @@ func TestWithObjectDatabase(t *testing.T) {
 			t.Run(format.String()+"/"+variant, func(t *testing.T) {
 				var dir string
 				if variant == "packed" {
-					testgit.RequireGit(t)
+					testgit.Golden(t) // skips without git
 					dir = testgit.Fixture(t, "traverse-packed", format, history+"git repack -adq\ngit commit-graph write --reachable --changed-paths\n")
 				} else {
 					dir = historyFixture(t, variant, format)

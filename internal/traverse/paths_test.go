@@ -42,7 +42,7 @@ func diffTruthOf(t testing.TB, dir string, format oid.Format) changedTruth {
 	t.Helper()
 	truthMu.Lock()
 	defer truthMu.Unlock()
-	if tr := truthCache[dir]; tr != nil {
+	if tr := truthCache[goldenFile(t)+"\x00"+dir]; tr != nil {
 		return tr
 	}
 	tr := changedTruth{}
@@ -56,7 +56,7 @@ func diffTruthOf(t testing.TB, dir string, format oid.Format) changedTruth {
 			tr[c.id] = append(tr[c.id], names)
 		}
 	}
-	truthCache[dir] = tr
+	truthCache[goldenFile(t)+"\x00"+dir] = tr
 	return tr
 }
 

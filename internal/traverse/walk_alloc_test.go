@@ -67,7 +67,7 @@ var walkAllocBudgets = map[string]float64{
 }
 
 func TestAllocBudgetsPerCommit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
 			dir := testgit.Fixture(t, "traverse-long-history", format, longHistoryScript)

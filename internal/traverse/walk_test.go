@@ -116,7 +116,7 @@ type limitCase struct {
 
 func limitCases(t testing.TB, dir string, format oid.Format) []limitCase {
 	ts := func(rev string) uint64 {
-		v, err := strconv.ParseUint(strings.TrimSpace(testgit.Git(t, dir, format, "log", "-1", "--format=%ct", rev)), 10, 64)
+		v, err := strconv.ParseUint(strings.TrimSpace(gitMemo(t, dir, format, "log", "-1", "--format=%ct", rev)), 10, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
