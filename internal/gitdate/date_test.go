@@ -221,7 +221,7 @@ func dateTestMatrix(full bool) []dateRun {
 // and for three "now"s, with git log --date=<mode> --format=%ad over
 // commits carrying a spread of timestamps and timezones.
 func TestShowDateAgainstGitLog(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	dates := append(fixedDates(), relativeDates()...)
 	format := oid.SHA1
 	dir := testgit.Fixture(t, "format-dates", format, commitScript(dates))
@@ -234,7 +234,18 @@ func TestShowDateAgainstGitLog(t *testing.T) {
 		zone, nowSec, modeText := run.zone, run.now, run.mode
 		loc := loadZone(t, zone)
 		now := time.Unix(nowSec, 0)
-		{
+		// Each mode's first run is also compared with a golden output,
+		// of one date in twelve (git's outputs for every run and date
+		// are 21 MB); with git 2.39.x, every run and date is compared
+		// with git itself.
+		var passes []bool // golden or not
+		if run.checkRefused {
+			passes = append(passes, true)
+		}
+		if testgit.HaveTargetGit() {
+			passes = append(passes, false)
+		}
+		for _, golden := range passes {
 			{
 				mode, err := ParseDateMode(modeText)
 				if err != nil {
@@ -257,13 +268,22 @@ func TestShowDateAgainstGitLog(t *testing.T) {
 						refusedIDs = append(refusedIDs, ids[i])
 						continue
 					}
+					if golden && i%12 != 0 {
+						continue // see golden
+					}
 					okIDs = append(okIDs, ids[i])
 					okDates = append(okDates, d)
 				}
 				args := append([]string{"log", "-z", "--no-walk=unsorted", "--date=" + modeText, "--format=%H%x01%ad"}, okIDs...)
-				res, err := testgit.Run(dir, format, nil, gitEnv(zone, nowSec), "git", args...)
-				if err != nil || res.ExitCode != 0 {
-					t.Fatalf("TZ=%s now=%d git log --date=%q: %v %s", zone, nowSec, modeText, err, res)
+				c := testgit.Case{Dir: dir, Format: format, Env: gitEnv(zone, nowSec), Args: args}
+				var res testgit.Result
+				if golden {
+					res = testgit.Golden(t).Run(c)
+				} else {
+					res, _ = testgit.Golden(t).Live(c) // git 2.39.x is installed
+				}
+				if res.ExitCode != 0 {
+					t.Fatalf("TZ=%s now=%d git log --date=%q: %s", zone, nowSec, modeText, res)
 				}
 				entries := strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00")
 				if len(entries) != len(okIDs) {
@@ -285,15 +305,12 @@ func TestShowDateAgainstGitLog(t *testing.T) {
 					}
 				}
 				for i, d := range refused {
-					if !run.checkRefused {
+					if !golden { // once per mode, in its golden pass
 						break
 					}
 					ts, tz := logIdentDate(d)
 					_, ourErr := ShowDate(mode, ts, tz, now, loc)
-					res, err := testgit.Run(dir, format, nil, gitEnv(zone, nowSec), "git", "log", "--no-walk", "--date="+modeText, "--format=%ad", refusedIDs[i])
-					if err != nil {
-						t.Fatal(err)
-					}
+					res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Env: gitEnv(zone, nowSec), Args: []string{"log", "--no-walk", "--date=" + modeText, "--format=%ad", refusedIDs[i]}})
 					compared++
 					want := "fatal: " + ourErr.Error() + "\n"
 					if res.ExitCode != 128 || string(res.Stderr) != want || !errors.Is(ourErr, ErrDateRange) {
@@ -312,7 +329,7 @@ func TestShowDateAgainstGitLog(t *testing.T) {
 // TestParseDateModeAgainstGit checks that every --date value git accepts
 // parses, and that every one it rejects fails with git's message.
 func TestParseDateModeAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	format := oid.SHA1
 	dir := testgit.Fixture(t, "format-one-commit", format, "git init -q\ncommit_all one\n")
 	values := append(testDateModes(),
@@ -326,10 +343,7 @@ func TestParseDateModeAgainstGit(t *testing.T) {
 	accepted, rejected := 0, 0
 	defer func() { t.Logf("%d values accepted and %d rejected as git does", accepted, rejected) }()
 	for _, v := range values {
-		res, err := testgit.Run(dir, format, nil, gitEnv("Europe/Berlin", 1112998453), "git", "log", "-1", "--date="+v, "--format=%ad")
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Env: gitEnv("Europe/Berlin", 1112998453), Args: []string{"log", "-1", "--date=" + v, "--format=%ad"}})
 		mode, perr := ParseDateMode(v)
 		if res.ExitCode != 0 {
 			want := strings.TrimPrefix(strings.TrimSuffix(string(res.Stderr), "\n"), "fatal: ")
@@ -528,20 +542,42 @@ func randomStrftime(rng *rand.Rand) string {
 // TestStrftimeRandomAgainstGit compares random format:/format-local:
 // dates with git log. The seed is logged; GOBLAME_SEED=<n> replays it.
 func TestStrftimeRandomAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	goldens := testgit.Golden(t) // skips without git
 	dates := append(fixedDates(), relativeDates()...)
 	format := oid.SHA1
 	dir := testgit.Fixture(t, "format-dates", format, commitScript(dates))
 	ids := readIDs(t, dir)
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("GOBLAME_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
+	// Seed 1's formats have golden outputs; with git 2.39.x installed a
+	// new seed is tried too (or GOBLAME_SEED's alone), compared with git
+	// itself.
+	type round struct {
+		seed int64
+		live bool
 	}
+	rounds := []round{{1, false}}
+	if s := os.Getenv("GOBLAME_SEED"); s != "" {
+		seed, _ := strconv.ParseInt(s, 10, 64)
+		rounds = []round{{seed, true}}
+	} else if testgit.HaveTargetGit() {
+		rounds = append(rounds, round{time.Now().UnixNano(), true})
+	}
+	for _, rd := range rounds {
+		strftimeRound(t, goldens, dir, format, dates, ids, rd.seed, rd.live)
+	}
+}
+
+// strftimeRound compares the random formats of one seed with git log:
+// git 2.39.5's output from the goldens, or (live) git 2.39.x's own.
+func strftimeRound(t *testing.T, goldens *testgit.Goldens, dir string, format oid.Format, dates []identDate, ids []string, seed int64, live bool) {
+	t.Helper()
 	t.Logf("seed %d (GOBLAME_SEED=%d replays this run)", seed, seed)
 	rng := rand.New(rand.NewPCG(uint64(seed), 1))
 	count := 150
-	if exhaustive() {
+	switch {
+	case exhaustive():
 		count = 3000
+	case !live:
+		count = 30 // the golden round: 250 KB of outputs
 	}
 	compared, skipped := 0, 0
 	for n := 0; n < count; n++ {
@@ -574,9 +610,18 @@ func TestStrftimeRandomAgainstGit(t *testing.T) {
 			continue
 		}
 		args := append([]string{"log", "-z", "--no-walk=unsorted", "--date=" + mode.String(), "--format=%H%x01%ad"}, useIDs...)
-		res, err := testgit.Run(dir, format, nil, gitEnv(zone, nowSec), "git", args...)
-		if err != nil || res.ExitCode != 0 {
-			t.Fatalf("TZ=%s git log --date=%q: %v %s", zone, mode.String(), err, res)
+		c := testgit.Case{Dir: dir, Format: format, Env: gitEnv(zone, nowSec), Args: args}
+		var res testgit.Result
+		if live {
+			var ok bool
+			if res, ok = goldens.Live(c); !ok {
+				return
+			}
+		} else {
+			res = goldens.Run(c)
+		}
+		if res.ExitCode != 0 {
+			t.Fatalf("TZ=%s git log --date=%q: %s", zone, mode.String(), res)
 		}
 		entries := strings.Split(strings.TrimSuffix(string(res.Stdout), "\x00"), "\x00")
 		if len(entries) != len(useIDs) {
