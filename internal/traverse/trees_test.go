@@ -76,7 +76,7 @@ func TestLookupMatchesLsTree(t *testing.T) {
 			// rev-parse agrees for some paths of HEAD.
 			head, _ := cs.Get(revParse(t, dir, format, "HEAD"))
 			for _, p := range []string{"Märchen", "café/été", "big/f7", "d/x/y", "a/b", "sub"} {
-				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Args: []string{"rev-parse", "HEAD:"+p}})
+				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Args: []string{"rev-parse", "HEAD:" + p}})
 				_, id, found, err := ts.Lookup(head.Tree, []byte(p))
 				if err != nil {
 					t.Fatal(err)
