@@ -487,8 +487,14 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		NumLines: len(sb.lineStarts) - 1,
 		Ordered:  sb.snap.ordered,
 	}
-	commitIndex := make(map[*commitNode]int)
-	originIndex := make(map[*origin]int)
+	// Sized for every origin the walk made, which is what a traced
+	// snapshot of a long walk holds (growing them cost more than the
+	// rest of building it).
+	n := sb.originSeq + 1
+	s.Origins = make([]SnapshotOrigin, 0, n)
+	s.Commits = make([]SnapshotCommit, 0, n)
+	commitIndex := make(map[*commitNode]int, n)
+	originIndex := make(map[*origin]int, n)
 	add := func(o *origin) int {
 		// The previous chain, oldest last, added iteratively.
 		var chain []*origin
@@ -518,7 +524,10 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	add(sb.finalOrigin)
 	s.Pieces = make([]SnapshotPiece, len(sb.snap.pieces))
 	traced := !sb.snap.untraced
-	trailIndex := make(map[*trail]int)
+	trailIndex := make(map[*trail]int, len(sb.trails)+1)
+	if !sb.snap.untraced {
+		s.Trails = make([]SnapshotTrail, 0, len(sb.trails)+1)
+	}
 	for i, p := range sb.snap.pieces {
 		s.Pieces[i] = SnapshotPiece{Lno: p.lno, SLno: p.sLno, NumLines: p.numLines, Origin: add(p.suspect), Trail: -1}
 		if !traced {
