@@ -55,13 +55,13 @@ func edgePairs() []testPair {
 // TestEdgeCasesAgainstGit compares the hand-made pairs with git under
 // every algorithm and option set.
 func TestEdgeCasesAgainstGit(t *testing.T) {
-	testgit.RequireGit(t)
+	testgit.Golden(t) // skips without git
 	pairs := edgePairs()
 	d := NewDiffer()
 	n := 0
 	for _, alg := range []Algorithm{Myers, Histogram, Patience} {
 		for _, fs := range gitFlagSets(alg) {
-			n += compareWithGit(t, d, pairs, fs)
+			n += compareWithGit(t, d, pairs, fs, true)
 		}
 	}
 	t.Logf("%d comparisons", n)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,8 +39,10 @@ func gitFlagSets(alg Algorithm) []flagSet {
 }
 
 // gitHunks runs one git diff --no-index -U0 over all pairs (written to two
-// directories) and returns the hunks of each pair, in callback terms.
-func gitHunks(t testing.TB, pairs []testPair, args []string) [][]Hunk {
+// directories) and returns the hunks of each pair, in callback terms:
+// git 2.39.5's, from the goldens without git 2.39.x when golden is set,
+// else git 2.39.x's own, or none (false) without it.
+func gitHunks(t testing.TB, pairs []testPair, args []string, golden bool) ([][]Hunk, bool) {
 	t.Helper()
 	dir := t.TempDir()
 	da, db := filepath.Join(dir, "a"), filepath.Join(dir, "b")
@@ -61,18 +62,23 @@ func gitHunks(t testing.TB, pairs []testPair, args []string) [][]Hunk {
 	}
 	cmdArgs := append([]string{"-c", "diff.interHunkContext=0", "diff", "--no-index", "--no-color", "--no-ext-diff", "--text", "-U0"}, args...)
 	cmdArgs = append(cmdArgs, "a", "b")
-	cmd := exec.Command("git", cmdArgs...)
-	cmd.Dir = dir
-	cmd.Env = testgit.Env(oid.SHA1)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			t.Fatalf("git %s: %v\n%s", strings.Join(cmdArgs, " "), err, stderr.Bytes())
+	c := testgit.Case{Dir: dir, Format: oid.SHA1, Args: cmdArgs}
+	var res testgit.Result
+	switch {
+	case golden:
+		res = testgit.Golden(t).RunInFiles(c)
+	case testgit.HaveTargetGit():
+		var err error
+		if res, err = testgit.Run(c.Dir, c.Format, nil, nil, "git", cmdArgs...); err != nil {
+			t.Fatal(err)
 		}
+	default:
+		return nil, false
 	}
-	return parseGitDiff(t, out, len(pairs))
+	if res.ExitCode != 0 && res.ExitCode != 1 {
+		t.Fatalf("git %s: %s", strings.Join(cmdArgs, " "), res)
+	}
+	return parseGitDiff(t, res.Stdout, len(pairs)), true
 }
 
 // parseGitDiff splits git diff output per file and maps each hunk header
@@ -170,9 +176,12 @@ func formatHunks(hs []Hunk) string {
 // prepared-file API) and with git under fs, and reports mismatches,
 // writing a reproducer for the first few. It returns the number of
 // comparisons made.
-func compareWithGit(t *testing.T, d *Differ, pairs []testPair, fs flagSet) int {
+func compareWithGit(t *testing.T, d *Differ, pairs []testPair, fs flagSet, golden bool) int {
 	t.Helper()
-	want := gitHunks(t, pairs, fs.args)
+	want, ok := gitHunks(t, pairs, fs.args, golden)
+	if !ok {
+		return 0
+	}
 	failures := 0
 	var got []Hunk
 	for i, p := range pairs {

@@ -56,6 +56,10 @@
 // pins the bytes of files the fingerprint does not cover (a pack a script
 // damaged at a fixed offset: another git may have compressed it otherwise).
 //
+// A command that reads only files the test wrote, outside any fixture
+// (git diff --no-index of generated pairs), goes through
+// Goldens.RunInFiles: its case is named by a hash of those files.
+//
 // Cases whose git output cannot be kept — it shows the current time (lines
 // not committed yet), or there are too many — go through Goldens.Live,
 // which runs git 2.39.x and reports false without it; the test's log

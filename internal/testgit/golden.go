@@ -321,7 +321,62 @@ func (g *Goldens) run(c Case, allowLive bool) (Result, bool) {
 		g.t.Fatalf("golden case in %s: not a directory of a fixture built by testgit.Fixture", c.Dir)
 	}
 	g.checkFingerprint(fx)
-	key := fx.caseKey(c)
+	return g.runKeyed(c, fx.caseKey(c), fx.normalize, fx.denormalize, allowLive)
+}
+
+// RunInFiles is Run for a command that reads nothing but files the test
+// wrote under c.Dir, which is no fixture (git diff --no-index of two
+// directories): the case is named by a hash of every file's name and
+// bytes under c.Dir instead of a fixture, and c.Dir in git's output is
+// kept as ${DIR}. Files written otherwise name another case.
+func (g *Goldens) RunInFiles(c Case) Result {
+	g.t.Helper()
+	sum, err := treeHash(c.Dir)
+	if err != nil {
+		g.t.Fatalf("golden case in %s: %v", c.Dir, err)
+	}
+	dir := filepath.Clean(c.Dir)
+	norm := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, dir, dirPlaceholder), emptyHome(), homePlaceholder)
+	}
+	key := caseKey(fmt.Sprintf("files %s %s", sum, c.Format), c, norm)
+	replacing := func(pairs ...string) func(Result) Result {
+		r := strings.NewReplacer(pairs...)
+		return func(res Result) Result {
+			return Result{Stdout: []byte(r.Replace(string(res.Stdout))), Stderr: []byte(r.Replace(string(res.Stderr))), ExitCode: res.ExitCode}
+		}
+	}
+	res, _ := g.runKeyed(c, key,
+		replacing(dir, dirPlaceholder, emptyHome(), homePlaceholder),
+		replacing(dirPlaceholder, dir, homePlaceholder, emptyHome()), false)
+	return res
+}
+
+const dirPlaceholder = "${DIR}"
+
+// treeHash is a hash of the names and bytes of every file under dir.
+func treeHash(dir string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))[:16], err
+}
+
+// runKeyed is Run for a case named key, whose results normalize and
+// denormalize put in and take out of the golden file.
+func (g *Goldens) runKeyed(c Case, key string, normalize, denormalize func(Result) Result, allowLive bool) (Result, bool) {
+	g.t.Helper()
 	f := g.file
 	if HaveTargetGit() {
 		res, err := Run(c.Dir, c.Format, c.Stdin, c.Env, "git", c.Args...)
@@ -336,7 +391,7 @@ func (g *Goldens) run(c Case, allowLive bool) (Result, bool) {
 			}
 			enc = []byte(fmt.Sprintf("%sgit's output shows %q, dated with the current time\n", liveOnlyPrefix, marker))
 		} else {
-			enc = encodeResult(fx.normalize(res))
+			enc = encodeResult(normalize(res))
 		}
 		f.mu.Lock()
 		stored, had := f.stored[key]
@@ -375,7 +430,7 @@ func (g *Goldens) run(c Case, allowLive bool) (Result, bool) {
 	if err != nil {
 		g.t.Fatalf("%s, member %q: %v", f.path, key, err)
 	}
-	return fx.denormalize(res), true
+	return denormalize(res), true
 }
 
 // RequireFixture skips the test, as Run would, unless dir is in a
@@ -561,16 +616,22 @@ func (fx fixtureDir) fingerprintName() string {
 // extra environment, git's arguments and standard input, with the
 // fixture's path replaced and long or unprintable words quoted or hashed.
 func (fx fixtureDir) caseKey(c Case) string {
+	return caseKey(fmt.Sprintf("%s %s %s", fx.name, fx.format, fx.sub), c, fx.normalizeString)
+}
+
+// caseKey names c in a golden file: where (a fixture directory, or
+// files), then the environment, git's arguments and standard input.
+func caseKey(where string, c Case, normalize func(string) string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s:", fx.name, fx.format, fx.sub)
+	b.WriteString(where + ":")
 	for _, e := range c.Env {
 		b.WriteByte(' ')
-		b.WriteString(keyWord(fx.normalizeString(e)))
+		b.WriteString(keyWord(normalize(e)))
 	}
 	b.WriteString(" git")
 	for _, a := range c.Args {
 		b.WriteByte(' ')
-		b.WriteString(keyWord(fx.normalizeString(a)))
+		b.WriteString(keyWord(normalize(a)))
 	}
 	if c.Stdin != nil {
 		b.WriteString(" < ")

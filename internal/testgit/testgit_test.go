@@ -158,6 +158,23 @@ func TestGoldenHelperProcess(t *testing.T) {
 			}
 		}
 		g.RequireFiles(root, "file", "no-such-file")
+
+		// A command on files the test writes, outside any fixture.
+		files := t.TempDir()
+		for name, text := range map[string]string{"a": "one\ntwo\n", "b": "one\n2\n"} {
+			if err := os.WriteFile(filepath.Join(files, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := Case{Dir: files, Format: f, Args: []string{"diff", "--no-index", "-U0", "a", "b"}}
+		want := g.RunInFiles(c)
+		real, err := Run(c.Dir, c.Format, c.Stdin, c.Env, "git", c.Args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(want.Stdout, real.Stdout) || want.ExitCode != real.ExitCode {
+			t.Errorf("RunInFiles' result differs from git's:\n%s\ngit:\n%s", want, real)
+		}
 	}
 }
 
@@ -212,6 +229,9 @@ func TestGoldenModes(t *testing.T) {
 		!strings.Contains(string(data), "-- bytes golden-helper sha1 r/file --\nfile: 14 bytes, sha256 ") ||
 		!strings.Contains(string(data), "-- bytes golden-helper sha256 r/no-such-file --\nno such file\n") {
 		t.Fatalf("golden file lacks the live-only or pinned-file members:\n%s", data)
+	}
+	if !strings.Contains(string(data), ": git diff --no-index -U0 a b --\nexit 1\n") || !strings.Contains(string(data), "-- files ") {
+		t.Fatalf("golden file lacks the member of a case on files:\n%s", data)
 	}
 	if !strings.Contains(string(data), "-- golden-helper sha1 r: git blame -p HEAD~1 file --\nsame as: golden-helper sha1 r: git blame -p HEAD~1 -- file\n") {
 		t.Fatalf("golden file does not write an equal output once:\n%s", data)
