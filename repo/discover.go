@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/goblame/goblame/odb"
@@ -74,6 +75,10 @@ type Repository struct {
 
 	attrOnce  sync.Once
 	attrCheck *attrChecker
+
+	// advisedDefaultBranch: git's advice about the default branch name
+	// was given (git gives it once a process).
+	advisedDefaultBranch atomic.Bool
 }
 
 // ObjectDir returns the primary object directory (GIT_OBJECT_DIRECTORY

@@ -135,9 +135,12 @@
 // core.disambiguate), and finally "rev:path" (a tree entry; "./" and
 // "../" relative to the prefix) and ":path" or ":<stage>:path" (the
 // index). Parents follow grafts and shallow commits. Reflog counts
-// (<ref>@{n}, @{n}), @{-n}, "^{/regex}" and ":/regex" resolve; @{date}
-// and @{upstream}/@{push} are not supported: they fail as bad revisions
-// (git would resolve them).
+// (<ref>@{n}, @{n}) and dates (<ref>@{date}), @{-n}, "^{/regex}" and
+// ":/regex" resolve, and so do <branch>@{upstream} and <branch>@{push},
+// through the remote's refspecs as git reads them (the configuration,
+// then for a remote it gives no URL the legacy $GIT_DIR/remotes/<name>
+// and $GIT_DIR/branches/<name> files; negative refspecs with git's
+// query rules; an invalid refspec anywhere fails as git dies).
 //
 // ParseRevisionArgs handles blame's revision arguments as git's
 // revision machinery does after blame has put "--" before the path:
@@ -272,9 +275,8 @@
 //
 // GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
 // case-sensitively, as on Linux by default), the reftable backend (git
-// 2.39.5 refuses it too), clean filters, @{date}, @{upstream} and @{push}
-// revision forms, and the sparse-checkout cone check git
-// makes before reading a .gitattributes file from the index.
+// 2.39.5 refuses it too), clean filters, and the sparse-checkout cone
+// check git makes before reading a .gitattributes file from the index.
 //
 // # Security
 //

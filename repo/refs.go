@@ -295,8 +295,20 @@ func (r *Repository) ResolveRef(name string) (oid.ID, error) {
 // the name may not end with '.' or be "@"; unless oneLevel it needs two
 // components.
 func checkRefnameFormat(name string, oneLevel bool) bool {
+	return checkRefnameFormatFlags(name, oneLevel, false)
+}
+
+// checkRefnameFormatFlags is checkRefnameFormat, with pattern git's
+// REFNAME_REFSPEC_PATTERN: one '*' is then allowed anywhere.
+func checkRefnameFormatFlags(name string, oneLevel, pattern bool) bool {
 	if name == "@" || name == "" {
 		return false
+	}
+	if pattern {
+		if i := strings.IndexByte(name, '*'); i >= 0 {
+			// The one '*' stands for a valid component's character.
+			name = name[:i] + "x" + name[i+1:]
+		}
 	}
 	components := 0
 	for {

@@ -18,11 +18,14 @@ func upstreamMark(spec string) bool {
 // fetch refspecs map branch.<b>.merge to, or, for the remote ".", the
 // local ref the merge value names. An empty branch, "HEAD" or "@" is the
 // branch HEAD points to. Its failures are git's die() messages.
-//
-// Remotes defined in the legacy $GIT_DIR/remotes and $GIT_DIR/branches
-// files and negative refspecs are not read (here and in pushRef).
+// The remote's refspecs are git's (see remoteNamed): from the
+// configuration or the legacy $GIT_DIR/remotes and $GIT_DIR/branches
+// files, negative refspecs included.
 func (res *resolver) upstreamRef(branch string) (string, error) {
 	s := res.r.refStore()
+	if err := res.checkRemotes(); err != nil {
+		return "", err
+	}
 	branch, err := res.branchNamed(branch)
 	if err != nil {
 		return "", err
@@ -37,10 +40,12 @@ func (res *resolver) upstreamRef(branch string) (string, error) {
 		return "", fatalError{fmt.Errorf("no upstream configured for branch '%s'", branch)}
 	}
 	merge := merges[0]
-	for _, spec := range cfg.GetAll("remote." + remote + ".fetch") {
-		if dst, ok := fetchTracking(spec, merge); ok {
-			return dst, nil
-		}
+	rm, err := res.remoteNamed(remote)
+	if err != nil {
+		return "", err
+	}
+	if dst, ok := applyRefspecs(rm.fetch, merge); ok {
+		return dst, nil
 	}
 	if remote == "." {
 		// A local upstream: the ref the merge value names (dwim_ref when
@@ -58,31 +63,6 @@ func (res *resolver) upstreamRef(branch string) (string, error) {
 		return merge, nil
 	}
 	return "", fatalError{fmt.Errorf("upstream branch '%s' not stored as a remote-tracking branch", merge)}
-}
-
-// fetchTracking maps the remote ref src through one fetch refspec
-// ("[+]src:dst", with at most one "*" on each side), as query_refspecs
-// does for remote_find_tracking; ok is false when the refspec does not
-// map src (no destination, a negative refspec, no match).
-func fetchTracking(spec, src string) (string, bool) {
-	spec = strings.TrimPrefix(spec, "+")
-	if strings.HasPrefix(spec, "^") {
-		return "", false
-	}
-	from, to, ok := strings.Cut(spec, ":")
-	if !ok || to == "" {
-		return "", false
-	}
-	star := strings.IndexByte(from, '*')
-	if star < 0 {
-		return to, from == src
-	}
-	prefix, suffix := from[:star], from[star+1:]
-	if len(src) < len(prefix)+len(suffix) || !strings.HasPrefix(src, prefix) || !strings.HasSuffix(src, suffix) {
-		return "", false
-	}
-	middle := src[len(prefix) : len(src)-len(suffix)]
-	return strings.Replace(to, "*", middle, 1), true
 }
 
 // branchNamed is the branch "<branch>@{upstream}" and "<branch>@{push}"
@@ -114,6 +94,9 @@ func pushMark(spec string) bool { return strings.EqualFold(spec, "push") }
 // remote.<r>.mirror, and push.default. Its failures are git's die()
 // messages.
 func (res *resolver) pushRef(branch string) (string, error) {
+	if err := res.checkRemotes(); err != nil {
+		return "", err
+	}
 	branch, err := res.branchNamed(branch)
 	if err != nil {
 		return "", err
@@ -130,23 +113,23 @@ func (res *resolver) pushRef(branch string) (string, error) {
 	if remote == "" {
 		remote = "origin"
 	}
+	rm, err := res.remoteNamed(remote)
+	if err != nil {
+		return "", err
+	}
 	tracking := func(dst string) (string, error) {
-		for _, spec := range cfg.GetAll("remote." + remote + ".fetch") {
-			if t, ok := fetchTracking(spec, dst); ok {
-				return t, nil
-			}
+		if t, ok := applyRefspecs(rm.fetch, dst); ok {
+			return t, nil
 		}
 		return "", fatalError{fmt.Errorf("push destination '%s' on remote '%s' has no local tracking branch", dst, remote)}
 	}
-	if pushes := cfg.GetAll("remote." + remote + ".push"); len(pushes) > 0 {
-		for _, spec := range pushes {
-			if dst, ok := fetchTracking(spec, refname); ok {
-				return tracking(dst)
-			}
+	if len(rm.push) > 0 {
+		if dst, ok := applyRefspecs(rm.push, refname); ok {
+			return tracking(dst)
 		}
 		return "", fatalError{fmt.Errorf("push refspecs for '%s' do not include '%s'", remote, branch)}
 	}
-	if mirror, ok, _ := cfg.Bool("remote." + remote + ".mirror"); ok && mirror {
+	if rm.mirror {
 		return tracking(refname)
 	}
 	mode, _ := cfg.Get("push.default")
