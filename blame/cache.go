@@ -124,11 +124,10 @@ type cacheBases struct {
 	key    string
 	mu     sync.Mutex
 	listed map[string]map[oid.ID]bool
-	loaded map[oid.ID]bool // (for the final path) entries read
 }
 
 func newCacheBases(area *blamecache.Area, key string) *cacheBases {
-	return &cacheBases{area: area, key: key, listed: map[string]map[oid.ID]bool{}, loaded: map[oid.ID]bool{}}
+	return &cacheBases{area: area, key: key, listed: map[string]map[oid.ID]bool{}}
 }
 
 func (c *cacheBases) has(commit oid.ID, path string) bool {

@@ -224,8 +224,14 @@ func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
 // commit is queued even for an empty list.
 func (sb *scoreboard) queueBlames(porigin *origin, sorted *entry) {
 	if sb.opts.Record {
+		// Entries handed on together mostly came the same way: one
+		// lookup per run of equal trails.
+		var from, to *trail
 		for e := sorted; e != nil; e = e.next {
-			e.trail = sb.extendTrail(e.trail, porigin)
+			if e.trail != from || to == nil {
+				from, to = e.trail, sb.extendTrail(e.trail, porigin)
+			}
+			e.trail = to
 		}
 	}
 	if porigin.suspects != nil {
