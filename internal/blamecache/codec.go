@@ -10,7 +10,7 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// The entry file format, version 1 (all integers unsigned varints):
+// The entry file format, version 6 (all integers unsigned varints):
 //
 //	magic "goblame-cache\x00" version 1
 //	key            length, bytes: the attribution key and path it answers
@@ -21,7 +21,10 @@ import (
 //	               text length+1 (0: none), text, committer time
 //	paths          count, then per path: length, bytes
 //	origins        count, then per origin: commit, path, previous+1 (0: none),
-//	               pass, whole+1, scapegoat count, scapegoats+1
+//	               pass, whole+1, scapegoat count, scapegoats+1,
+//	               skipped count, skipped dates (each zigzag-coded as the
+//	               difference from the date before it, the first from the
+//	               origin's commit's)
 //	trails         count, then per trail: origin, prev+1
 //	pieces         count, then per piece: lno, sLno, numLines, origin,
 //	               trail+1
@@ -30,7 +33,7 @@ import (
 // Every count is checked against the bytes left before anything is
 // allocated, and the decoded snapshot is checked for consistency
 // (blamecore validates indexes and that the pieces cover every line).
-const magic = "goblame-cache\x00\x05"
+const magic = "goblame-cache\x00\x06"
 
 // errCorrupt is what any malformed entry decodes to: the caller ignores it.
 var errCorrupt = errors.New("blamecache: corrupt entry")
@@ -98,6 +101,12 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 		for _, g := range o.Scapegoats {
 			u(uint64(g + 1))
 		}
+		u(uint64(len(o.Skipped)))
+		last := s.Commits[o.Commit].Time
+		for _, t := range o.Skipped {
+			u(zigzag(int64(t - last)))
+			last = t
+		}
 	}
 	u(uint64(len(s.Trails)))
 	for _, t := range s.Trails {
@@ -115,6 +124,11 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
 }
+
+// zigzag maps small signed differences to small unsigned values.
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
 
 // decoder is a sticky-error cursor over an entry.
 type decoder struct {
@@ -217,6 +231,14 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 			o.Scapegoats = make([]int, n)
 			for k := range o.Scapegoats {
 				o.Scapegoats[k] = d.int(len(s.Origins)+1) - 1
+			}
+		}
+		if n := d.count(1); n > 0 {
+			o.Skipped = make([]uint64, n)
+			last := s.Commits[c].Time
+			for k := range o.Skipped {
+				last += uint64(unzigzag(d.uint()))
+				o.Skipped[k] = last
 			}
 		}
 		s.Origins[i] = o

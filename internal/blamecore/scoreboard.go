@@ -92,10 +92,9 @@ type scoreboard struct {
 	// hasBottoms: the command line named a range bottom (^A, A..B).
 	hasBottoms bool
 	snap       snapshotState
-	// trails and passes are what a recording blame keeps for its
-	// snapshot (see trace.go).
-	trails map[trailKey]*trail
-	passes map[*origin]*originPass
+	// rec is what a recording blame keeps for its snapshot: trails and
+	// passes (see trace.go).
+	rec recording
 
 	stats Stats
 	err   error // first fatal error
@@ -447,7 +446,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 		sb.dropFile(o)
 	}
 	if len(sgs) == 0 {
-		sb.notePass(o, nil, nil)
+		sb.notePass(o, nil, nil, nil)
 		finish()
 		return nil
 	}
@@ -481,7 +480,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 				continue
 			}
 			if porigin.blob == o.blob {
-				sb.notePass(o, porigin, nil)
+				sb.notePass(o, porigin, nil, nil)
 				sb.passWholeBlame(o, porigin)
 				finish()
 				return nil
@@ -500,7 +499,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 	}
 
 	sb.stats.Commits++
-	sb.notePass(o, nil, sgOrigins)
+	sb.notePass(o, nil, sgOrigins, nil)
 	for i := range sgs {
 		porigin := sgOrigins[i]
 		if porigin == nil {

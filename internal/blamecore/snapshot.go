@@ -91,6 +91,12 @@ type SnapshotOrigin struct {
 	Pass       int
 	Whole      int
 	Scapegoats []int
+	// Skipped are the committer dates of the commits a PassWhole went
+	// through on its way to Whole, in the order the walk took them:
+	// each had this one origin, reached from nothing else, and handed
+	// all its lines on to the next (compactSnapshot). Replaying the
+	// walk needs their dates only.
+	Skipped []uint64
 }
 
 // The kinds of SnapshotOrigin.Pass.
@@ -378,13 +384,13 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		for i, so := range snap.Origins {
 			switch so.Pass {
 			case PassWhole:
-				sb.notePass(origins[i], at(so.Whole), nil)
+				sb.notePass(origins[i], at(so.Whole), nil, so.Skipped)
 			case PassEach:
 				sgs := make([]*origin, len(so.Scapegoats))
 				for k, g := range so.Scapegoats {
 					sgs[k] = at(g)
 				}
-				sb.notePass(origins[i], nil, sgs)
+				sb.notePass(origins[i], nil, sgs, nil)
 			}
 		}
 	}
@@ -429,6 +435,9 @@ func validSnapshot(s *Snapshot) bool {
 	in := func(i int) bool { return i >= -1 && i < len(s.Origins) }
 	for i, o := range s.Origins {
 		if o.Commit < 0 || o.Commit >= len(s.Commits) || !in(o.Previous) || o.Previous == i || !in(o.Whole) || o.Pass < PassNone || o.Pass > PassEach {
+			return false
+		}
+		if len(o.Skipped) > 0 && (o.Pass != PassWhole || o.Whole < 0) {
 			return false
 		}
 		for _, g := range o.Scapegoats {
@@ -494,12 +503,17 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	s.Origins = make([]SnapshotOrigin, 0, n)
 	s.Commits = make([]SnapshotCommit, 0, n)
 	commitIndex := make(map[*commitNode]int, n)
-	originIndex := make(map[*origin]int, n)
+	var commitNodes []*commitNode // by index in s.Commits
+	// originIndex[seq] is an origin's index + 1 (0: not added); byIndex
+	// the origins in the snapshot's order.
+	originIndex := make([]int32, n)
+	byIndex := make([]*origin, 0, n)
+	var chain []*origin
 	add := func(o *origin) int {
 		// The previous chain, oldest last, added iteratively.
-		var chain []*origin
+		chain = chain[:0]
 		for p := o; p != nil; p = p.previous {
-			if _, ok := originIndex[p]; ok {
+			if originIndex[p.seq] != 0 {
 				break
 			}
 			chain = append(chain, p)
@@ -509,25 +523,27 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			if !ok {
 				ci = len(s.Commits)
 				commitIndex[p.commit] = ci
+				commitNodes = append(commitNodes, p.commit)
 				s.Commits = append(s.Commits, SnapshotCommit{ID: p.commit.ID})
 			}
-			originIndex[p] = len(s.Origins)
+			originIndex[p.seq] = int32(len(s.Origins)) + 1
+			byIndex = append(byIndex, p)
 			s.Origins = append(s.Origins, SnapshotOrigin{Commit: ci, Path: p.path, Previous: -1})
 		}
 		for _, p := range chain {
 			if p.previous != nil {
-				s.Origins[originIndex[p]].Previous = originIndex[p.previous]
+				s.Origins[originIndex[p.seq]-1].Previous = int(originIndex[p.previous.seq]) - 1
 			}
 		}
-		return originIndex[o]
+		return int(originIndex[o.seq]) - 1
 	}
 	add(sb.finalOrigin)
 	s.Pieces = make([]SnapshotPiece, len(sb.snap.pieces))
 	traced := !sb.snap.untraced
-	trailIndex := make(map[*trail]int, len(sb.trails)+1)
 	if !sb.snap.untraced {
-		s.Trails = make([]SnapshotTrail, 0, len(sb.trails)+1)
+		s.Trails = make([]SnapshotTrail, 0, sb.rec.numTrails+1)
 	}
+	var steps []*trail
 	for i, p := range sb.snap.pieces {
 		s.Pieces[i] = SnapshotPiece{Lno: p.lno, SLno: p.sLno, NumLines: p.numLines, Origin: add(p.suspect), Trail: -1}
 		if !traced {
@@ -538,10 +554,10 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			continue
 		}
 		// The new steps of the trail, oldest first.
-		var steps []*trail
+		steps = steps[:0]
 		t := p.trail
 		for ; t != nil; t = t.prev {
-			if _, ok := trailIndex[t]; ok {
+			if t.at != 0 {
 				break
 			}
 			steps = append(steps, t)
@@ -554,37 +570,36 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			st := steps[k]
 			prev := -1
 			if st.prev != nil {
-				prev = trailIndex[st.prev]
+				prev = st.prev.at - 1
 			}
-			trailIndex[st] = len(s.Trails)
+			st.at = len(s.Trails) + 1
 			s.Trails = append(s.Trails, SnapshotTrail{Origin: add(st.o), Prev: prev})
 		}
 		if len(s.Trails) > maxTracePath {
 			traced = false
 			continue
 		}
-		s.Pieces[i].Trail = trailIndex[p.trail]
+		s.Pieces[i].Trail = p.trail.at - 1
 	}
 	if traced {
 		// The passes of the origins on the paths (those worked on), and
 		// the origins they name.
 		n := len(s.Origins)
-		byIndex := make([]*origin, n)
-		for o, i := range originIndex {
-			byIndex[i] = o
-		}
 		for i := 0; i < n; i++ {
-			ps := sb.passes[byIndex[i]]
+			ps := sb.passOf(byIndex[i])
 			if ps == nil {
 				continue
 			}
 			if ps.whole != nil {
 				s.Origins[i].Pass, s.Origins[i].Whole = PassWhole, add(ps.whole)
+				if ps.more != nil {
+					s.Origins[i].Skipped = ps.more.skipped
+				}
 				continue
 			}
 			s.Origins[i].Pass, s.Origins[i].Whole = PassEach, -1
-			s.Origins[i].Scapegoats = make([]int, len(ps.scapegoats))
-			for k, g := range ps.scapegoats {
+			s.Origins[i].Scapegoats = make([]int, len(ps.more.scapegoats))
+			for k, g := range ps.more.scapegoats {
 				s.Origins[i].Scapegoats[k] = -1
 				if g != nil {
 					s.Origins[i].Scapegoats[k] = add(g)
@@ -603,11 +618,12 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			s.Pieces[i].Trail = -1
 		}
 	}
-	for c, i := range commitIndex {
+	for i, c := range commitNodes {
 		s.Commits[i].Boundary = sb.uninteresting(c)
 		s.Commits[i].Body = c.body
 		s.Commits[i].Time = c.date()
 	}
+	compactSnapshot(s)
 	if !validSnapshot(s) {
 		return nil
 	}

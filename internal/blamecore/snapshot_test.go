@@ -127,6 +127,12 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 							if s.Traced {
 								stats["traced"]++
 							}
+							for _, o := range s.Origins {
+								if len(o.Skipped) > 0 {
+									stats["compacted"]++
+									break
+								}
+							}
 						} else {
 							t.Errorf("seed %d %s: %s %s: no snapshot of a plain whole-file blame", seed, name, rev, f)
 						}
@@ -224,7 +230,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 				}
 			}
 			t.Logf("seed %d: %v", seed, stats)
-			if stats["spliced"] == 0 || stats["dirty"] == 0 || stats["L-spliced"] == 0 || stats["traced"] == 0 {
+			if stats["spliced"] == 0 || stats["dirty"] == 0 || stats["L-spliced"] == 0 || stats["traced"] == 0 || stats["compacted"] == 0 {
 				t.Errorf("seed %d: no blame took over a snapshot (%v): the test proves nothing", seed, stats)
 			}
 		})

@@ -1,6 +1,9 @@
 package blamecore
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // A recording blame keeps, besides the entries it found, how it found
 // them: the way each entry's lines came (a trail of origins from the
@@ -16,6 +19,9 @@ import "sort"
 type trail struct {
 	o    *origin
 	prev *trail
+	// at is the trail's index + 1 in the snapshot being built (0: not
+	// in it yet).
+	at int
 }
 
 type trailKey struct {
@@ -23,39 +29,98 @@ type trailKey struct {
 	o    *origin
 }
 
+// A recording blame's bookkeeping (see scoreboard.trails): most origins
+// are reached by one way and worked on once, so the first trail made at
+// an origin and its pass are kept in slices by the origin's seq, and only
+// the further trails go to a map.
+type recording struct {
+	firstTrail []*trail            // by origin seq
+	moreTrails map[trailKey]*trail // the trails after the first at an origin
+	slab       []trail             // where trails are allocated from
+	numTrails  int
+	passes     []originPass // by origin seq
+}
+
 // extendTrail returns the trail t followed by o, made once.
 func (sb *scoreboard) extendTrail(t *trail, o *origin) *trail {
-	k := trailKey{t, o}
-	if n := sb.trails[k]; n != nil {
+	r := &sb.rec
+	var first *trail
+	if o.seq < len(r.firstTrail) {
+		first = r.firstTrail[o.seq]
+	}
+	if first != nil {
+		if first.prev == t {
+			return first
+		}
+		if n := r.moreTrails[trailKey{t, o}]; n != nil {
+			return n
+		}
+	}
+	if len(r.slab) == 0 {
+		r.slab = make([]trail, 256)
+	}
+	n := &r.slab[0]
+	r.slab = r.slab[1:]
+	*n = trail{o: o, prev: t}
+	r.numTrails++
+	if first == nil {
+		if o.seq >= len(r.firstTrail) {
+			r.firstTrail = slices.Grow(r.firstTrail, max(o.seq+1, sb.originSeq+1)-len(r.firstTrail))
+			r.firstTrail = r.firstTrail[:cap(r.firstTrail)]
+		}
+		r.firstTrail[o.seq] = n
 		return n
 	}
-	if sb.trails == nil {
-		sb.trails = make(map[trailKey]*trail)
+	if r.moreTrails == nil {
+		r.moreTrails = make(map[trailKey]*trail)
 	}
-	n := &trail{o: o, prev: t}
-	sb.trails[k] = n
+	r.moreTrails[trailKey{t, o}] = n
 	return n
 }
 
 // originPass is how an origin handed its lines on: all to whole (the
-// parent had the same blob), or to each of scapegoats in order (nil for
-// a parent without the file).
+// parent had the same blob), or to each of more.scapegoats in order (nil
+// for a parent without the file). The zero value is no pass noted.
 type originPass struct {
-	whole      *origin
+	whole *origin
+	more  *passMore
+}
+
+type passMore struct {
 	scapegoats []*origin
+	// skipped: the dates of the commits a snapshot's whole pass went
+	// through to reach whole (SnapshotOrigin.Skipped).
+	skipped []uint64
 }
 
 // notePass records the first pass of o.
-func (sb *scoreboard) notePass(o, whole *origin, scapegoats []*origin) {
+func (sb *scoreboard) notePass(o, whole *origin, scapegoats []*origin, skipped []uint64) {
 	if !sb.opts.Record {
 		return
 	}
-	if sb.passes == nil {
-		sb.passes = make(map[*origin]*originPass)
+	r := &sb.rec
+	if o.seq >= len(r.passes) {
+		r.passes = slices.Grow(r.passes, max(o.seq+1, sb.originSeq+1)-len(r.passes))
+		r.passes = r.passes[:cap(r.passes)]
 	}
-	if sb.passes[o] == nil {
-		sb.passes[o] = &originPass{whole: whole, scapegoats: append([]*origin(nil), scapegoats...)}
+	p := &r.passes[o.seq]
+	if p.whole != nil || p.more != nil {
+		return
 	}
+	p.whole = whole
+	if whole == nil || len(skipped) > 0 {
+		p.more = &passMore{scapegoats: append([]*origin(nil), scapegoats...), skipped: skipped}
+	}
+}
+
+// passOf returns o's pass, nil when none was noted.
+func (sb *scoreboard) passOf(o *origin) *originPass {
+	if o.seq < len(sb.rec.passes) {
+		if p := &sb.rec.passes[o.seq]; p.whole != nil || p.more != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // path returns t's origins, the final one first.
@@ -122,7 +187,23 @@ func replay(snap *Snapshot, leaves []int, sLno []int) ([]int, bool) {
 	}
 	pending := make([][]int, len(snap.Origins)) // trails at each origin
 	withLines := make([]int, len(snap.Commits))
-	q := &replayQueue{time: func(c int) uint64 { return snap.Commits[c].Time }}
+	// A whole pass through skipped commits (compactSnapshot) puts a
+	// stand-in for each in the queue in turn, numbered after the
+	// commits: skip k stands for the commit Skipped[step] of origin x,
+	// holding the trails kids.
+	type skip struct {
+		x, step int
+		kids    []int
+	}
+	var skips []skip
+	nc := len(snap.Commits)
+	q := &replayQueue{time: func(c int) uint64 {
+		if c < nc {
+			return snap.Commits[c].Time
+		}
+		sk := skips[c-nc]
+		return snap.Origins[sk.x].Skipped[sk.step]
+	}}
 	var order []int
 	// queue is queue_blames: trails handed to origin y.
 	queue := func(y int, trails []int) {
@@ -168,7 +249,12 @@ func replay(snap *Snapshot, leaves []int, sLno []int) ([]int, bool) {
 			if len(found) > 0 {
 				return false
 			}
-			queue(so.Whole, kids)
+			if len(so.Skipped) > 0 {
+				skips = append(skips, skip{x: x, kids: kids})
+				q.put(nc + len(skips) - 1)
+			} else {
+				queue(so.Whole, kids)
+			}
 			kids = nil
 		case PassEach:
 			for _, g := range so.Scapegoats {
@@ -214,6 +300,21 @@ func replay(snap *Snapshot, leaves []int, sLno []int) ([]int, bool) {
 		c, ok := q.get()
 		if !ok {
 			break
+		}
+		if c >= nc {
+			// A skipped commit's turn: it hands its lines on (none: it
+			// was queued with nothing, and nothing goes further).
+			sk := &skips[c-nc]
+			so := snap.Origins[sk.x]
+			switch {
+			case len(sk.kids) == 0:
+			case sk.step+1 < len(so.Skipped):
+				sk.step++
+				q.put(c)
+			default:
+				queue(so.Whole, sk.kids)
+			}
+			continue
 		}
 		live := -1
 		for _, i := range commitOrigins[c] {
