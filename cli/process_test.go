@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,9 @@ func TestMain(m *testing.M) {
 	case "gc":
 		processChildGC()
 	case "hugepages":
-		processChildHugePages()
+		processChildHugePages(8 << 20)
+	case "hugepages-fresh":
+		processChildHugePages(hugeHeapFreshBytes)
 	}
 	code := m.Run()
 	removeShimInstall()
@@ -58,9 +61,21 @@ func processChildGC() {
 }
 
 // processChildHugePages prints how much of the heap is on huge pages
-// after hugePageHeap.
-func processChildHugePages() {
-	hugePageHeap(8 << 20)
+// after hugePageHeap(n) and 3 MiB of small allocations written, and how
+// many collections hugePageHeap ran.
+func processChildHugePages(n int) {
+	debug.SetGCPercent(-1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	hugePageHeap(n)
+	runtime.ReadMemStats(&after)
+	os.Stdout.WriteString("collections: " + strconv.Itoa(int(after.NumGC-before.NumGC)) + "\n")
+	keep := make([][]byte, 0, 3<<10)
+	for i := 0; i < cap(keep); i++ {
+		b := make([]byte, 1<<10)
+		b[0] = 1
+		keep = append(keep, b)
+	}
 	data, err := os.ReadFile("/proc/self/smaps_rollup")
 	if err != nil {
 		os.Stdout.WriteString("no smaps\n")
@@ -71,6 +86,7 @@ func processChildHugePages() {
 			os.Stdout.WriteString(line + "\n")
 		}
 	}
+	runtime.KeepAlive(keep)
 	os.Exit(0)
 }
 
@@ -95,19 +111,31 @@ func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
 	}
 }
 
+// TestHugePageHeap checks both ways of making the huge-page start: a
+// small one advises fresh memory without a collection, a larger one frees
+// its allocation with one.
 func TestHugePageHeap(t *testing.T) {
+	t.Run("fresh", func(t *testing.T) { testHugePageHeap(t, "hugepages-fresh", 0) })
+	t.Run("collected", func(t *testing.T) { testHugePageHeap(t, "hugepages", 1) })
+}
+
+func testHugePageHeap(t *testing.T, mode string, collections int) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are advised on Linux only")
 	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !(strings.Contains(string(mode), "[madvise]") || strings.Contains(string(mode), "[always]")) {
-		t.Skipf("transparent huge pages are off here (%q)", strings.TrimSpace(string(mode)))
+	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !(strings.Contains(string(thp), "[madvise]") || strings.Contains(string(thp), "[always]")) {
+		t.Skipf("transparent huge pages are off here (%q)", strings.TrimSpace(string(thp)))
 	}
-	out := runProcessChild(t, "hugepages")
+	out := runProcessChild(t, mode)
+	if want := "collections: " + strconv.Itoa(collections) + "\n"; !strings.HasPrefix(out, want) {
+		t.Errorf("child: %q, want %q first", out, want)
+	}
 	if strings.Contains(out, "no smaps") {
 		t.Skip("no /proc/self/smaps_rollup")
 	}
-	f := strings.Fields(out)
+	_, smaps, _ := strings.Cut(out, "\n")
+	f := strings.Fields(smaps)
 	if len(f) < 2 || f[0] != "AnonHugePages:" {
 		t.Fatalf("child: %q", out)
 	}
