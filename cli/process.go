@@ -21,22 +21,21 @@ import (
 //     runtime's defaults alone.
 //   - The first megabytes of the heap on transparent huge pages (where the
 //     kernel offers them on request, as Debian's default "madvise" mode
-//     does), so that the allocations of the walk fault in 2 MiB at a time
-//     instead of 4 KiB. Its size follows the size of the repository's
-//     packs (a small repository's blame needs a small heap), up to
-//     hugeHeapMaxBytes. Up to hugeHeapFreshBytes, the heap is grown by
-//     one unwritten allocation and the fresh memory behind it advised
-//     MADV_HUGEPAGE (hugePageFresh: no collection); a larger start is one
-//     allocation advised, touched once per 2 MiB and freed by a
-//     collection, so that the allocations that follow reuse its resident
-//     huge pages.
+//     does), so that allocations fault in 2 MiB at a time instead of
+//     4 KiB. At the start of the run, hugePageFresh grows the heap by
+//     unwritten allocations and advises MADV_HUGEPAGE on the
+//     hugeHeapFreshBytes behind them, without a collection. Before a walk
+//     in a repository whose packs call for more (hugeHeapBytes: an eighth
+//     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
+//     allocation of that size, touches it once per 2 MiB and frees it by
+//     a collection, so that the allocations that follow reuse its
+//     resident huge pages.
 const (
 	firstCollectionBytes = 32 << 20
 	hugeHeapMinBytes     = 4 << 20
 	hugeHeapMaxBytes     = 16 << 20
 	hugePageBytes        = 2 << 20
-	// hugeHeapFreshBytes: a huge-page start this small is made without
-	// a collection (hugePageHeap).
+	// hugeHeapFreshBytes is what hugePageFresh advises.
 	hugeHeapFreshBytes = 4 << 20
 )
 

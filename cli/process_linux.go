@@ -9,19 +9,15 @@ import (
 )
 
 // hugePageHeap makes the next n bytes of the heap resident on huge pages
-// (see process.go). A heap of at most hugeHeapFreshBytes is advised
-// without a collection (hugePageFresh); a larger one is allocated in one
-// piece, advised MADV_HUGEPAGE in its aligned part, touched once per huge
-// page and freed with a collection, so that the page allocator hands the
-// same memory out again. Where the kernel refuses the advice nothing
-// changes but, for a large heap, the cost of one collection of an almost
+// (see process.go) when n is more than the hugeHeapFreshBytes that
+// hugePageFresh advised at the start of the run: it allocates them in
+// one piece, advises the aligned part MADV_HUGEPAGE, touches each huge
+// page and frees the allocation with a collection, so that the page
+// allocator hands the same memory out again. Where the kernel refuses the
+// advice nothing changes but the cost of one collection of an almost
 // empty heap.
 func hugePageHeap(n int) {
-	if n <= 0 {
-		return
-	}
 	if n <= hugeHeapFreshBytes {
-		hugePageFresh()
 		return
 	}
 	// Allocating it must not itself start a collection: one is enough.
@@ -43,40 +39,51 @@ func hugePageHeap(n int) {
 // The Go runtime's heap, as hugePageFresh relies on it (Go 1.21 to 1.26;
 // if it changes, the advice lands on memory the heap does not use next
 // and nothing but the huge pages is lost): the heap grows in whole chunks
-// of heapChunkBytes, 4 MiB-aligned, mapped when it grows; the page
-// allocator hands out the lowest free pages first; a large allocation's
-// fresh pages are not written (the kernel's are zero); arenas of
-// heapArenaBytes are reserved whole.
+// of heapChunkBytes, 4 MiB-aligned, each growth rounding the pages asked
+// for up to whole chunks; the page allocator hands out the lowest free
+// run that fits; a large allocation's fresh pages are not written (the
+// kernel's are zero); arenas of heapArenaBytes are reserved whole.
 const (
-	heapChunkBytes  = 4 << 20
-	heapPageBytes   = 8 << 10
-	heapArenaBytes  = 64 << 20
-	hugeFreshGrowth = heapChunkBytes + heapPageBytes
+	heapChunkBytes = 4 << 20
+	heapPageBytes  = 8 << 10
+	heapArenaBytes = 64 << 20
+	// heapProbeBytes: an allocation this size (over 32 KiB) is a large
+	// one, taken from the page allocator directly.
+	heapProbeBytes = 5 * heapPageBytes
 )
 
 // hugePageFresh advises MADV_HUGEPAGE on memory the heap has mapped but
 // never written, where its next allocations go, without a collection
-// (one costs about 80 page faults and 1.4 ms on an empty heap). An
-// allocation one page larger than a heap chunk fits no free run of the
-// heap, so the runtime maps two fresh chunks: the allocation starts at
-// the free tail of the heap (t) and ends a page past t+4 MiB; the
-// mapping ends at the chunk boundary at or above t+4 MiB, plus a chunk.
-// The allocation is dropped unwritten; from t to the mapping's end
-// nothing has been written, and the heap's next 4 MiB come from what
-// follows the allocation, faulted in as two huge pages instead of 1,000
-// small ones. The allocation's own pages are reused, on huge pages too,
-// after the first collection.
+// (one costs about 80 page faults and 1.4 ms on an empty heap). A probe
+// allocation ends where the heap's free tail starts (t, below the next
+// chunk boundary v). An allocation from t to v+4 MiB fits no free run,
+// so the runtime maps two fresh chunks from v, and the heap's next 4 MiB,
+// from v+4 MiB, are 2 MiB-aligned and unwritten: advised, they fault in
+// as two huge pages instead of 1,000 small ones. Both allocations are
+// dropped unwritten; their pages, advised too, are reused after the
+// first collection. (When t is v, a 2 MiB allocation leaves 2 MiB.)
 func hugePageFresh() {
-	b := make([]byte, hugeFreshGrowth)
-	t := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	lo := alignUp(t, hugePageBytes)
-	hi := alignUp(t+heapChunkBytes, heapChunkBytes) + heapChunkBytes
+	probe := make([]byte, heapProbeBytes)
+	t := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
+	v := alignUp(t, heapChunkBytes)
+	size := v + heapChunkBytes - t
+	if v == t {
+		size = hugePageBytes
+	}
+	b := make([]byte, size)
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := alignUp(start, hugePageBytes)
+	hi := alignUp(start+size, heapChunkBytes)
+	if hi == start+size {
+		hi += heapChunkBytes
+	}
 	// Never past the arena the heap is in: what follows may not be the
 	// heap's.
-	hi = min(hi, alignUp(t+1, heapArenaBytes))
+	hi = min(hi, alignUp(start+1, heapArenaBytes))
 	if lo < hi {
 		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
 	}
+	runtime.KeepAlive(probe)
 	runtime.KeepAlive(b)
 }
 

@@ -2,5 +2,8 @@
 
 package cli
 
-// hugePageHeap does nothing where madvise's MADV_HUGEPAGE is not known.
+// hugePageHeap and hugePageFresh do nothing where madvise's
+// MADV_HUGEPAGE is not known.
 func hugePageHeap(int) {}
+
+func hugePageFresh() {}

@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	case "hugepages":
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
-		processChildHugePages(hugeHeapFreshBytes)
+		processChildHugePages(0)
 	}
 	code := m.Run()
 	removeShimInstall()
@@ -61,13 +61,17 @@ func processChildGC() {
 }
 
 // processChildHugePages prints how much of the heap is on huge pages
-// after hugePageHeap(n) and 3 MiB of small allocations written, and how
-// many collections hugePageHeap ran.
+// after hugePageHeap(n) (hugePageFresh for 0) and 3 MiB of small
+// allocations written, and how many collections it ran.
 func processChildHugePages(n int) {
 	debug.SetGCPercent(-1)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	hugePageHeap(n)
+	if n == 0 {
+		hugePageFresh()
+	} else {
+		hugePageHeap(n)
+	}
 	runtime.ReadMemStats(&after)
 	os.Stdout.WriteString("collections: " + strconv.Itoa(int(after.NumGC-before.NumGC)) + "\n")
 	keep := make([][]byte, 0, 3<<10)

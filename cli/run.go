@@ -81,6 +81,12 @@ func (b *blameRun) run(args []string) error {
 		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
 		return err
 	}
+	if env.Process {
+		// Before anything else allocates: see process.go.
+		b.procs = oneProc(env.Getenv)
+		tuneGC(env.Getenv)
+		hugePageFresh()
+	}
 	b.now = env.Now()
 	b.dateNow = b.now
 	if v := env.Getenv("GIT_TEST_DATE_NOW"); v != "" {
@@ -100,10 +106,6 @@ func (b *blameRun) run(args []string) error {
 		b.warn(w)
 	}
 	r.WarningHandler = b.warn
-	if env.Process {
-		b.procs = oneProc(env.Getenv)
-		tuneGC(env.Getenv)
-	}
 	b.lib = blame.NewRepository(r, env.Dir)
 	defer b.lib.Close()
 
@@ -159,8 +161,8 @@ func (b *blameRun) run(args []string) error {
 	// through, which a cache entry does not keep.
 	opts.NoCache = a.ShowStats || a.ScoreDebug
 	if env.Process {
-		// A walk gets the huge-page start of the heap; a blame the
-		// cache answers does not pay for it.
+		// A walk in a large repository gets a larger huge-page start
+		// of the heap; a blame the cache answers does not pay for it.
 		packBytes := r.Objects.PackBytes()
 		opts.BeforeWalk = func() { hugePageHeap(hugeHeapBytes(packBytes)) }
 	}
