@@ -141,11 +141,20 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	}
 	wt.Mode = mode
 	id := oid.HashObject(r.Format, "blob", converted)
+	wt.IndexFunc = func() []blamecore.IndexEntry { return pseudoIndex(ix, path, mode, id) }
+	return wt, nil
+}
+
+// pseudoIndex is the pseudo commit's index: ix's stage-0 entries with
+// path replaced by the uncommitted version (git's fake_working_tree_commit
+// adds it to the index in memory).
+func pseudoIndex(ix *repo.Index, path string, mode uint32, id oid.ID) []blamecore.IndexEntry {
+	index := make([]blamecore.IndexEntry, 0, len(ix.EntryList)+1)
 	replaced := false
 	for _, e := range ix.EntryList {
 		if e.Path == path {
 			if !replaced {
-				wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
+				index = append(index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 				replaced = true
 			}
 			continue
@@ -154,15 +163,15 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			continue
 		}
 		if !replaced && e.Path > path {
-			wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
+			index = append(index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 			replaced = true
 		}
-		wt.Index = append(wt.Index, blamecore.IndexEntry{Path: e.Path, Mode: e.Mode, ID: e.ID})
+		index = append(index, blamecore.IndexEntry{Path: e.Path, Mode: e.Mode, ID: e.ID})
 	}
 	if !replaced {
-		wt.Index = append(wt.Index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
+		index = append(index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 	}
-	return wt, nil
+	return index
 }
 
 // verifyWorkTreePath is git's check that the path exists in a parent or

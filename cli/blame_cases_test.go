@@ -91,3 +91,33 @@ func TestConfigMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// renamedWorktreeScript renames a file and copies another without
+// committing: blame of the new names follows them into HEAD through the
+// index (git diffs HEAD's tree against the index with the uncommitted
+// file in it).
+const renamedWorktreeScript = historyScript + `
+git mv moved.txt renamed.txt
+printf 'zeta\n' >>renamed.txt
+cp file copied.txt
+printf 'copied tail\n' >>copied.txt
+git add copied.txt
+`
+
+// TestUncommittedRenameMatchesGit blames files renamed or copied in the
+// index only: the working-tree file, a dirty buffer, -M and -C.
+func TestUncommittedRenameMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "renamed-worktree", renamedWorktreeScript)
+	buffer := []byte("alpha\nbeta (buffer)\ngamma\ndelta\nzeta\n")
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, args := range [][]string{
+			{"renamed.txt"}, {"-p", "renamed.txt"}, {"--incremental", "renamed.txt"},
+			{"--contents", "-", "renamed.txt"}, {"--root", "--incremental", "-w", "--contents", "-", "--", "renamed.txt"},
+			{"-M", "renamed.txt"}, {"--no-follow", "renamed.txt"},
+			{"copied.txt"}, {"-C", "copied.txt"}, {"-C", "-C", "-p", "copied.txt"}, {"-C", "-C", "-C", "copied.txt"},
+		} {
+			compareWithLiveGit(t, dir, format, buffer, nil, args...)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -229,7 +230,13 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 	ix.EntryList = make([]IndexEntry, 0, count)
 	// Paths are collected into one buffer and become substrings of one
 	// string: two allocations instead of one per entry.
-	paths := make([]byte, 0, len(body))
+	// v2 and v3 names fit in what the fixed parts leave (v4 names are
+	// prefix-compressed: up to 4 KiB each, grown as needed).
+	room := len(body) - 12 - int(count)*fixed
+	if version == 4 || room < 0 {
+		room = len(body)
+	}
+	paths := make([]byte, 0, room)
 	spans := make([][2]int, 0, count)
 	off := 12
 	prev := [2]int{}
@@ -243,7 +250,8 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 		prev = span
 		off += size
 	}
-	all := string(paths)
+	// paths is not written again: the names share its bytes.
+	all := unsafe.String(unsafe.SliceData(paths), len(paths))
 	for i := range ix.EntryList {
 		e := &ix.EntryList[i]
 		e.Path = all[spans[i][0]:spans[i][1]]

@@ -89,8 +89,11 @@ type WorkTree struct {
 	// Parents are HEAD followed by the MERGE_HEAD commits.
 	Parents []oid.ID
 	// Index is the stage-0 index with Path replaced by Content, sorted
-	// by path (blame diffs the parents against it).
-	Index []IndexEntry
+	// by path (blame diffs the parents against it). When it is nil,
+	// IndexFunc, if set, makes it the first time it is needed (only
+	// renames and copies into the uncommitted file are).
+	Index     []IndexEntry
+	IndexFunc func() []IndexEntry
 	// InIndex reports that Path has an index entry (any stage).
 	InIndex bool
 	// Source is what "Version of <path> from <source>" names.

@@ -63,6 +63,7 @@ type scoreboard struct {
 	finalOrigin *origin
 	path        string
 	index       []IndexEntry
+	indexFunc   func() []IndexEntry // makes index when first needed
 	finalBuf    []byte
 	lineStarts  []int
 	// finalConverted: the final image went through textconv.

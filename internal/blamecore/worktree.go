@@ -58,7 +58,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	o.blobKnown = true
 	sb.final = c
 	sb.finalOrigin = o
-	sb.index = wt.Index
+	sb.index, sb.indexFunc = wt.Index, wt.IndexFunc
 	sb.stats.ReadBlobs++
 	sb.setFinal(append([]byte(nil), content...))
 	return nil
@@ -71,6 +71,9 @@ func (sb *scoreboard) diffTreeToIndex(tree oid.ID, all bool) ([]TreeChange, erro
 	files, err := sb.hist.diffTrees(tree, oid.EmptyTree(sb.format), false)
 	if err != nil {
 		return nil, err
+	}
+	if sb.index == nil && sb.indexFunc != nil {
+		sb.index, sb.indexFunc = sb.indexFunc(), nil
 	}
 	var out []TreeChange
 	i, j := 0, 0
