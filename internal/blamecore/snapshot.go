@@ -497,8 +497,9 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		Ordered:  sb.snap.ordered,
 	}
 	// Sized for every origin the walk made, which is what a traced
-	// snapshot of a long walk holds (growing them cost more than the
-	// rest of building it).
+	// snapshot of a long walk holds before compactSnapshot collapses its
+	// runs of whole passes (growing them cost more than the rest of
+	// building it).
 	n := sb.originSeq + 1
 	s.Origins = make([]SnapshotOrigin, 0, n)
 	s.Commits = make([]SnapshotCommit, 0, n)
