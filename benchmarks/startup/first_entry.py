@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Time to the first byte of stdout (the first --incremental entry) and to
+exit, over alternating fresh runs of several commands.
+
+usage: first_entry.py ROUNDS DIR 'CMD1' 'CMD2' ...
+
+GOBLAME_CACHE=off is set; STDIN=FILE feeds a file on standard input.
+Prints medians and the load average.
+"""
+import os, shlex, statistics, subprocess, sys, time
+
+rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+env = dict(os.environ, GOBLAME_CACHE="off")
+stdin = os.environ.get("STDIN")
+res = {c: ([], []) for c in cmds}
+for _ in range(rounds):
+    for c in cmds:
+        fin = open(stdin) if stdin else subprocess.DEVNULL
+        t = time.perf_counter()
+        p = subprocess.Popen(shlex.split(c), cwd=cwd, env=env, stdout=subprocess.PIPE, stdin=fin, bufsize=0)
+        p.stdout.read(1)
+        first = time.perf_counter()
+        while p.stdout.read(65536):
+            pass
+        p.wait()
+        res[c][0].append((first - t) * 1000)
+        res[c][1].append((time.perf_counter() - t) * 1000)
+print("load", " ".join(open("/proc/loadavg").read().split()[:3]))
+for c in cmds:
+    print("%-70s first %6.2f ms  total %6.2f ms" % (c[-70:], statistics.median(res[c][0]), statistics.median(res[c][1])))
