@@ -216,52 +216,6 @@ func (c *candidate) prepared(sb *scoreboard) (*diff.File, error) {
 	return c.file, nil
 }
 
-// lineKeys is the set of line hashes of the entries looked for in the
-// candidates of a -C round: a candidate that shares no line with them
-// cannot hold a copy of any, and is not diffed (the diff would find no
-// common run). Lines are hashed without their newline, and under -w
-// without whitespace, so the test errs only towards diffing.
-type lineKeys map[uint64]struct{}
-
-func lineKey(line []byte, ignoreWS bool) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
-	for _, c := range line {
-		if c == '\n' || (ignoreWS && (c == ' ' || c == '\t' || c == '\r')) {
-			continue
-		}
-		h ^= uint64(c)
-		h *= prime
-	}
-	return h
-}
-
-func (sb *scoreboard) entryLineKeys(ents []*entry) lineKeys {
-	keys := make(lineKeys)
-	ws := sb.diffOpts.IgnoreWhitespace
-	for _, e := range ents {
-		for l := e.lno; l < e.lno+e.numLines; l++ {
-			keys[lineKey(sb.finalBuf[sb.lineStarts[l]:sb.lineStarts[l+1]], ws)] = struct{}{}
-		}
-	}
-	return keys
-}
-
-// sharesLine reports whether any line of data is in keys.
-func (k lineKeys) sharesLine(data []byte, ignoreWS bool) bool {
-	for start := 0; start < len(data); {
-		end := start
-		for end < len(data) && data[end] != '\n' {
-			end++
-		}
-		if _, ok := k[lineKey(data[start:end], ignoreWS)]; ok {
-			return true
-		}
-		start = end + 1
-	}
-	return false
-}
-
 // prefetchWant reports whether o is the next blob the read-ahead holds
 // (the candidates are visited in the order they were scheduled).
 func (sb *scoreboard) prefetchWant(o *origin) bool {
@@ -519,7 +473,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		if err != nil {
 			return err
 		}
-		keys := sb.entryLineKeys(ents)
+		sb.entryLineKeys(&sb.copyKeys, ents)
 		for _, ch := range changes {
 			if ch.OldMode == 0 {
 				continue // not in the parent
@@ -537,7 +491,8 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if err != nil {
 				return err // git dies: "Cannot read blob ... for path ..."
 			}
-			if !keys.sharesLine(cand.data, sb.diffOpts.IgnoreWhitespace) {
+			sb.stats.CopyCandidates++
+			if !sb.copyKeys.mayHoldCopy(cand.data, sb.opts.copyScore()) {
 				if norigin.suspects == nil {
 					sb.dropFile(norigin)
 					if fresh {
@@ -546,6 +501,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				}
 				continue
 			}
+			sb.stats.CopyDiffed++
 			pfile, err := cand.prepared(sb)
 			if err != nil {
 				return fmt.Errorf("unable to generate diff (%s): %w", parent.ID, err)

@@ -366,6 +366,12 @@ func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.
 		case "-C":
 			opts.Move = true
 			opts.CopyLevel++
+		default:
+			if n, err := strconv.Atoi(strings.TrimPrefix(f, "-C")); err == nil && strings.HasPrefix(f, "-C") {
+				opts.Move = true
+				opts.CopyLevel++
+				opts.CopyScore = n
+			}
 		}
 	}
 	id, err := oid.ParseHex(format, rev)

@@ -112,6 +112,11 @@ type Stats struct {
 	// LineTableResets counts the times -C started the differ's line
 	// table afresh to stay within its memory budget.
 	LineTableResets int
+	// CopyCandidates counts the candidate blobs -C rounds looked in (a
+	// blob once per round, as ReadBlobs counts it), CopyDiffed those of
+	// them diffed against the round's entries: the others could not hold
+	// a copy that scores above the copy score (see copyfilter.go).
+	CopyCandidates, CopyDiffed int
 	// Spliced counts the lines whose blame was taken from a snapshot of
 	// an earlier blame (Options.Bases) instead of walking.
 	Spliced int

@@ -85,6 +85,7 @@ type scoreboard struct {
 	prefetchPos    int
 	candidateBytes int
 	candidateTick  int64
+	copyKeys       lineKeys // the lines a -C round looks for (copyfilter.go)
 	hunks          []diff.Hunk
 	bloomKeys      map[string]*traverse.BloomKey // by origin path
 	useBloom       bool

@@ -1,0 +1,129 @@
+package blamecore
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// The -C prefilter: which candidate blobs can change the outcome of a
+// round, and so must be diffed against every entry looked for.
+//
+// A round keeps, for each entry, the best split any candidate gives
+// (copySplitIfBetter: the highest score, a later candidate winning ties)
+// and applies it only when its middle part scores above the copy score.
+// A candidate whose every split scores at most that can replace a best
+// split only while the best scores at most that too, and is replaced in
+// turn by any candidate that scores above it: it never decides what is
+// applied, so it need not be diffed.
+//
+// A split's middle part is a run of lines the diff found common to the
+// candidate and the entry: consecutive lines of the candidate, each equal
+// to a line of the entry (under -w, equal once whitespace is deleted).
+// Every such line is in the round's lineKeys, and the run lies within a
+// maximal run of consecutive candidate lines that are all in it. The
+// part's score is 1 + its ASCII alphanumerics (entryScore), which equal
+// the candidate lines' own (equal lines differ at most in whitespace). So
+// a candidate none of whose maximal runs of known lines scores above the
+// copy score cannot change the round: mayHoldCopy says so without a diff.
+// Hash collisions and the newline (left out of the hash, so a last line
+// without one matches too) err only towards diffing.
+
+// lineKeys is the set of line hashes of the entries looked for in a -C
+// round, with a 2^16-bit filter in front of the set (most candidate lines
+// are in no entry).
+type lineKeys struct {
+	seed     maphash.Seed
+	ignoreWS bool
+	filter   [1 << 10]uint64
+	set      map[uint64]struct{}
+}
+
+// reset empties k for a round under the given -w setting.
+func (k *lineKeys) reset(ignoreWS bool) {
+	if k.set == nil {
+		k.seed = maphash.MakeSeed()
+		k.set = make(map[uint64]struct{})
+	}
+	clear(k.set)
+	k.filter = [1 << 10]uint64{}
+	k.ignoreWS = ignoreWS
+}
+
+// hash returns the key of a line given without its newline: a hash of
+// its bytes, under -w of its bytes other than git's whitespace.
+func (k *lineKeys) hash(line []byte) uint64 {
+	if !k.ignoreWS {
+		return maphash.Bytes(k.seed, line)
+	}
+	var h maphash.Hash
+	h.SetSeed(k.seed)
+	for len(line) > 0 {
+		i := 0
+		for i < len(line) && !isBlameSpace(line[i]) {
+			i++
+		}
+		h.Write(line[:i])
+		for i < len(line) && isBlameSpace(line[i]) {
+			i++
+		}
+		line = line[i:]
+	}
+	return h.Sum64()
+}
+
+// isBlameSpace is the whitespace -w deletes (diff.Options.IgnoreWhitespace).
+func isBlameSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func (k *lineKeys) add(line []byte) {
+	h := k.hash(line)
+	k.filter[h>>6&(1<<10-1)] |= 1 << (h & 63)
+	k.set[h] = struct{}{}
+}
+
+func (k *lineKeys) has(line []byte) bool {
+	h := k.hash(line)
+	if k.filter[h>>6&(1<<10-1)]&(1<<(h&63)) == 0 {
+		return false
+	}
+	_, ok := k.set[h]
+	return ok
+}
+
+// entryLineKeys fills keys with the lines of ents' final-image text.
+func (sb *scoreboard) entryLineKeys(keys *lineKeys, ents []*entry) {
+	keys.reset(sb.diffOpts.IgnoreWhitespace)
+	for _, e := range ents {
+		for l := e.lno; l < e.lno+e.numLines; l++ {
+			keys.add(bytes.TrimSuffix(sb.finalBuf[sb.lineStarts[l]:sb.lineStarts[l+1]], []byte{'\n'}))
+		}
+	}
+}
+
+// mayHoldCopy reports whether data has a run of consecutive lines, all in
+// k, that scores above minScore (1 + its ASCII alphanumerics): only such
+// a candidate can give a split that a round applies (see the top of the
+// file).
+func (k *lineKeys) mayHoldCopy(data []byte, minScore int) bool {
+	run := 1
+	for len(data) > 0 {
+		line := data
+		next := len(data)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, next = data[:i], i+1
+		}
+		data = data[next:]
+		if !k.has(line) {
+			run = 1
+			continue
+		}
+		for _, c := range line {
+			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				run++
+			}
+		}
+		if run > minScore {
+			return true
+		}
+	}
+	return false
+}

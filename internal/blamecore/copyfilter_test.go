@@ -1,0 +1,131 @@
+package blamecore_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
+)
+
+// copyScoreScript copies runs of lines into target.c around the copy
+// score's boundary, for the -C prefilter (copyfilter.go): a candidate is
+// diffed only if it has a run of lines of the round's entries that scores
+// above the copy score, so every way a candidate comes close matters.
+// Each line's ASCII alphanumerics are counted; the default copy score is
+// 40, and a run counts when 1 + its alphanumerics exceeds it.
+const copyScoreScript = `git init -q r && cd r
+L () { printf '(%s);\n' "$(printf "%${2}s" | tr ' ' "$1")"; }
+{
+	L b 20; L c 20     # 40: a copy (score 41)
+	L d 19; L e 20     # 39: not one (score 40)
+	L f 20; L g 20     # copied with a line between them: two runs of 20
+	L h 30
+	echo "}"; echo
+	printf '(%s);' "$(printf '%20s' | tr ' ' z)"   # no newline at the end
+} >src.c
+{ L i 20; L j 20; echo "}"; } >ws.c
+{ L k 20; L m 21; } >tie1.c
+cp tie1.c tie2.c
+{ echo "}"; echo; L n 20; echo "}"; } >noise.c
+{ L p 20; L q 20; L r 20; } >untouched.c
+printf '%s\n' "int main(void)" "{" "}" >target.c
+commit_all initial
+{
+	echo "int main(void)"
+	echo "{"
+	sed -n 1,2p src.c
+	echo "(here1);"
+	sed -n 3,4p src.c
+	echo "(here2);"
+	sed -n 5p src.c; echo "(gap);"; sed -n 6p src.c
+	echo "(here3);"
+	sed -n 1,2p ws.c | sed 's/(/  ( /; s/;/ ;/'   # ws.c's, respaced (-w)
+	cat tie1.c                                    # in tie1.c and tie2.c: a tie
+	echo "}"
+	echo
+	sed -n 7p src.c                               # 30 alone (a copy under -C20)
+	L z 20                                        # src.c's last line, there without a newline
+	L n 20                                        # noise.c's, 20 (a copy under -C20)
+	echo "}"
+} >target.c.new
+mv target.c.new target.c
+for f in src.c ws.c tie1.c tie2.c noise.c; do echo "// changed" >>$f; done
+commit_all "copies from changed files"
+sed -n 1,2p untouched.c >created.c
+commit_all "created from an untouched file"
+sed -n 2,3p untouched.c >>target.c
+commit_all "copied from an untouched file"
+`
+
+// TestCopyScoreBoundaryMatchesGit compares -C, -C -C, -C -C -C, -w -C and
+// -C<num> with git on copyScoreScript's files at every commit: the
+// prefilter must skip only candidates that could not change a line.
+func TestCopyScoreBoundaryMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
+		db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rev := range strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all")) {
+			for _, file := range strings.Fields(testgit.Git(t, dir, format, "ls-tree", "--name-only", rev, "target.c", "created.c")) {
+				for _, flags := range [][]string{{"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}, {"-w", "-C"}, {"-C20"}, {"-C21"}, {"-C", "-C30"}, {"-C1"}} {
+					compareWithGit(t, db, nil, dir, format, rev, file, flags, "copyscore/"+format.String(), format == oid.SHA1)
+				}
+			}
+		}
+		db.Close()
+	}
+}
+
+// TestCopyPrefilterCounts is the work budget of the prefilter on
+// copyScoreScript's target.c at the commit that copies into it. -C takes
+// three rounds over the commit's 5 changed files: the first diffs src.c
+// (b, c: score 41), tie1.c and tie2.c (k, m: 42; the later wins), not
+// ws.c (its lines differ in whitespace) or noise.c (its n scores 21); the
+// second and third diff src.c alone (the entries left hold f and g, which
+// are adjacent there). -w diffs ws.c too and takes a round more; -C20
+// diffs noise.c; -C1 every candidate sharing a line.
+func TestCopyPrefilterCounts(t *testing.T) {
+	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
+	format := oid.SHA1
+	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD~2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name               string
+		ignoreWS           bool
+		score              int
+		candidates, diffed int
+	}{
+		{"-C", false, 0, 15, 5},
+		{"-w -C", true, 0, 20, 8},
+		{"-C20", false, 20, 25, 9},
+		{"-C1", false, 1, 30, 9},
+	} {
+		opts := blamecore.DefaultOptions()
+		opts.Move, opts.CopyLevel, opts.CopyScore = true, 1, c.score
+		opts.Diff.IgnoreWhitespace = c.ignoreWS
+		hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+		res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD~2"}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Stats; s.CopyCandidates != c.candidates || s.CopyDiffed != c.diffed {
+			t.Errorf("%s: %d candidates looked in, %d diffed; want %d, %d", c.name, s.CopyCandidates, s.CopyDiffed, c.candidates, c.diffed)
+		}
+	}
+}
