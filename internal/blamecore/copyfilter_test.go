@@ -3,6 +3,7 @@ package blamecore_test
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ L () { printf '(%s);\n' "$(printf "%${2}s" | tr ' ' "$1")"; }
 cp tie1.c tie2.c
 { echo "}"; echo; L n 20; echo "}"; } >noise.c
 { L p 20; L q 20; L r 20; } >untouched.c
+for i in $(seq 1 300); do echo "static const char *never_copied_$i = \"a line no commit copies, $i\";"; done >big.c
 printf '%s\n' "int main(void)" "{" "}" >target.c
 commit_all initial
 {
@@ -128,4 +130,58 @@ func TestCopyPrefilterCounts(t *testing.T) {
 			t.Errorf("%s: %d candidates looked in, %d diffed; want %d, %d", c.name, s.CopyCandidates, s.CopyDiffed, c.candidates, c.diffed)
 		}
 	}
+}
+
+// TestCopyCandidatesHeldAsSummaries: under -C -C -C every file of every
+// parent is a candidate again and again; each blob is read once, and a
+// blob the prefilter rejects is kept only as its line summary, so the
+// remembered candidates hold less than the candidate blobs themselves
+// (big.c's 300 lines are never copied).
+func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
+	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
+	format := oid.SHA1
+	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The distinct blobs other than target.c's in any commit, and their
+	// bytes: what remembering every candidate's blob would hold.
+	blobs := map[string]int{}
+	for _, rev := range strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all")) {
+		for _, line := range strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", "-l", rev)), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 5 && f[4] != "target.c" {
+				n, err := strconv.Atoi(f[3])
+				if err != nil {
+					t.Fatal(err)
+				}
+				blobs[f[2]] = n
+			}
+		}
+	}
+	all := 0
+	for _, n := range blobs {
+		all += n
+	}
+	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := blamecore.DefaultOptions()
+	opts.Move, opts.CopyLevel = true, 3
+	hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+	res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Stats
+	if s.CopyBlobsRead > len(blobs)+s.CopyDiffed || s.CopyCandidates < 2*s.CopyBlobsRead {
+		t.Errorf("%d candidate blobs read for %d candidates looked in (%d distinct blobs, %d diffed): candidates are read again", s.CopyBlobsRead, s.CopyCandidates, len(blobs), s.CopyDiffed)
+	}
+	if s.CopyHeldPeak >= all {
+		t.Errorf("the remembered candidates held %d bytes, the candidate blobs are %d: rejected blobs are kept whole", s.CopyHeldPeak, all)
+	}
+	t.Logf("%d candidates, %d read, %d diffed; held at most %d bytes of %d", s.CopyCandidates, s.CopyBlobsRead, s.CopyDiffed, s.CopyHeldPeak, all)
 }

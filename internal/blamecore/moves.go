@@ -123,22 +123,33 @@ func (sb *scoreboard) entryFiles(ents []*entry) ([]*diff.File, error) {
 	return sb.entFiles[:len(ents)], nil
 }
 
-// candidateBlob returns a -C candidate's blob. Blobs are remembered by
-// ID across commits (a file that did not change is a candidate again and
-// again under -C -C -C), within a byte budget, with their prepared lines
-// once made; the read is counted as git counts it (fill_origin_blob).
+// candidateBlob returns a -C candidate: its blob's summary for the
+// prefilter (copyfilter.go) and, unless it was dropped, the blob.
+// Candidates are remembered by blob ID across commits (a file that did
+// not change is a candidate again and again under -C -C -C), within a
+// byte budget: the blob and its prepared lines while it is diffed, only
+// the summary once the prefilter rejected it (see dropData). The read is
+// counted as git counts it (fill_origin_blob), whether or not the blob is
+// read again.
 func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, error) {
-	key := candidateKey{id: o.blob}
-	if sb.opts.TextConv != nil {
-		key.path = o.path // textconv depends on the path's attributes
-	}
+	key := sb.candidateKey(o.path, o.blob)
 	if o.file != nil {
-		return &candidate{data: o.file, origin: o}, nil
+		c := &sb.originCandidate
+		*c = candidate{data: o.file, sum: c.sum, origin: o}
+		sb.copyKeys.summarize(&c.sum, o.file)
+		return c, nil
 	}
 	sb.stats.ReadBlobs++
 	if c := sb.candidates[key]; c != nil {
 		sb.candidateTick++
 		c.used = sb.candidateTick
+		if c.data == nil && o.suspects != nil {
+			// An origin with blame of its own keeps its blob after
+			// the round, as before the blob was dropped.
+			if err := sb.loadData(c, o); err != nil {
+				return nil, err
+			}
+		}
 		o.file, o.fileOwned, o.prep = c.data, false, nil
 		return c, nil
 	}
@@ -146,9 +157,47 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	var err error
 	if pf != nil && pf.pending > 0 && sb.prefetchWant(o) {
 		data, err = pf.next()
-	} else {
-		data, err = sb.hist.blob(o.blob)
+		if err != nil {
+			if o.blob != oid.EmptyBlob(sb.format) {
+				return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
+			}
+			data = []byte{}
+		}
+		if sb.opts.TextConv != nil {
+			if data, err = sb.textconvCandidate(o, data); err != nil {
+				return nil, err
+			}
+		}
+	} else if data, err = sb.candidateData(o); err != nil {
+		return nil, err
 	}
+	if sb.candidates == nil {
+		sb.candidates = make(map[candidateKey]*candidate)
+	}
+	sb.candidateTick++
+	c := &candidate{data: data, used: sb.candidateTick}
+	sb.copyKeys.summarize(&c.sum, data)
+	sb.candidates[key] = c
+	sb.stats.CopyBlobsRead++
+	sb.candidateBytes += c.bytes()
+	if sb.candidateBytes > candidateBudget {
+		sb.evictCandidates()
+	}
+	o.file, o.fileOwned, o.prep = data, false, nil
+	return c, nil
+}
+
+func (sb *scoreboard) candidateKey(path string, id oid.ID) candidateKey {
+	key := candidateKey{id: id}
+	if sb.opts.TextConv != nil {
+		key.path = path // textconv depends on the path's attributes
+	}
+	return key
+}
+
+// candidateData reads a candidate's blob (through textconv).
+func (sb *scoreboard) candidateData(o *origin) ([]byte, error) {
+	data, err := sb.hist.blob(o.blob)
 	if err != nil {
 		if o.blob != oid.EmptyBlob(sb.format) {
 			return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
@@ -156,26 +205,55 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 		data = []byte{}
 	}
 	if sb.opts.TextConv != nil {
-		conv, err := sb.opts.TextConv(o.path, o.mode, data)
-		if err != nil {
-			return nil, err
-		}
-		if conv != nil {
-			data = conv
-		}
+		return sb.textconvCandidate(o, data)
 	}
-	if sb.candidates == nil {
-		sb.candidates = make(map[candidateKey]*candidate)
+	return data, nil
+}
+
+func (sb *scoreboard) textconvCandidate(o *origin, data []byte) ([]byte, error) {
+	conv, err := sb.opts.TextConv(o.path, o.mode, data)
+	if err != nil {
+		return nil, err
 	}
-	sb.candidateTick++
-	c := &candidate{data: data, used: sb.candidateTick}
-	sb.candidates[key] = c
-	sb.candidateBytes += len(data)
+	if conv != nil {
+		return conv, nil
+	}
+	return data, nil
+}
+
+// dropData forgets the blob of a candidate the prefilter rejected,
+// keeping its summary: most candidates are never diffed, and their
+// blobs held most of the budget.
+func (sb *scoreboard) dropData(c *candidate) {
+	if c.origin != nil || c.data == nil {
+		return
+	}
+	sb.candidateBytes -= c.bytes()
+	c.data, c.file = nil, nil
+	sb.candidateBytes += c.bytes()
+}
+
+// loadData reads again the blob of a remembered candidate whose data was
+// dropped, for a diff (not counted: git's read was counted when the
+// candidate was looked up).
+func (sb *scoreboard) loadData(c *candidate, o *origin) error {
+	if c.data != nil {
+		return nil
+	}
+	data, err := sb.candidateData(o)
+	if err != nil {
+		return err
+	}
+	sb.stats.CopyBlobsRead++
+	sb.candidateBytes -= c.bytes()
+	c.data = data
+	sb.candidateBytes += c.bytes()
+	sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
+	o.file, o.fileOwned, o.prep = data, false, nil
 	if sb.candidateBytes > candidateBudget {
 		sb.evictCandidates()
 	}
-	o.file, o.fileOwned, o.prep = data, false, nil
-	return c, nil
+	return nil
 }
 
 // evictCandidates forgets the least recently used candidates until a
@@ -189,7 +267,7 @@ func (sb *scoreboard) evictCandidates() {
 	}
 	all := make([]aged, 0, len(sb.candidates))
 	for k, c := range sb.candidates {
-		all = append(all, aged{k, c.used, len(c.data)})
+		all = append(all, aged{k, c.used, c.bytes()})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].used < all[j].used })
 	for _, a := range all[:len(all)-1] { // keep the newest
@@ -305,11 +383,15 @@ type candidateKey struct {
 }
 
 type candidate struct {
-	data   []byte
+	data   []byte // nil once dropped (dropData)
 	file   *diff.File
+	sum    lineSummary
 	used   int64
 	origin *origin // set when the blob is an origin's own (not cached)
 }
+
+// bytes is what c counts against candidateBudget.
+func (c *candidate) bytes() int { return len(c.data) + c.sum.bytes() }
 
 // filterSmall moves the entries of *source whose score is at most
 // minScore to the front of *small, keeping their order (git's
@@ -445,10 +527,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		if o := findLiveOrigin(parent, ch.Path); o != nil && o.file != nil {
 			continue
 		}
-		key := candidateKey{id: ch.OldID}
-		if sb.opts.TextConv != nil {
-			key.path = ch.Path
-		}
+		key := sb.candidateKey(ch.Path, ch.OldID)
 		if sb.candidates[key] != nil || scheduled[key] {
 			continue
 		}
@@ -469,10 +548,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			ents = append(ents, e)
 		}
 		splits := make([]split, len(ents))
-		efiles, err := sb.entryFiles(ents)
-		if err != nil {
-			return err
-		}
+		var efiles []*diff.File // prepared when a candidate is first diffed
 		sb.entryLineKeys(&sb.copyKeys, ents)
 		for _, ch := range changes {
 			if ch.OldMode == 0 {
@@ -492,7 +568,9 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				return err // git dies: "Cannot read blob ... for path ..."
 			}
 			sb.stats.CopyCandidates++
-			if !sb.copyKeys.mayHoldCopy(cand.data, sb.opts.copyScore()) {
+			if !sb.copyKeys.mayHoldCopy(&cand.sum, sb.opts.copyScore()) {
+				sb.dropData(cand)
+				sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 				if norigin.suspects == nil {
 					sb.dropFile(norigin)
 					if fresh {
@@ -502,6 +580,14 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				continue
 			}
 			sb.stats.CopyDiffed++
+			if err := sb.loadData(cand, norigin); err != nil {
+				return err
+			}
+			if efiles == nil {
+				if efiles, err = sb.entryFiles(ents); err != nil {
+					return err
+				}
+			}
 			pfile, err := cand.prepared(sb)
 			if err != nil {
 				return fmt.Errorf("unable to generate diff (%s): %w", parent.ID, err)
@@ -519,6 +605,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 					sb.forgetOrigin(norigin)
 				}
 			}
+			sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 		}
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}

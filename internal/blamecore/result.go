@@ -117,6 +117,13 @@ type Stats struct {
 	// them diffed against the round's entries: the others could not hold
 	// a copy that scores above the copy score (see copyfilter.go).
 	CopyCandidates, CopyDiffed int
+	// CopyBlobsRead counts the candidate blobs read from the object
+	// database (a candidate remembered by ID is not read again, one whose
+	// blob was dropped only when it is diffed), and CopyHeldPeak the most
+	// bytes the remembered candidates held after a candidate was dealt
+	// with: the blobs of those diffed, the line summaries of the others
+	// (moves.go).
+	CopyBlobsRead, CopyHeldPeak int
 	// Spliced counts the lines whose blame was taken from a snapshot of
 	// an earlier blame (Options.Bases) instead of walking.
 	Spliced int

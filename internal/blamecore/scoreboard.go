@@ -79,16 +79,17 @@ type scoreboard struct {
 	entFiles  []*diff.File // prepared entry texts for -M/-C
 
 	// candidates remembers -C candidate blobs by ID (see candidateBlob).
-	candidates     map[candidateKey]*candidate
-	prefetchDone   chan struct{}
-	prefetchSet    []string // paths of the blobs read ahead, in order
-	prefetchPos    int
-	candidateBytes int
-	candidateTick  int64
-	copyKeys       lineKeys // the lines a -C round looks for (copyfilter.go)
-	hunks          []diff.Hunk
-	bloomKeys      map[string]*traverse.BloomKey // by origin path
-	useBloom       bool
+	candidates      map[candidateKey]*candidate
+	prefetchDone    chan struct{}
+	prefetchSet     []string // paths of the blobs read ahead, in order
+	prefetchPos     int
+	candidateBytes  int
+	candidateTick   int64
+	copyKeys        lineKeys  // the lines a -C round looks for (copyfilter.go)
+	originCandidate candidate // candidateBlob's answer for an origin's own blob
+	hunks           []diff.Hunk
+	bloomKeys       map[string]*traverse.BloomKey // by origin path
+	useBloom        bool
 
 	ignore map[oid.ID]bool
 	// hasBottoms: the command line named a range bottom (^A, A..B).
