@@ -21,7 +21,13 @@ func hugePageHeap(n int) {
 		return
 	}
 	// Allocating it must not itself start a collection: one is enough.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	// A collector already off (tuneGC) is left to tuneGC's cleanup,
+	// which the collection below runs and which may run before this
+	// function returns: restoring "off" afterwards would keep the
+	// collector off for the whole run.
+	if prev := debug.SetGCPercent(-1); prev >= 0 {
+		defer debug.SetGCPercent(prev)
+	}
 	buf := make([]byte, n+hugePageBytes)
 	start := (uintptr(unsafe.Pointer(&buf[0])) + hugePageBytes - 1) &^ (hugePageBytes - 1)
 	off := int(start - uintptr(unsafe.Pointer(&buf[0])))
