@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,7 +153,18 @@ func testHugePageHeap(t *testing.T, mode string, collections int) {
 	if err != nil || !(strings.Contains(string(thp), "[madvise]") || strings.Contains(string(thp), "[always]")) {
 		t.Skipf("transparent huge pages are off here (%q)", strings.TrimSpace(string(thp)))
 	}
-	out := runProcessChild(t, mode)
+	// Where the heap lands is up to address-space randomisation, and in
+	// about one run in eight the fresh start's advised region is not
+	// where the child's allocations go (measured: 7 of 60 runs, madvise
+	// succeeding in each); a run with huge pages in three shows the
+	// mechanism works, a regression gives none in all three.
+	var out string
+	for attempt := 0; attempt < 3; attempt++ {
+		out = runProcessChild(t, mode)
+		if _, smaps, _ := strings.Cut(out, "\n"); !slices.Equal(strings.Fields(smaps), []string{"AnonHugePages:", "0", "kB"}) {
+			break
+		}
+	}
 	if want := "collections: " + strconv.Itoa(collections) + "\n"; !strings.HasPrefix(out, want) {
 		t.Errorf("child: %q, want %q first", out, want)
 	}
