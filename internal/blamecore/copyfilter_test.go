@@ -95,14 +95,8 @@ func TestCopyScoreBoundaryMatchesGit(t *testing.T) {
 // are adjacent there). -w diffs ws.c too and takes a round more; -C20
 // diffs noise.c; -C1 every candidate sharing a line.
 func TestCopyPrefilterCounts(t *testing.T) {
-	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
 	format := oid.SHA1
-	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
-	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, db := openCopyScoreFixture(t, format)
 	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD~2")))
 	if err != nil {
 		t.Fatal(err)
@@ -138,14 +132,8 @@ func TestCopyPrefilterCounts(t *testing.T) {
 // remembered candidates hold less than the candidate blobs themselves
 // (big.c's 300 lines are never copied).
 func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
-	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
 	format := oid.SHA1
-	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
-	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, db := openCopyScoreFixture(t, format)
 	// The distinct blobs other than target.c's in any commit, and their
 	// bytes: what remembering every candidate's blob would hold.
 	blobs := map[string]int{}
@@ -184,4 +172,18 @@ func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
 		t.Errorf("the remembered candidates held %d bytes, the candidate blobs are %d: rejected blobs are kept whole", s.CopyHeldPeak, all)
 	}
 	t.Logf("%d candidates, %d read, %d diffed; held at most %d bytes of %d", s.CopyCandidates, s.CopyBlobsRead, s.CopyDiffed, s.CopyHeldPeak, all)
+}
+
+// openCopyScoreFixture builds copyScoreScript's repository and opens its
+// objects (closed when the test ends).
+func openCopyScoreFixture(t *testing.T, format oid.Format) (string, *odb.DB) {
+	t.Helper()
+	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
+	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return dir, db
 }
