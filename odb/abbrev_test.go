@@ -251,3 +251,64 @@ func TestResolvePrefixMatchesGit(t *testing.T) {
 		})
 	}
 }
+
+// looseFewScript packs 3,000 blobs, so that their names start with every
+// two-digit prefix, and leaves three blobs loose.
+const looseFewScript = `
+git init -q
+i=1
+while test $i -le 3000; do
+	printf 'blob\ndata <<EOF\npacked blob %d\nEOF\n' $i
+	i=$((i + 1))
+done | git fast-import --quiet
+for i in 1 2 3; do echo "loose blob $i" | git hash-object -w --stdin; done > loose
+git cat-file --batch-all-objects --batch-check='%(objectname)' > all
+`
+
+// TestUniqueAbbrevLenListsFanoutOnce guards the cost of abbreviating in a
+// packed repository: the objects directory is listed once, and only the
+// fan-out directories that exist are read (git opens each one it needs,
+// so abbreviating the commits of a blame in a packed repository cost up
+// to 256 failed opens). The loose objects still extend abbreviations as
+// in git.
+func TestUniqueAbbrevLenListsFanoutOnce(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			goldens := testgit.Golden(t)
+			dir := testgit.Fixture(t, "odb-loose-few", format, looseFewScript)
+			all := strings.Fields(readFile(t, filepath.Join(dir, "all")))
+			loose := strings.Fields(readFile(t, filepath.Join(dir, "loose")))
+			if len(all) != 3003 || len(loose) != 3 {
+				t.Fatalf("fixture has %d objects, %d loose", len(all), len(loose))
+			}
+			db, err := Open(objectsDir(t, dir, format), format, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			prefixes := map[string]bool{}
+			for _, h := range all {
+				prefixes[h[:2]] = true
+				db.UniqueAbbrevLen(mustParse(t, format, h), 4)
+			}
+			if len(prefixes) != 256 {
+				t.Fatalf("the objects cover %d of the 256 fan-out directories", len(prefixes))
+			}
+			looseDirs := map[string]bool{}
+			for _, h := range loose {
+				looseDirs[h[:2]] = true
+			}
+			if got, want := db.looseDirReads.Load(), int64(1+len(looseDirs)); got != want {
+				t.Errorf("%d directory reads abbreviating all %d objects, want %d (the objects directory and the loose objects' fan-out directories)", got, len(all), want)
+			}
+			// The abbreviations themselves, against git's, for the
+			// loose objects and the first packed ones.
+			for _, h := range append(append([]string{}, loose...), all[:10]...) {
+				short := strings.TrimSpace(goldens.Git(dir, format, "rev-parse", "--short=4", h))
+				if n := db.UniqueAbbrevLen(mustParse(t, format, h), 4); n != len(short) {
+					t.Errorf("%s: UniqueAbbrevLen = %d, git printed %q", h, n, short)
+				}
+			}
+		})
+	}
+}

@@ -126,13 +126,27 @@ func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) erro
 	key := filepath.Join(dir, prefix[:2])
 	db.looseMu.Lock()
 	ids, ok := db.looseCache[key]
+	fanout, listed := db.looseDirs[dir]
 	db.looseMu.Unlock()
+	if !listed {
+		fanout = listFanoutDirs(dir)
+		db.looseDirReads.Add(1)
+		db.looseMu.Lock()
+		if db.looseDirs == nil {
+			db.looseDirs = make(map[string]*fanoutDirs)
+		}
+		db.looseDirs[dir] = fanout
+		db.looseMu.Unlock()
+	}
 	if !ok {
 		ids = nil
-		db.forEachLoose(dir, prefix[:2], func(id oid.ID) error {
-			ids = append(ids, id)
-			return nil
-		})
+		if fanout.mayHave(prefix[:2]) {
+			db.looseDirReads.Add(1)
+			db.forEachLoose(dir, prefix[:2], func(id oid.ID) error {
+				ids = append(ids, id)
+				return nil
+			})
+		}
 		db.looseMu.Lock()
 		if db.looseCache == nil {
 			db.looseCache = make(map[string][]oid.ID)
@@ -149,6 +163,57 @@ func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) erro
 		}
 	}
 	return nil
+}
+
+// fanoutDirs records which two-hex-digit subdirectories an objects
+// directory had when it was listed; nil means the listing failed and any
+// of them may exist.
+type fanoutDirs [256]bool
+
+// listFanoutDirs lists dir once. Names are taken in either case and
+// whatever their type (a symbolic link to a directory counts): reading
+// the subdirectory itself decides.
+func listFanoutDirs(dir string) *fanoutDirs {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil
+	}
+	var set fanoutDirs
+	for _, name := range names {
+		if len(name) == 2 {
+			if hi, lo := hexNibble(name[0]), hexNibble(name[1]); hi >= 0 && lo >= 0 {
+				set[hi<<4|lo] = true
+			}
+		}
+	}
+	return &set
+}
+
+// mayHave reports whether the fan-out subdirectory sub (two lowercase hex
+// digits) may exist.
+func (d *fanoutDirs) mayHave(sub string) bool {
+	if d == nil {
+		return true
+	}
+	hi, lo := hexNibble(sub[0]), hexNibble(sub[1])
+	return hi < 0 || lo < 0 || d[hi<<4|lo]
+}
+
+func hexNibble(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // forEachLoose calls fn for every loose object in dir whose hex name starts
