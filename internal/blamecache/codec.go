@@ -47,7 +47,7 @@ func formatCode(f oid.Format) uint64 {
 
 // encode writes s as an entry answering key.
 func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
-	var b []byte
+	b := make([]byte, 0, encodedSizeHint(key, format, s))
 	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
 	str := func(v string) { u(uint64(len(v))); b = append(b, v...) }
 	id := func(v oid.ID) { b = append(b, v.Bytes()...) }
@@ -123,6 +123,21 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 	}
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
+}
+
+// encodedSizeHint is about what encode writes for s, so that the entry is
+// built in one buffer instead of growing through a dozen copies of itself
+// (varints are counted at their common sizes; a larger one only grows the
+// buffer once).
+func encodedSizeHint(key string, format oid.Format, s *blamecore.Snapshot) int {
+	n := len(magic) + len(key) + 2*format.Size() + 32 + sha256.Size
+	for _, c := range s.Commits {
+		n += format.Size() + len(c.Body) + 12
+	}
+	for _, o := range s.Origins {
+		n += len(o.Path) + 12 + 3*len(o.Scapegoats) + 3*len(o.Skipped)
+	}
+	return n + 6*len(s.Trails) + 12*len(s.Pieces)
 }
 
 // zigzag maps small signed differences to small unsigned values.

@@ -49,6 +49,25 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// TestEncodeOneBuffer guards encode's single allocation of its output
+// (before it was sized, a 160 KB entry grew through 18 copies).
+func TestEncodeOneBuffer(t *testing.T) {
+	s := sampleSnapshot(oid.SHA1, 1)
+	for i := range 300 {
+		s.Commits = append(s.Commits, blamecore.SnapshotCommit{ID: testID(oid.SHA1, byte(i)), Body: make([]byte, 1000+i), Time: 1 << 33})
+		s.Origins = append(s.Origins, blamecore.SnapshotOrigin{Commit: len(s.Commits) - 1, Path: "old.txt", Previous: -1, Pass: blamecore.PassWhole, Whole: 2, Skipped: []uint64{1 << 32, 1<<32 + 7}})
+	}
+	var data []byte
+	allocs := testing.AllocsPerRun(10, func() { data = encode("k\x00dir/new.txt", oid.SHA1, s) })
+	// The output, the paths' map and list.
+	if allocs > 3 {
+		t.Errorf("encode made %v allocations, want at most 3", allocs)
+	}
+	if len(data) < 300*1000 {
+		t.Fatalf("entry of %d bytes", len(data))
+	}
+}
+
 // TestCodecRejectsDamage: every truncation, every flipped bit of every
 // byte, another key and another format decode to an error, never to a
 // snapshot.

@@ -346,33 +346,34 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		sb.snap.untraced = true
 	}
 	// trailOf is the trail of snapshot trail ti continued from the
-	// suspect entry si's trail, made once per pair.
-	type trailAt struct{ si, ti int }
-	trails := map[trailAt]*trail{}
-	var trailOf func(si, ti int) *trail
-	trailOf = func(si, ti int) *trail {
-		if t, ok := trails[trailAt{si, ti}]; ok {
+	// suspect entry si's trail, made once per pair: a table per suspect
+	// indexed by snapshot trail (nearly always one suspect, the whole
+	// file), made when that suspect first needs it.
+	trails := make([][]*trail, len(sus))
+	var chain []int
+	trailOf := func(si, ti int) *trail {
+		known := trails[si]
+		if known == nil {
+			known = make([]*trail, len(snap.Trails))
+			trails[si] = known
+		}
+		if t := known[ti]; t != nil {
 			return t
 		}
 		// Up to a known step or the start, then down again.
-		var chain []int
-		for x := ti; x >= 0; x = snap.Trails[x].Prev {
-			if _, ok := trails[trailAt{si, x}]; ok {
-				break
-			}
+		chain = chain[:0]
+		for x := ti; x >= 0 && known[x] == nil; x = snap.Trails[x].Prev {
 			chain = append(chain, x)
 		}
 		for k := len(chain) - 1; k >= 0; k-- {
 			x := chain[k]
-			var t *trail
 			if pv := snap.Trails[x].Prev; pv < 0 {
-				t = sus[si].trail // Origins[0] is where the suspect is
+				known[x] = sus[si].trail // Origins[0] is where the suspect is
 			} else {
-				t = sb.extendTrail(trails[trailAt{si, pv}], origins[snap.Trails[x].Origin])
+				known[x] = sb.extendTrail(known[pv], origins[snap.Trails[x].Origin])
 			}
-			trails[trailAt{si, x}] = t
 		}
-		return trails[trailAt{si, ti}]
+		return known[ti]
 	}
 	if recording {
 		at := func(i int) *origin {
