@@ -1,11 +1,13 @@
 package odb
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
@@ -310,5 +312,136 @@ func TestUniqueAbbrevLenListsFanoutOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUniqueAbbrevLenFrom: every abbreviation UniqueAbbrevLen gives, for
+// each minimum, follows from ShortestUniqueLen alone (what a cache keeps),
+// on the fixture whose packed and loose objects collide on short prefixes.
+func TestUniqueAbbrevLenFrom(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir, ids := abbrevFixture(t, format)
+			for _, midx := range []bool{true, false} {
+				db, err := Open(objectsDir(t, dir, format), format, Options{DisableMultiPackIndex: !midx})
+				if err != nil {
+					t.Fatal(err)
+				}
+				grown := 0
+				for i, id := range ids {
+					if i%3 != 0 {
+						continue
+					}
+					shortest := db.ShortestUniqueLen(id)
+					for _, minLen := range []int{-1, 0, 1, 4, 5, 7, 9, 12, format.HexSize() - 1, format.HexSize()} {
+						want := db.UniqueAbbrevLen(id, minLen)
+						if got := db.UniqueAbbrevLenFrom(shortest, minLen); got != want {
+							t.Fatalf("midx=%v %s minLen %d: UniqueAbbrevLenFrom(%d) = %d, UniqueAbbrevLen = %d", midx, id, minLen, shortest, got, want)
+						}
+						if minLen > 0 && want > minLen {
+							grown++
+						}
+					}
+				}
+				if grown == 0 {
+					t.Error("no abbreviation grew past its minimum")
+				}
+				db.Close()
+			}
+		})
+	}
+}
+
+// TestAbbrevFingerprint: the fingerprint changes with every change of the
+// object names a database holds — a loose object in an existing fan-out
+// directory or in a new one, a new pack — and is withheld while a fan-out
+// directory is too new to tell a later change from it.
+func TestAbbrevFingerprint(t *testing.T) {
+	testgit.RequireAnyGit(t)
+	format := oid.SHA1
+	dir := testgit.Fixture(t, "odb-loose-few", format, looseFewScript)
+	work := filepath.Join(t.TempDir(), "repo")
+	if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	objects := objectsDir(t, work, format)
+	// backdate stands for time passing: fan-out directories changed
+	// within the racy window move an hour (and a second more at each
+	// call, as the clock would have moved on) into the past.
+	shift := time.Hour
+	backdate := func() {
+		shift += time.Second
+		entries, err := os.ReadDir(objects)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			info, err := e.Info()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(e.Name()) == 2 && time.Since(info.ModTime()) < time.Minute {
+				old := info.ModTime().Add(-shift)
+				if err := os.Chtimes(filepath.Join(objects, e.Name()), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	fingerprint := func() ([]byte, bool) {
+		db, err := Open(objects, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		return db.AbbrevFingerprint(time.Now())
+	}
+	if _, ok := fingerprint(); ok {
+		t.Fatal("a fingerprint of fan-out directories written just now")
+	}
+	backdate()
+	first, ok := fingerprint()
+	if !ok {
+		t.Fatal("no fingerprint of an old database")
+	}
+	if again, _ := fingerprint(); !bytes.Equal(first, again) {
+		t.Fatal("the fingerprint of an unchanged database changed")
+	}
+	loose := strings.Fields(readFile(t, filepath.Join(work, "loose")))
+	// A loose object in the fan-out directory of an existing one.
+	sub := filepath.Join(objects, loose[0][:2])
+	if err := os.WriteFile(filepath.Join(sub, strings.Repeat("0", 38)), []byte("x"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fingerprint(); ok {
+		t.Error("a fingerprint right after a loose object was written")
+	}
+	backdate()
+	second, ok := fingerprint()
+	if !ok || bytes.Equal(first, second) {
+		t.Errorf("fingerprint after a loose object was added: %v, the same as before: %v", ok, bytes.Equal(first, second))
+	}
+	// A new fan-out directory.
+	free := ""
+	for b := 0; b < 256 && free == ""; b++ {
+		if _, err := os.Lstat(filepath.Join(objects, hexByte(byte(b)))); err != nil {
+			free = hexByte(byte(b))
+		}
+	}
+	if err := os.Mkdir(filepath.Join(objects, free), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	backdate()
+	third, ok := fingerprint()
+	if !ok || bytes.Equal(second, third) {
+		t.Errorf("fingerprint after a new fan-out directory: %v, the same as before: %v", ok, bytes.Equal(second, third))
+	}
+	// A new pack (fast-import writes one).
+	if _, err := testgit.Run(work, format, []byte("blob\ndata 4\nnew\n\n"), nil, "git", "fast-import", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	backdate()
+	if fourth, ok := fingerprint(); !ok || bytes.Equal(third, fourth) {
+		t.Errorf("fingerprint after a repack: %v, the same as before: %v", ok, bytes.Equal(third, fourth))
 	}
 }

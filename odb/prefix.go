@@ -302,10 +302,7 @@ func (db *DB) UniqueAbbrevLen(id oid.ID, minLen int) int {
 	hexSize := db.format.HexSize()
 	n := minLen
 	if n < 0 {
-		n = (msb(db.ApproximateObjectCount()) + 2) / 2
-		if n < 7 {
-			n = 7
-		}
+		n = db.autoAbbrevLen()
 	}
 	if n == 0 || n >= hexSize {
 		return hexSize
@@ -361,6 +358,12 @@ func (db *DB) UniqueAbbrevLen(id oid.ID, minLen int) int {
 		})
 	}
 	return cur
+}
+
+// autoAbbrevLen is git's automatic abbreviation length: half the bits of
+// the approximate object count, rounded up, and at least 7 digits.
+func (db *DB) autoAbbrevLen() int {
+	return max((msb(db.ApproximateObjectCount())+2)/2, 7)
 }
 
 func hexDigitAt(raw []byte, i int) byte {
