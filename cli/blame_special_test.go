@@ -71,7 +71,7 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"shallow", []string{"file"}}, {"shallow", []string{"-p", "HEAD", "--", "file"}}, {"shallow", []string{"--root", "HEAD", "--", "file"}},
 			{"grafted", []string{"HEAD", "--", "file"}}, {"grafted", []string{"-p", "HEAD", "--", "file"}},
 			{"replaced", []string{"HEAD", "--", "file"}}, {"replaced", []string{"-p", "HEAD", "--", "file"}},
-			{"wt", []string{"file"}}, {"wt", []string{"-p", "file"}}, {"wt", []string{"HEAD", "--", "file"}},
+			{"wt", []string{"HEAD", "--", "file"}},
 		}
 		for _, c := range cases {
 			compareWithGit(t, filepath.Join(root, c.dir), format, []byte("buffer\n"), nil, c.args...)
@@ -84,6 +84,8 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			args []string
 		}{
 			{"r", []string{"file"}}, {"r", []string{"-p", "file"}}, {"crlf", []string{"crlf"}}, {"crlf", []string{"-p", "crlf"}},
+			// The linked worktree's own uncommitted line.
+			{"wt", []string{"file"}}, {"wt", []string{"-p", "file"}},
 			// MERGE_HEAD has no .mailmap: rename detection reads the
 			// buffer, which is not in the object store.
 			{"r", []string{"--contents", "-", ".mailmap"}},

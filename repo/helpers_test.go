@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 func writeFile(t testing.TB, path, content string) {
@@ -48,6 +51,19 @@ func shellWrite(path, content string) string {
 // mtime, dev and ino, uid and gid): they are the fixture files' on the
 // machine that built it, so a golden output from another machine holds
 // other values.
+// gitIndexResult is gitResult for a git ls-files --debug listing, whose
+// times and device, inode and owner numbers are the fixture's on this
+// machine: the golden keeps the listing without them.
+func gitIndexResult(t *testing.T, dir string, f oid.Format, args ...string) string {
+	t.Helper()
+	stable := func(r testgit.Result) testgit.Result {
+		r.Stdout = []byte(withoutStatData(string(r.Stdout)))
+		return r
+	}
+	res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: args, Stable: stable})
+	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", res.ExitCode, res.Stdout, res.Stderr)
+}
+
 func withoutStatData(s string) string {
 	var out []string
 	for _, l := range strings.SplitAfter(s, "\n") {

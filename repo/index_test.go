@@ -97,12 +97,12 @@ func TestReadIndexMatchesGit(t *testing.T) {
 				t.Fatal(err)
 			}
 			// git ls-files expands a sparse index unless --sparse.
-			want := gitResult(t, dir, f, nil, "ls-files", "-s", "--debug")
+			want := gitIndexResult(t, dir, f, "ls-files", "-s", "--debug")
 			ix, err := r.ReadIndex()
 			if got := indexResult(ix, err); statData(got) != statData(want) {
 				t.Errorf("%s %s:\n got: %s\nwant: %s", f, name, got, want)
 			}
-			want = gitResult(t, dir, f, nil, "ls-files", "-s", "--debug", "--sparse")
+			want = gitIndexResult(t, dir, f, "ls-files", "-s", "--debug", "--sparse")
 			ix, err = r.ReadIndexSparse()
 			if got := indexResult(ix, err); statData(got) != statData(want) {
 				t.Errorf("%s %s --sparse:\n got: %s\nwant: %s", f, name, got, want)

@@ -195,7 +195,7 @@ func BuildFixture(name string, format oid.Format, script string) (string, error)
 func buildFixture(name string, format oid.Format, script string) (string, error) {
 	v, _ := installedVersion()
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", v, format, name, scriptPrelude, script)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", fixtureLayout, v, format, name, scriptPrelude, script)
 	key := sanitize(name) + "-" + format.String() + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 	root := CacheRoot()
 	final := filepath.Join(root, key)
@@ -216,12 +216,21 @@ func buildFixture(name string, format oid.Format, script string) (string, error)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(root, "tmp-"+key+"-")
+	// The script runs where the fixture stays: git writes absolute paths
+	// into some repositories (a linked worktree's .git file, its gitdir),
+	// which a fixture built elsewhere and moved would point past. Other
+	// processes (test binaries of other packages) wait on the lock file.
+	unlock, err := lockFile(final + ".lock")
 	if err != nil {
 		return "", err
 	}
-	work := filepath.Join(tmp, "w")
-	if err := os.Mkdir(work, 0o755); err != nil {
+	defer unlock()
+	if _, err := os.Stat(filepath.Join(final, ".done")); err == nil {
+		return filepath.Join(final, "w"), nil
+	}
+	os.RemoveAll(final) // what a build that died left
+	work := filepath.Join(final, "w")
+	if err := os.MkdirAll(work, 0o755); err != nil {
 		return "", err
 	}
 	cmd := exec.Command("bash", "-c", scriptPrelude+script)
@@ -229,21 +238,20 @@ func buildFixture(name string, format oid.Format, script string) (string, error)
 	cmd.Env = Env(format)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		os.RemoveAll(tmp)
+		os.RemoveAll(final)
 		return "", fmt.Errorf("script failed: %v\n%s", err, out)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".done"), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(final, ".done"), nil, 0o644); err != nil {
+		os.RemoveAll(final)
 		return "", err
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		// Another process won the race; use its copy.
-		os.RemoveAll(tmp)
-		if _, statErr := os.Stat(filepath.Join(final, ".done")); statErr != nil {
-			return "", err
-		}
-	}
-	return filepath.Join(final, "w"), nil
+	return work, nil
 }
+
+// fixtureLayout is part of every fixture's key: a change to how fixtures
+// are built (2: in place, so that absolute paths git records stay valid)
+// builds them all again.
+const fixtureLayout = "fixture layout 2"
 
 // fixtureInfo is what the goldens know of a built fixture: its name,
 // format, the hash of its script, and its work directory on this machine.
