@@ -39,6 +39,7 @@ type Repository struct {
 	// this object database's part of it.
 	cache     *Cache
 	cacheArea *blamecache.Area
+	abbrevs   abbrevMemo
 
 	graphOnce     sync.Once
 	graph         *traverse.Graph
@@ -76,6 +77,7 @@ func (r *Repository) Repo() *repo.Repository { return r.repo }
 // Close releases the commit-graph and, for a repository from Open, the
 // object store. Blames running at the time must have ended.
 func (r *Repository) Close() error {
+	r.SaveCache()
 	if r.graph != nil {
 		r.graph.Close()
 		r.graph = nil

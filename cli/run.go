@@ -113,7 +113,9 @@ func (b *blameRun) run(args []string) error {
 	}
 	r.WarningHandler = b.warn
 	b.lib = blame.NewRepository(r, env.Dir)
-	if !env.Process {
+	if env.Process {
+		defer b.lib.SaveCache()
+	} else {
 		defer b.lib.Close()
 	}
 
@@ -364,33 +366,31 @@ func (b *blameRun) sinceValue(d *DateLimit) (uint64, error) {
 // formatOptions maps the command line and configuration to the output.
 func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options {
 	f := format.Options{
-		Porcelain:      a.Porcelain,
-		LinePorcelain:  a.Porcelain && a.LinePorcelain,
-		Annotate:       a.Annotate,
-		LongHash:       a.LongHash,
-		RawTime:        a.RawTime,
-		ShowName:       a.ShowName,
-		ShowNumber:     a.ShowNumber,
-		ShowScore:      a.ScoreDebug,
-		NoAuthor:       a.NoAuthor,
-		ShowEmail:      a.ShowEmail,
-		BlankBoundary:  a.BlankBoundary,
-		ShowStats:      a.ShowStats,
-		ColorLines:     a.ColorLines,
-		ColorByAge:     a.ColorByAge,
-		RepeatedColor:  cfg.repeatedColor,
-		Heat:           cfg.heat,
-		MarkUnblamable: cfg.markUnblamable,
-		MarkIgnored:    cfg.markIgnored,
-		QuotePath:      cfg.quotePath,
-		Abbrev:         a.Abbrev,
-		DefaultAbbrev:  cfg.coreAbbrev,
-		DateMode:       a.Date,
-		Now:            b.dateNow,
-		Local:          b.local,
-		UniqueAbbrevLen: func(id oid.ID, minLen int) int {
-			return b.r.Objects.UniqueAbbrevLen(id, minLen)
-		},
+		Porcelain:       a.Porcelain,
+		LinePorcelain:   a.Porcelain && a.LinePorcelain,
+		Annotate:        a.Annotate,
+		LongHash:        a.LongHash,
+		RawTime:         a.RawTime,
+		ShowName:        a.ShowName,
+		ShowNumber:      a.ShowNumber,
+		ShowScore:       a.ScoreDebug,
+		NoAuthor:        a.NoAuthor,
+		ShowEmail:       a.ShowEmail,
+		BlankBoundary:   a.BlankBoundary,
+		ShowStats:       a.ShowStats,
+		ColorLines:      a.ColorLines,
+		ColorByAge:      a.ColorByAge,
+		RepeatedColor:   cfg.repeatedColor,
+		Heat:            cfg.heat,
+		MarkUnblamable:  cfg.markUnblamable,
+		MarkIgnored:     cfg.markIgnored,
+		QuotePath:       cfg.quotePath,
+		Abbrev:          a.Abbrev,
+		DefaultAbbrev:   cfg.coreAbbrev,
+		DateMode:        a.Date,
+		Now:             b.dateNow,
+		Local:           b.local,
+		UniqueAbbrevLen: b.lib.UniqueAbbrevLen,
 	}
 	if !a.ColorLines && !a.ColorByAge {
 		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge

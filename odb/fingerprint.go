@@ -107,13 +107,9 @@ func (db *DB) ShortestUniqueLen(id oid.ID) int { return db.UniqueAbbrevLen(id, 1
 // full length: the full length; negative: the automatic length) as
 // UniqueAbbrevLen has them.
 func (db *DB) UniqueAbbrevLenFrom(shortest, minLen int) int {
-	hexSize := db.format.HexSize()
-	n := minLen
-	if n < 0 {
-		n = db.autoAbbrevLen()
-	}
-	if n == 0 || n >= hexSize {
-		return hexSize
+	n, full := db.abbrevStart(minLen)
+	if full {
+		return db.format.HexSize()
 	}
 	return max(n, shortest)
 }

@@ -300,11 +300,8 @@ func (db *DB) ApproximateObjectCount() int64 {
 // with every loose object sharing the prefix.
 func (db *DB) UniqueAbbrevLen(id oid.ID, minLen int) int {
 	hexSize := db.format.HexSize()
-	n := minLen
-	if n < 0 {
-		n = db.autoAbbrevLen()
-	}
-	if n == 0 || n >= hexSize {
+	n, full := db.abbrevStart(minLen)
+	if full {
 		return hexSize
 	}
 	raw := id.Raw()
@@ -358,6 +355,16 @@ func (db *DB) UniqueAbbrevLen(id oid.ID, minLen int) int {
 		})
 	}
 	return cur
+}
+
+// abbrevStart is the length an abbreviation of at least minLen digits
+// starts from, or full when it is the whole ID (minLen 0 or past it).
+func (db *DB) abbrevStart(minLen int) (n int, full bool) {
+	n = minLen
+	if n < 0 {
+		n = db.autoAbbrevLen()
+	}
+	return n, n == 0 || n >= db.format.HexSize()
 }
 
 // autoAbbrevLen is git's automatic abbreviation length: half the bits of

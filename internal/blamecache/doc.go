@@ -6,6 +6,7 @@
 // # Layout
 //
 //	<dir>/v1/<area>/<kp[:2]>/<kp[2:]>/<commit hex>
+//	<dir>/v1/<area>/abbrev/<hash of an object database fingerprint>
 //
 // area is a hash of the object directory's real path and object format;
 // kp a hash of the attribution key (the options that change which line
@@ -13,7 +14,10 @@
 // one file per commit, so a blame lists the commits it could take over
 // with one directory read and then asks at every step of its walk
 // without touching the disk. The entry format is in codec.go: varints,
-// the key it answers, and a SHA-256 checksum.
+// the key it answers, and a SHA-256 checksum. An area also keeps the
+// unique abbreviation lengths its blames printed, one file per state of
+// the object database (abbrev.go), so that printing an entry again does
+// not search every pack index for each commit.
 //
 // # Concurrency and failure
 //

@@ -170,6 +170,12 @@ func (a *Area) Save(key string, snap *blamecore.Snapshot) error {
 		return err
 	}
 	data := encode(entryKey(key, snap.Path), a.format, snap)
+	return a.s.writeFile(dir, filepath.Join(dir, snap.Commit.String()), data)
+}
+
+// writeFile writes data as name, in dir, atomically: a temporary file
+// renamed over it.
+func (s *Store) writeFile(dir, name string, data []byte) error {
 	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return err
@@ -179,14 +185,14 @@ func (a *Area) Save(key string, snap *blamecore.Snapshot) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, snap.Commit.String()))
+		err = os.Rename(tmp.Name(), name)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	a.s.writes.Add(1)
-	a.s.maybeTrim(len(data))
+	s.writes.Add(1)
+	s.maybeTrim(len(data))
 	return nil
 }
 
