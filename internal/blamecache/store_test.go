@@ -1,6 +1,7 @@
 package blamecache
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -278,5 +279,29 @@ func TestStoreTrim(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("stale temporary file kept")
+	}
+}
+
+// TestDecoderUint: the decoder's varints are binary.Uvarint's, overflow
+// and truncation included.
+func TestDecoderUint(t *testing.T) {
+	var cases [][]byte
+	for _, v := range []uint64{0, 1, 127, 128, 300, 1 << 32, 1<<63 + 5, ^uint64(0)} {
+		cases = append(cases, binary.AppendUvarint(nil, v))
+	}
+	cases = append(cases, []byte{0x80}, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}, []byte{0x80, 0x00}, nil)
+	for _, c := range cases {
+		want, n := binary.Uvarint(c)
+		d := &decoder{b: c}
+		got := d.uint()
+		if n <= 0 {
+			if d.err == nil {
+				t.Errorf("% x: decoded %d, binary.Uvarint fails", c, got)
+			}
+			continue
+		}
+		if d.err != nil || got != want || len(d.b) != len(c)-n {
+			t.Errorf("% x: %d (%v, %d bytes left), binary.Uvarint %d (%d bytes)", c, got, d.err, len(d.b), want, n)
+		}
 	}
 }
