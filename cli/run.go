@@ -170,11 +170,27 @@ func (b *blameRun) run(args []string) error {
 	// --score-debug's reference counts count the origins the walk went
 	// through, which a cache entry does not keep.
 	opts.NoCache = a.ShowStats || a.ScoreDebug
+	// hugeStart makes the huge-page start of a walk (see process.go): a
+	// walk in a large repository gets a larger one; a blame the cache
+	// answers does not pay for it, and --incremental pays for it once
+	// its first entry is out, which is what an editor waits for.
+	var hugeStart func()
 	if env.Process {
-		// A walk in a large repository gets a larger huge-page start
-		// of the heap; a blame the cache answers does not pay for it.
 		packBytes := r.Objects.PackBytes()
-		opts.BeforeWalk = func() { hugePageHeap(hugeHeapBytes(packBytes)) }
+		walked := false
+		opts.BeforeWalk = func() {
+			if a.Incremental {
+				walked = true
+			} else {
+				hugePageHeap(hugeHeapBytes(packBytes))
+			}
+		}
+		hugeStart = func() {
+			if walked {
+				walked = false
+				hugePageHeap(hugeHeapBytes(packBytes))
+			}
+		}
 	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
@@ -199,7 +215,21 @@ func (b *blameRun) run(args []string) error {
 	fopts := b.formatOptions(a, cfg)
 	if a.Incremental {
 		inc := format.NewIncremental(b.env.Stdout, fopts)
-		if _, err := p.Run(func(e blame.Entry) error { inc.Entry(e); return nil }); err != nil {
+		left := p.NumLines()
+		if rs := p.Ranges(); rs != nil {
+			left = 0
+			for _, rg := range rs {
+				left += rg.End - rg.Start
+			}
+		}
+		if _, err := p.Run(func(e blame.Entry) error {
+			inc.Entry(e)
+			// (not once the last line is out: the walk has ended)
+			if left -= e.NumLines; left > 0 && hugeStart != nil {
+				hugeStart()
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
 		return inc.Err()
