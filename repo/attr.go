@@ -78,7 +78,7 @@ func (r *Repository) attrs() *attrChecker {
 		c := &attrChecker{dirs: map[string]*attrFile{}}
 		c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
 		if nosys, _ := r.env.envBool("GIT_ATTR_NOSYSTEM", false); !nosys {
-			c.base = append(c.base, orEmpty(r.readAttrFile(gitInstallPrefix+"/etc/gitattributes", gitInstallPrefix+"/etc/gitattributes", true, false)))
+			c.base = append(c.base, orEmpty(r.readAttrFile(systemAttributesPath, systemAttributesPath, true, false)))
 		}
 		global := ""
 		if p, ok, err := r.Config.Path("core.attributesfile", r.env); err == nil && ok {
@@ -595,7 +595,7 @@ func (s attrSetting) String() string {
 // "unspecified" or the value. With names, every name is in the result;
 // without, every attribute that is not unspecified (check-attr -a).
 // Sources, lowest precedence first: the builtin "binary" macro
-// (-diff -merge -text), $(prefix)/etc/gitattributes (unless
+// (-diff -merge -text), /etc/gitattributes (unless
 // GIT_ATTR_NOSYSTEM), core.attributesFile (default
 // $XDG_CONFIG_HOME/git/attributes), .gitattributes files from the top
 // of the work tree down to path's directory (from the index when not

@@ -56,8 +56,14 @@ type configPaths struct {
 }
 
 // systemConfigPath is where git 2.39.5 on the reference system reads its
-// system configuration (GIT_CONFIG_SYSTEM overrides it).
-const systemConfigPath = "/etc/gitconfig"
+// system configuration (GIT_CONFIG_SYSTEM overrides it), and
+// systemAttributesPath its system attributes (unless GIT_ATTR_NOSYSTEM):
+// both in git's sysconfdir, which git's Makefile makes /etc, not
+// $(prefix)/etc, when the prefix is /usr.
+const (
+	systemConfigPath     = "/etc/gitconfig"
+	systemAttributesPath = "/etc/gitattributes"
+)
 
 func globalConfigPaths(env Env) (system, xdg, global string, err error) {
 	nosys, err := env.envBool("GIT_CONFIG_NOSYSTEM", false)

@@ -206,7 +206,7 @@
 //
 // Attributes and AllAttributes evaluate gitattributes as "git check-attr"
 // does: the builtin "[attr]binary -diff -merge -text" macro,
-// $(prefix)/etc/gitattributes (unless GIT_ATTR_NOSYSTEM),
+// /etc/gitattributes (git's sysconfdir; unless GIT_ATTR_NOSYSTEM),
 // core.attributesFile (default $XDG_CONFIG_HOME/git/attributes),
 // .gitattributes from the top of the work tree down to the path's
 // directory (a symbolic link is not followed, with git's warning; a file
