@@ -170,7 +170,11 @@ func (a *Area) Save(key string, snap *blamecore.Snapshot) error {
 		return err
 	}
 	data := encode(entryKey(key, snap.Path), a.format, snap)
-	return a.s.writeFile(dir, filepath.Join(dir, snap.Commit.String()), data)
+	if err := a.s.writeFile(dir, filepath.Join(dir, snap.Commit.String()), data); err != nil {
+		return err
+	}
+	a.s.writes.Add(1)
+	return nil
 }
 
 // writeFile writes data as name, in dir, atomically: a temporary file
@@ -191,7 +195,6 @@ func (s *Store) writeFile(dir, name string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	s.writes.Add(1)
 	s.maybeTrim(len(data))
 	return nil
 }
