@@ -146,7 +146,7 @@ func (c *cacheBases) Snapshot(commit oid.ID, path string) *blamecore.Snapshot {
 	if !c.has(commit, path) {
 		return nil
 	}
-	return c.area.Load(c.key, path, commit)
+	return c.area.Load(c.key, path, commit, false)
 }
 
 // saved adds (commit, path) to the listing after a write.

@@ -180,6 +180,21 @@ func (d *decoder) uint() uint64 {
 	return 0
 }
 
+// skipUints passes over n varints, as n calls of uint would.
+func (d *decoder) skipUints(n int) {
+	for ; n > 0 && d.err == nil; n-- {
+		i := 0
+		for i < len(d.b) && i < binary.MaxVarintLen64 && d.b[i] >= 0x80 {
+			i++
+		}
+		if i == len(d.b) || i == binary.MaxVarintLen64 || i == binary.MaxVarintLen64-1 && d.b[i] > 1 {
+			d.err = errCorrupt
+			return
+		}
+		d.b = d.b[i+1:]
+	}
+}
+
 // int reads a value that must be below limit.
 func (d *decoder) int(limit int) int {
 	v := d.uint()
@@ -217,8 +232,12 @@ func (d *decoder) id(f oid.Format) oid.ID {
 
 func (d *decoder) flag() bool { return d.int(2) == 1 }
 
-// decode reads an entry that must answer key in format.
-func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, error) {
+// decode reads an entry that must answer key in format. A light decode
+// (for a blame that neither replays the walk nor records one: the
+// entries are all it needs) checks every byte as a full one does but
+// keeps no trails, scapegoats or skipped dates, and gives an untraced
+// snapshot.
+func decode(data []byte, key string, format oid.Format, light bool) (*blamecore.Snapshot, error) {
 	if len(data) < len(magic)+checksumSize || !bytes.HasPrefix(data, []byte(magic)) {
 		return nil, errCorrupt
 	}
@@ -259,13 +278,19 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 		o := blamecore.SnapshotOrigin{Commit: c, Path: paths[p], Previous: d.int(len(s.Origins)+1) - 1}
 		o.Pass = d.int(3)
 		o.Whole = d.int(len(s.Origins)+1) - 1
-		if n := d.count(1); n > 0 {
+		if n := d.count(1); n > 0 && light {
+			for range n {
+				d.int(len(s.Origins) + 1)
+			}
+		} else if n > 0 {
 			o.Scapegoats = make([]int, n)
 			for k := range o.Scapegoats {
 				o.Scapegoats[k] = d.int(len(s.Origins)+1) - 1
 			}
 		}
-		if n := d.count(1); n > 0 {
+		if n := d.count(1); n > 0 && light {
+			d.skipUints(n)
+		} else if n > 0 {
 			if len(dates) < n {
 				// One array for the skipped dates of many origins
 				// (thousands of dates, a few each): at most what the
@@ -281,8 +306,14 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 		}
 		s.Origins[i] = o
 	}
-	if n := d.count(2); n > 0 {
-		s.Trails = make([]blamecore.SnapshotTrail, n)
+	numTrails := d.count(2)
+	if light {
+		for i := range numTrails {
+			d.int(len(s.Origins))
+			d.int(i + 1)
+		}
+	} else if numTrails > 0 {
+		s.Trails = make([]blamecore.SnapshotTrail, numTrails)
 		for i := range s.Trails {
 			s.Trails[i] = blamecore.SnapshotTrail{Origin: d.int(len(s.Origins)), Prev: d.int(i+1) - 1}
 		}
@@ -290,7 +321,13 @@ func decode(data []byte, key string, format oid.Format) (*blamecore.Snapshot, er
 	s.Pieces = make([]blamecore.SnapshotPiece, d.count(5))
 	for i := range s.Pieces {
 		s.Pieces[i] = blamecore.SnapshotPiece{Lno: d.int(s.NumLines), SLno: d.int(1 << 31), NumLines: d.int(s.NumLines + 1), Origin: d.int(len(s.Origins))}
-		s.Pieces[i].Trail = d.int(len(s.Trails)+1) - 1
+		s.Pieces[i].Trail = d.int(numTrails+1) - 1
+		if light {
+			s.Pieces[i].Trail = -1
+		}
+	}
+	if light {
+		s.Traced = false
 	}
 	if d.err != nil || len(d.b) != 0 {
 		return nil, errCorrupt

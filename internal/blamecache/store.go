@@ -117,14 +117,14 @@ func (a *Area) Commits(key, path string) map[oid.ID]bool {
 // Load reads the entry of (key, path) at commit; nil when there is none
 // or it cannot be trusted (a damaged entry is removed, to be written
 // again).
-func (a *Area) Load(key, path string, commit oid.ID) *blamecore.Snapshot {
+func (a *Area) Load(key, path string, commit oid.ID, light bool) *blamecore.Snapshot {
 	name := filepath.Join(a.pathDir(key, path), commit.String())
 	data, err := readEntry(name)
 	if err != nil {
 		a.s.misses.Add(1)
 		return nil
 	}
-	snap, err := decode(data, entryKey(key, path), a.format)
+	snap, err := decode(data, entryKey(key, path), a.format, light)
 	if err == nil {
 		snap.Path = path // the key it answers, which decode checked
 	}

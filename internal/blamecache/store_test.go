@@ -2,6 +2,7 @@ package blamecache
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,7 +40,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	for _, f := range []oid.Format{oid.SHA1, oid.SHA256} {
 		s := sampleSnapshot(f, 1)
 		data := encode("k\x00dir/new.txt", f, s)
-		got, err := decode(data, "k\x00dir/new.txt", f)
+		got, err := decode(data, "k\x00dir/new.txt", f, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestCodecRejectsDamage(t *testing.T) {
 	f := oid.SHA1
 	data := encode("key", f, sampleSnapshot(f, 1))
 	for n := 0; n < len(data); n++ {
-		if _, err := decode(data[:n], "key", f); err == nil {
+		if _, err := decode(data[:n], "key", f, false); err == nil {
 			t.Errorf("truncated to %d bytes: decoded", n)
 		}
 	}
@@ -84,15 +85,15 @@ func TestCodecRejectsDamage(t *testing.T) {
 		for bit := 0; bit < 8; bit++ {
 			d := append([]byte(nil), data...)
 			d[i] ^= 1 << bit
-			if _, err := decode(d, "key", f); err == nil {
+			if _, err := decode(d, "key", f, false); err == nil {
 				t.Errorf("byte %d bit %d flipped: decoded", i, bit)
 			}
 		}
 	}
-	if _, err := decode(data, "other key", f); err == nil {
+	if _, err := decode(data, "other key", f, false); err == nil {
 		t.Error("another key: decoded")
 	}
-	if _, err := decode(data, "key", oid.SHA256); err == nil {
+	if _, err := decode(data, "key", oid.SHA256, false); err == nil {
 		t.Error("another format: decoded")
 	}
 }
@@ -102,11 +103,73 @@ func FuzzDecode(f *testing.F) {
 	f.Add(encode("key", oid.SHA1, sampleSnapshot(oid.SHA1, 1)))
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := decode(data, "key", oid.SHA1)
+		s, err := decode(data, "key", oid.SHA1, false)
 		if err == nil && s == nil {
 			t.Fatal("nil snapshot without an error")
 		}
+		checkLight(t, data, "key", oid.SHA1, s, err)
 	})
+}
+
+// lightOf is what a light decode gives for the full decode s.
+func lightOf(s *blamecore.Snapshot) *blamecore.Snapshot {
+	l := *s
+	l.Traced, l.Trails = false, nil
+	l.Origins = append([]blamecore.SnapshotOrigin(nil), s.Origins...)
+	for i := range l.Origins {
+		l.Origins[i].Scapegoats, l.Origins[i].Skipped = nil, nil
+	}
+	l.Pieces = append([]blamecore.SnapshotPiece(nil), s.Pieces...)
+	for i := range l.Pieces {
+		l.Pieces[i].Trail = -1
+	}
+	return &l
+}
+
+// checkLight: a light decode of data fails where the full one (full,
+// err) fails and otherwise gives the full snapshot less what it skips.
+func checkLight(t *testing.T, data []byte, key string, f oid.Format, full *blamecore.Snapshot, err error) {
+	t.Helper()
+	light, lerr := decode(data, key, f, true)
+	if (err == nil) != (lerr == nil) {
+		t.Fatalf("full decode: %v, light: %v", err, lerr)
+	}
+	if err == nil && !reflect.DeepEqual(light, lightOf(full)) {
+		t.Fatalf("light decode\n%+v\nwant\n%+v", light, lightOf(full))
+	}
+}
+
+// TestCodecLight: over every one-byte change of an entry's body, with its
+// checksum made right again (so that the structure checks decide), the
+// light decode accepts what the full one accepts and gives the same
+// snapshot less the trails, scapegoats and skipped dates.
+func TestCodecLight(t *testing.T) {
+	f := oid.SHA1
+	s := sampleSnapshot(f, 1)
+	s.Origins[1].Skipped = []uint64{1 << 40, 5, 1 << 40}
+	data := encode("key", f, s)
+	full, err := decode(data, "key", f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLight(t, data, "key", f, full, err)
+	accepted := 0
+	body := data[:len(data)-checksumSize]
+	for i := len(magic); i < len(body); i++ {
+		for _, v := range []byte{0, 1, 2, 0x7f, 0x80, 0xff, body[i] + 1} {
+			d := append([]byte(nil), body...)
+			d[i] = v
+			d = binary.BigEndian.AppendUint32(d, crc32.Checksum(d, castagnoli))
+			full, err := decode(d, "key", f, false)
+			if err == nil {
+				accepted++
+			}
+			checkLight(t, d, "key", f, full, err)
+		}
+	}
+	if accepted == 0 {
+		t.Error("no changed entry decoded: the comparison saw only failures")
+	}
 }
 
 func TestStoreSaveLoad(t *testing.T) {
@@ -115,7 +178,7 @@ func TestStoreSaveLoad(t *testing.T) {
 	objects := t.TempDir()
 	a := s.Area(objects, oid.SHA1)
 	snap := sampleSnapshot(oid.SHA1, 1)
-	if got := a.Load("key", snap.Path, snap.Commit); got != nil {
+	if got := a.Load("key", snap.Path, snap.Commit, false); got != nil {
 		t.Fatal("loaded from an empty store")
 	}
 	if err := a.Save("key", snap); err != nil {
@@ -127,12 +190,12 @@ func TestStoreSaveLoad(t *testing.T) {
 	if ids := a.Commits("other", snap.Path); len(ids) != 0 {
 		t.Errorf("another key lists %v", ids)
 	}
-	got := a.Load("key", snap.Path, snap.Commit)
+	got := a.Load("key", snap.Path, snap.Commit, false)
 	if !reflect.DeepEqual(got, snap) {
 		t.Errorf("loaded %+v", got)
 	}
 	// Another object database has its own area.
-	if b := s.Area(t.TempDir(), oid.SHA1); b.Load("key", snap.Path, snap.Commit) != nil {
+	if b := s.Area(t.TempDir(), oid.SHA1); b.Load("key", snap.Path, snap.Commit, false) != nil {
 		t.Error("another object database sees the entry")
 	}
 	// Files 0600, directories 0700.
@@ -187,7 +250,7 @@ func TestStoreIgnoresDamage(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan *blamecore.Snapshot)
-		go func() { done <- a.Load("key", snap.Path, snap.Commit) }()
+		go func() { done <- a.Load("key", snap.Path, snap.Commit, false) }()
 		select {
 		case got := <-done:
 			if got != nil {
@@ -199,7 +262,7 @@ func TestStoreIgnoresDamage(t *testing.T) {
 		os.Remove(name)
 		if err := a.Save("key", snap); err != nil {
 			t.Errorf("%s: written again: %v", damage.name, err)
-		} else if a.Load("key", snap.Path, snap.Commit) == nil {
+		} else if a.Load("key", snap.Path, snap.Commit, false) == nil {
 			t.Errorf("%s: not readable after writing again", damage.name)
 		}
 	}
@@ -215,7 +278,7 @@ func TestStoreUnwritable(t *testing.T) {
 	if a.Save("key", snap) == nil {
 		t.Error("saved under a file")
 	}
-	if a.Load("key", snap.Path, snap.Commit) != nil {
+	if a.Load("key", snap.Path, snap.Commit, false) != nil {
 		t.Error("loaded under a file")
 	}
 	if os.Getuid() == 0 {
@@ -252,7 +315,7 @@ func TestStoreTrim(t *testing.T) {
 		names = append(names, name)
 	}
 	// The oldest entry is used now: it must survive.
-	a.Load("key", "dir/new.txt", sampleSnapshot(oid.SHA1, 10).Commit)
+	a.Load("key", "dir/new.txt", sampleSnapshot(oid.SHA1, 10).Commit, false)
 	stale := filepath.Join(filepath.Dir(names[0]), ".tmp-stale")
 	os.WriteFile(stale, []byte("x"), 0o600)
 	hourAgo := time.Now().Add(-2 * time.Hour)
