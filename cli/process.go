@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync"
 )
 
 // A blame is a short-lived process that allocates most of what it will
@@ -45,15 +46,46 @@ func tuneGC(getenv func(string) string) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return
 	}
+	armGC()
+}
+
+// gcTuning is tuneGC's state: on while the collector is off waiting for
+// the first collection, gen numbering the sentinels so that a stale
+// cleanup (of a sentinel armGC replaced) changes nothing.
+var gcTuning struct {
+	sync.Mutex
+	on  bool
+	gen uint64
+}
+
+// armGC turns the collector off with the memory limit, until the next
+// collection frees a fresh sentinel and runs its cleanup, which restores
+// the defaults for the rest of the run.
+func armGC() {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	gcTuning.on = true
+	gcTuning.gen++
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(firstCollectionBytes)
-	// The first collection frees sentinel and runs its cleanup, which
-	// restores the defaults for the rest of the run.
 	sentinel := new([2]uintptr)
-	runtime.AddCleanup(sentinel, func(struct{}) {
-		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(math.MaxInt64)
-	}, struct{}{})
+	runtime.AddCleanup(sentinel, func(gen uint64) {
+		gcTuning.Lock()
+		defer gcTuning.Unlock()
+		if gcTuning.on && gcTuning.gen == gen {
+			gcTuning.on = false
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+		}
+	}, gcTuning.gen)
+}
+
+// gcTuned reports whether tuneGC's collector is still off, waiting for
+// the first collection.
+func gcTuned() bool {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	return gcTuning.on
 }
 
 // oneProc runs the Go scheduler on one processor from the start of the

@@ -21,11 +21,13 @@ func hugePageHeap(n int) {
 		return
 	}
 	// Allocating it must not itself start a collection: one is enough.
-	// A collector already off (tuneGC) is left to tuneGC's cleanup,
-	// which the collection below runs and which may run before this
-	// function returns: restoring "off" afterwards would keep the
-	// collector off for the whole run.
-	if prev := debug.SetGCPercent(-1); prev >= 0 {
+	// That collection is not the heap reaching tuneGC's first
+	// collection: when tuneGC's collector is off it stays off (armGC
+	// again, whether or not the cleanup of the collection below has
+	// run by then), else the setting found is restored.
+	if gcTuned() {
+		defer armGC()
+	} else if prev := debug.SetGCPercent(-1); prev >= 0 {
 		defer debug.SetGCPercent(prev)
 	}
 	buf := make([]byte, n+hugePageBytes)
