@@ -182,25 +182,35 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 			b.offs[l]++
 		}
 	}
+	// Assign canonical codes in order. The primary table is built the
+	// way libdeflate builds it: while the codes of length l are placed,
+	// it is 2^l entries long, each code in the one slot its reversed
+	// bits name; before the next length it doubles by copying itself,
+	// which replicates every shorter code into all the slots that start
+	// with its bits. Sequential copies instead of 2^(tableBits-l)
+	// strided stores per code: on small pack entries (a few hundred
+	// bytes, one dynamic block each) filling the table was most of the
+	// cost of a block.
 	primary := table[:1<<tableBits]
-	if left > 0 {
-		clear(primary) // incomplete: unused codes must read as invalid
-	}
-	// Assign canonical codes in order.
+	// Slots no code reaches (an incomplete code) must read as invalid:
+	// the zero entries doubling starts from stay zero.
+	primary[0], primary[1] = 0, 0
+	size := 2
 	code := uint32(0)
 	idx := 0
 	nTouched := 0
 	mask := uint32(1)<<tableBits - 1
 	for l := 1; l <= 15; l++ {
+		if uint(l) <= tableBits && l > 1 {
+			copy(primary[size:2*size], primary[:size])
+			size *= 2
+		}
 		for n := 0; n < int(b.count[l]); n++ {
 			sym := b.sorted[idx]
 			idx++
 			rev := bits.Reverse32(code) >> (32 - l)
 			if uint(l) <= tableBits {
-				e := symbolEntry(kind, sym, l)
-				for i := rev; i < 1<<tableBits; i += 1 << l {
-					primary[i] = e
-				}
+				primary[rev] = symbolEntry(kind, sym, l)
 			} else {
 				p := rev & mask
 				if b.maxLen[p] == 0 {
@@ -212,6 +222,15 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 			code++
 		}
 		code <<= 1
+		if l >= maxLen {
+			// No longer codes: double up to the full size (the second
+			// pass below recomputes the codes it needs).
+			for size < len(primary) {
+				copy(primary[size:2*size], primary[:size])
+				size *= 2
+			}
+			break
+		}
 	}
 	if nTouched == 0 {
 		return true
