@@ -56,7 +56,7 @@ func Count(cs *traverse.Commits, ts *traverse.Trees, head oid.ID, path []byte, m
 		c := q.Pop()
 		for _, p := range c.Parents {
 			if err := cs.Parse(p); err != nil {
-				return 0, fmt.Errorf("parent %s of %s: %w", p.ID, c.ID, err)
+				return 0, fmt.Errorf("parent %s of %s: %w", cs.ID(p), cs.ID(c), err)
 			}
 		}
 		if len(c.Parents) == 0 {

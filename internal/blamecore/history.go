@@ -142,7 +142,7 @@ func (h *History) PathIsBlob(commit oid.ID, path string) bool {
 	if err != nil {
 		return false
 	}
-	mode, id, found, err := h.treeEntry(c.Tree, path)
+	mode, id, found, err := h.treeEntry(h.commits.Tree(c), path)
 	if err != nil || !found || object.IsTree(mode) {
 		return false
 	}

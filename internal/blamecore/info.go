@@ -16,15 +16,14 @@ import (
 // A commit taken from a snapshot brings its text along (node.body); a
 // recording blame keeps the text it read for its snapshot.
 func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
-	c := &node.Commit
 	var body []byte
 	switch {
-	case c.Uncommitted:
+	case node.Uncommitted:
 		body = sb.final.fakeBody
 	case node.body != nil:
 		body = node.body
 	default:
-		b, err := sb.hist.commitBody(c.ID)
+		b, err := sb.hist.commitBody(sb.id(node))
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +42,7 @@ func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
 	if s := object.Summary(msg); len(s) > 0 {
 		info.Summary = append([]byte(nil), s...)
 	} else {
-		info.Summary = []byte("(" + c.ID.String() + ")")
+		info.Summary = []byte("(" + sb.id(node).String() + ")")
 	}
 	return info, nil
 }

@@ -85,7 +85,7 @@ func (sb *scoreboard) findCopyInBlob(e *entry, efile *diff.File, parent *origin,
 	var err error
 	sb.hunks, err = sb.differ.BlameDiffFiles(sb.hunks, pfile, efile, sb.diffOpts)
 	if err != nil {
-		return best, fmt.Errorf("unable to generate diff (%s): %w", parent.commit.ID, err)
+		return best, fmt.Errorf("unable to generate diff (%s): %w", sb.id(parent.commit), err)
 	}
 	tlno, plno := 0, 0
 	handle := func(tlno, plno, same int) {
@@ -590,7 +590,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			}
 			pfile, err := cand.prepared(sb)
 			if err != nil {
-				return fmt.Errorf("unable to generate diff (%s): %w", parent.ID, err)
+				return fmt.Errorf("unable to generate diff (%s): %w", sb.id(parent), err)
 			}
 			for j, e := range ents {
 				potential, err := sb.findCopyInBlob(e, efiles[j], norigin, pfile)

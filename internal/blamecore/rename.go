@@ -306,10 +306,10 @@ func countCopied(src, dst *spanCounts) uint64 {
 // files too.
 func (sb *scoreboard) candidateFiles(parent, c *commitNode, all bool) ([]TreeChange, error) {
 	if c.Uncommitted {
-		return sb.diffTreeToIndex(parent.tc.Tree, all)
+		return sb.diffTreeToIndex(sb.hist.commits.Tree(parent.tc), all)
 	}
 	if err := sb.parse(c); err != nil {
 		return nil, err
 	}
-	return sb.hist.diffTrees(parent.tc.Tree, c.tc.Tree, all)
+	return sb.hist.diffTrees(sb.hist.commits.Tree(parent.tc), sb.hist.commits.Tree(c.tc), all)
 }

@@ -199,7 +199,7 @@ func (b *Blamer) Path() string { return b.sb.path }
 // reverse mode the start of the range) and whether it is the pseudo
 // commit of working-tree blame, whose ID is the null ID.
 func (b *Blamer) Final() (id oid.ID, uncommitted bool) {
-	return b.sb.final.ID, b.sb.final.Uncommitted
+	return b.sb.id(b.sb.final), b.sb.final.Uncommitted
 }
 
 // Run blames the given 0-based, sorted and merged ranges (nil: the whole
@@ -264,7 +264,7 @@ func (sb *scoreboard) setup(req Request) error {
 		return err
 	}
 	o := sb.getOrigin(c, req.Path)
-	mode, id, found, err := sb.hist.treeEntry(c.tc.Tree, req.Path)
+	mode, id, found, err := sb.hist.treeEntry(sb.hist.commits.Tree(c.tc), req.Path)
 	if err != nil {
 		return err
 	}
@@ -341,7 +341,7 @@ func (sb *scoreboard) limit(req Request) error {
 	if sb.final.Uncommitted {
 		// git adds the pseudo commit to the pending revisions (as ":")
 		// after the command line's.
-		tips = append(append([]traverse.Tip(nil), tips...), traverse.Tip{ID: sb.final.ID, Commit: sb.final.tc})
+		tips = append(append([]traverse.Tip(nil), tips...), traverse.Tip{ID: sb.id(sb.final), Commit: sb.final.tc})
 	}
 	marks, err := traverse.Limit(sb.hist.commits, tips, traverse.LimitOptions{
 		FirstParent: sb.opts.FirstParent,

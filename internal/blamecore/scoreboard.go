@@ -15,7 +15,10 @@ import (
 
 // commitNode is the scoreboard's view of one commit.
 type commitNode struct {
-	Commit // the walk's flags (ID, Boundary, Uncommitted, MultiplePaths)
+	// The walk's flags, as the public record (Commit) has them. The
+	// commit's ID is not kept here: sb.id reads it (from the
+	// commit-graph) for the few commits that need it.
+	Boundary, MultiplePaths, Uncommitted bool
 	// pub is the detached copy handed to callers (publicCommit): it
 	// holds no reference into the scoreboard, so a kept Result keeps
 	// only its own records alive.
@@ -117,12 +120,14 @@ func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
 	}
 	n := &sb.nodeSlab[0]
 	sb.nodeSlab = sb.nodeSlab[1:]
-	n.Commit = Commit{ID: tc.ID}
 	n.tc = tc
 	n.origins = n.origin1[:0]
 	sb.nodes[i] = n
 	return n
 }
+
+// id returns the ID of a commit.
+func (sb *scoreboard) id(c *commitNode) oid.ID { return sb.hist.commits.ID(c.tc) }
 
 // lookupCommit returns the node for id, creating an unparsed one.
 func (sb *scoreboard) lookupCommit(id oid.ID) *commitNode {
@@ -183,13 +188,13 @@ func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
 	case errors.As(err, &corrupt):
 		return err
 	case errors.Is(err, odb.ErrNotFound):
-		sb.warn("error: Could not read " + c.ID.String())
+		sb.warn("error: Could not read " + sb.id(c).String())
 	case errors.Is(err, traverse.ErrNotCommit):
-		sb.warn("error: Object " + c.ID.String() + " not a commit")
+		sb.warn("error: Object " + sb.id(c).String() + " not a commit")
 	case errors.As(err, &format) && strings.Contains(format.Msg, "parent"):
-		sb.warn("error: bad parents in commit " + c.ID.String())
+		sb.warn("error: bad parents in commit " + sb.id(c).String())
 	case errors.As(err, &format):
-		sb.warn("error: bogus commit object " + c.ID.String())
+		sb.warn("error: bogus commit object " + sb.id(c).String())
 	default:
 		return err
 	}
@@ -364,7 +369,7 @@ func (sb *scoreboard) assign() error {
 				break
 			}
 			if err := sb.parse(c); err != nil {
-				return fmt.Errorf("could not parse commit %s: %w", c.ID, err)
+				return fmt.Errorf("could not parse commit %s: %w", sb.id(c), err)
 			}
 			if sb.opts.Reverse || (!sb.uninteresting(c) && !(sb.opts.HasSince && c.date() < sb.opts.Since)) {
 				if err := sb.passBlame(suspect); err != nil {
@@ -520,7 +525,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 		}
 	}
 
-	if sb.ignore[c.ID] {
+	if len(sb.ignore) > 0 && sb.ignore[sb.id(c)] {
 		for i := range sgs {
 			porigin := sgOrigins[i]
 			if porigin == nil {
@@ -673,7 +678,7 @@ func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
 
 // diffFailed is git's "unable to generate diff (parent -> target)".
 func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
-	return fmt.Errorf("unable to generate diff (%s -> %s): %w", parent.commit.ID, target.commit.ID, err)
+	return fmt.Errorf("unable to generate diff (%s -> %s): %w", sb.id(parent.commit), sb.id(target.commit), err)
 }
 
 // findOrigin finds the parent's version of o's path without rename
@@ -688,7 +693,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 	var found bool
 	unchanged := false
 	if o.commit.Uncommitted {
-		m, id, ok, err := sb.hist.treeEntry(parent.tc.Tree, o.path)
+		m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
 		if err != nil {
 			return nil, err
 		}
@@ -703,7 +708,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 			!sb.hist.commits.MaybeChangedKey(o.commit.tc, sb.bloomKey(o.path)) {
 			unchanged = true
 		} else {
-			m, id, ok, err := sb.hist.treeEntry(parent.tc.Tree, o.path)
+			m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
 			if err != nil {
 				return nil, err
 			}
@@ -735,7 +740,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 // the pointers of entries.
 func (sb *scoreboard) publicCommit(c *commitNode) *Commit {
 	if c.pub == nil {
-		pub := &Commit{ID: c.ID, Uncommitted: c.Uncommitted}
+		pub := &Commit{ID: sb.id(c), Uncommitted: c.Uncommitted}
 		pub.info, pub.loadErr = sb.commitInfo(c)
 		c.pub = pub
 	}
@@ -756,7 +761,7 @@ func (sb *scoreboard) publicEntry(e *entry) Entry {
 		score:      sb.entryScore(e),
 	}
 	if p := e.suspect.previous; p != nil {
-		out.Previous = &Previous{Commit: p.commit.ID, Path: p.path}
+		out.Previous = &Previous{Commit: sb.id(p.commit), Path: p.path}
 	}
 	return out
 }

@@ -191,8 +191,8 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	if sb.opts.Bases == nil || !sb.reusable() || c.Uncommitted || !o.blobKnown {
 		return false, nil
 	}
-	snap := sb.opts.Bases.Snapshot(c.ID, o.path)
-	if snap == nil || snap.Commit != c.ID || snap.Path != o.path || snap.Blob != o.blob || !validSnapshot(snap) {
+	snap := sb.opts.Bases.Snapshot(sb.id(c), o.path)
+	if snap == nil || snap.Commit != sb.id(c) || snap.Path != o.path || snap.Blob != o.blob || !validSnapshot(snap) {
 		return false, nil
 	}
 	if sb.opts.OnGuilty != nil && !snap.Ordered && !snap.Traced {
@@ -291,7 +291,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 			continue
 		}
 		n := c
-		if sc.ID != c.ID {
+		if sc.ID != sb.id(c) {
 			n = sb.lookupCommit(sc.ID)
 			if err := sb.parse(n); err != nil {
 				return false, nil
@@ -491,7 +491,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		return nil
 	}
 	s := &Snapshot{
-		Commit:   sb.final.ID,
+		Commit:   sb.id(sb.final),
 		Path:     sb.path,
 		Blob:     sb.finalOrigin.blob,
 		NumLines: len(sb.lineStarts) - 1,
@@ -526,7 +526,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 				ci = len(s.Commits)
 				commitIndex[p.commit] = ci
 				commitNodes = append(commitNodes, p.commit)
-				s.Commits = append(s.Commits, SnapshotCommit{ID: p.commit.ID})
+				s.Commits = append(s.Commits, SnapshotCommit{ID: sb.id(p.commit)})
 			}
 			originIndex[p.seq] = int32(len(s.Origins)) + 1
 			byIndex = append(byIndex, p)

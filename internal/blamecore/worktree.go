@@ -26,7 +26,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 		if err := sb.parse(p); err != nil {
 			continue
 		}
-		mode, id, ok, err := sb.hist.treeEntry(p.tc.Tree, req.Path)
+		mode, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(p.tc), req.Path)
 		if err != nil || !ok || object.IsTree(mode) {
 			continue
 		}
@@ -41,7 +41,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	var body strings.Builder
 	fmt.Fprintf(&body, "tree %s\n", oid.Null(sb.format))
 	for _, p := range c.parents {
-		fmt.Fprintf(&body, "parent %s\n", p.ID)
+		fmt.Fprintf(&body, "parent %s\n", sb.id(p))
 	}
 	ident := fmt.Sprintf("Not Committed Yet <not.committed.yet> %d %s", wt.Time, wt.TZ)
 	fmt.Fprintf(&body, "author %s\ncommitter %s\n\nVersion of %s from %s\n", ident, ident, req.Path, wt.Source)

@@ -44,11 +44,11 @@ func TestAllocBudgets(t *testing.T) {
 	}
 
 	// A cached lookup, and PathChanged over cached trees.
-	if _, _, _, err := ts.Lookup(head.Tree, []byte("a/b/c.txt")); err != nil {
+	if _, _, _, err := ts.Lookup(cs.Tree(head), []byte("a/b/c.txt")); err != nil {
 		t.Fatal(err)
 	}
 	if a := testing.AllocsPerRun(100, func() {
-		ts.Lookup(head.Tree, []byte("a/b/c.txt"))
+		ts.Lookup(cs.Tree(head), []byte("a/b/c.txt"))
 	}); a != 0 {
 		t.Errorf("cached Lookup: %v allocations", a)
 	}

@@ -121,7 +121,7 @@ func BenchmarkLookup(b *testing.B) {
 	trees := make([]oid.ID, len(r.ids))
 	for i, id := range r.ids {
 		c, _ := cs.Get(id)
-		trees[i] = c.Tree
+		trees[i] = cs.Tree(c)
 	}
 	path := []byte(walk.TargetPath)
 	b.ReportAllocs()
@@ -147,7 +147,7 @@ func BenchmarkDiffTrees(b *testing.B) {
 		c, _ := cs.Get(id)
 		if len(c.Parents) > 0 {
 			cs.Parse(c.Parents[0])
-			pairs = append(pairs, [2]oid.ID{c.Parents[0].Tree, c.Tree})
+			pairs = append(pairs, [2]oid.ID{cs.Tree(c.Parents[0]), cs.Tree(c)})
 		}
 	}
 	ts := traverse.NewTrees(rd, oid.SHA1)

@@ -19,13 +19,17 @@ type ObjectReader interface {
 }
 
 // Commit is a commit as the walk sees it. Lookup creates a stub that holds
-// only ID and Index (git's lookup_commit); Parse fills in the rest, from
-// the commit-graph when the commit is in it, else from the object (git's
-// parse_commit). Commits are owned by their Commits cache: one value per
-// ID, so pointers compare as identities.
+// only its identity and Index (git's lookup_commit); Parse fills in the
+// rest, from the commit-graph when the commit is in it, else from the
+// object (git's parse_commit). Commits are owned by their Commits cache:
+// one value per ID, so pointers compare as identities.
+//
+// A commit of the commit-graph does not copy its ID and root tree out of
+// the graph: Commits.ID and Commits.Tree read them from the mapping by
+// graph position when asked, which a walk does for few of the commits it
+// parses (a blame passing a file's lines through commits whose Bloom
+// filter says the file did not change never asks).
 type Commit struct {
-	ID   oid.ID
-	Tree oid.ID // root tree
 	// Parents in the commit's order, after grafts and shallow
 	// boundaries. Callers may shorten the slice (blame's --first-parent
 	// cuts it to one parent, as git does in place); they must not write
@@ -42,11 +46,38 @@ type Commit struct {
 	// NoGraphPosition.
 	GraphPos uint32
 	parsed   bool
+	// id and tree are the commit's ID and root tree when it is not read
+	// from the commit-graph (zero otherwise: see Commits.ID).
+	id, tree oid.ID
 }
 
 // Parsed reports whether Parse has filled the commit (git's
-// object.parsed). Tree, Parents and Time are meaningful only then.
+// object.parsed). Its tree, Parents and Time are meaningful only then.
 func (c *Commit) Parsed() bool { return c.parsed }
+
+// ID returns the ID of c, a commit of this cache.
+func (cs *Commits) ID(c *Commit) oid.ID {
+	if c.GraphPos != NoGraphPosition && cs.graph != nil {
+		if id, ok := cs.graph.ID(c.GraphPos); ok {
+			return id
+		}
+	}
+	return c.id
+}
+
+// Tree returns the root tree of c, a parsed commit of this cache (the
+// zero ID before c is parsed).
+func (cs *Commits) Tree(c *Commit) oid.ID {
+	if !c.parsed {
+		return oid.ID{}
+	}
+	if c.GraphPos != NoGraphPosition && cs.graph != nil {
+		if tree, ok := cs.graph.tree(c.GraphPos); ok {
+			return tree
+		}
+	}
+	return c.tree
+}
 
 // CommitOptions change how commits are read.
 type CommitOptions struct {
@@ -150,7 +181,7 @@ func (cs *Commits) Len() int { return int(cs.next) }
 func (cs *Commits) Lookup(id oid.ID) *Commit {
 	if cs.graph != nil {
 		if pos, ok := cs.graph.Position(id); ok {
-			return cs.atPos(pos, id)
+			return cs.atPos(pos)
 		}
 	}
 	if c := cs.byID.get(id); c != nil {
@@ -161,30 +192,30 @@ func (cs *Commits) Lookup(id oid.ID) *Commit {
 	return c
 }
 
-// atPos returns the commit at graph position pos (whose ID is id, or is
-// read from the graph when id is the zero ID).
-func (cs *Commits) atPos(pos uint32, id oid.ID) *Commit {
+// atPos returns the commit at graph position pos.
+func (cs *Commits) atPos(pos uint32) *Commit {
 	if cs.byPos == nil {
 		cs.byPos = make([]*Commit, cs.graph.total)
 	}
 	if c := cs.byPos[pos]; c != nil {
 		return c
 	}
-	if id.IsZero() {
-		id, _ = cs.graph.ID(pos)
-	}
-	c := cs.alloc(id, pos)
+	c := cs.alloc(oid.ID{}, pos)
 	cs.byPos[pos] = c
 	return c
 }
 
+// alloc returns a new commit with the next Index: at graph position pos,
+// or with ID id when pos is NoGraphPosition.
 func (cs *Commits) alloc(id oid.ID, pos uint32) *Commit {
 	if len(cs.slab) == 0 {
 		cs.slab = make([]Commit, 256)
 	}
 	c := &cs.slab[0]
 	cs.slab = cs.slab[1:]
-	c.ID = id
+	if pos == NoGraphPosition {
+		c.id = id
+	}
 	c.Index = cs.next
 	c.GraphPos = pos
 	cs.next++
@@ -211,7 +242,7 @@ func (cs *Commits) parentList(n int) []*Commit {
 // Lookup and Get never return it.
 func (cs *Commits) Synthetic(id, tree oid.ID, parents []*Commit, time uint64) *Commit {
 	c := cs.alloc(id, NoGraphPosition)
-	c.Tree = tree
+	c.tree = tree
 	c.Time = time
 	c.Parents = cs.parentList(len(parents))
 	copy(c.Parents, parents)
@@ -239,11 +270,10 @@ func (cs *Commits) Parse(c *Commit) error {
 		e, err := cs.graph.entry(c.GraphPos, cs.posBuf[:0])
 		if err == nil {
 			cs.posBuf = e.parents
-			c.Tree = e.tree
 			c.Time = e.time
 			c.Parents = cs.parentList(len(e.parents))
 			for i, p := range e.parents {
-				c.Parents[i] = cs.atPos(p, oid.ID{})
+				c.Parents[i] = cs.atPos(p)
 			}
 			c.parsed = true
 			cs.stats.FromGraph++
@@ -266,6 +296,13 @@ func (cs *Commits) dropGraph(err error) {
 	}
 	for _, c := range cs.byPos {
 		if c != nil {
+			// The ID and tree move into the commit, read as they would
+			// have been (the tree only of a commit parsed from the
+			// graph, whose data was validated).
+			c.id, _ = cs.graph.ID(c.GraphPos)
+			if c.parsed {
+				c.tree, _ = cs.graph.tree(c.GraphPos)
+			}
 			c.GraphPos = NoGraphPosition
 			cs.byID.put(c)
 		}
@@ -275,24 +312,24 @@ func (cs *Commits) dropGraph(err error) {
 }
 
 func (cs *Commits) parseObject(c *Commit) error {
-	if e := cs.takeAhead(c.ID); e != nil {
+	if e := cs.takeAhead(c.id); e != nil {
 		cs.link(c, e.tree, e.time, e.parents)
 		cs.stats.ReadAhead++
 		return nil
 	}
-	typ, body, err := cs.rd.Read(c.ID, cs.buf[:0])
+	typ, body, err := cs.rd.Read(c.id, cs.buf[:0])
 	if err != nil {
-		return fmt.Errorf("reading commit %s: %w", c.ID, err)
+		return fmt.Errorf("reading commit %s: %w", c.id, err)
 	}
 	if cap(body) > cap(cs.buf) && cap(body) <= 1<<20 {
 		cs.buf = body[:0]
 	}
 	if typ != object.Commit {
-		return fmt.Errorf("object %s is a %s: %w", c.ID, typ, ErrNotCommit)
+		return fmt.Errorf("object %s is a %s: %w", c.id, typ, ErrNotCommit)
 	}
 	info := &cs.info
 	if err := object.ParseCommit(cs.format, body, info); err != nil {
-		return fmt.Errorf("commit %s: %w", c.ID, err)
+		return fmt.Errorf("commit %s: %w", c.id, err)
 	}
 	cs.link(c, info.Tree, info.CommitTime, info.Parents)
 	switch {
@@ -321,12 +358,12 @@ func effectiveParents(id oid.ID, written []oid.ID, grafts map[oid.ID][]oid.ID, s
 // link fills c from its object's tree, date and parents (as written:
 // grafts and shallow boundaries apply here).
 func (cs *Commits) link(c *Commit, tree oid.ID, time uint64, parents []oid.ID) {
-	parents = effectiveParents(c.ID, parents, cs.grafts, cs.shallow)
+	parents = effectiveParents(c.id, parents, cs.grafts, cs.shallow)
 	list := cs.parentList(len(parents))
 	for i, p := range parents {
 		list[i] = cs.Lookup(p)
 	}
-	c.Tree = tree
+	c.tree = tree
 	c.Time = time
 	c.Parents = list
 	c.parsed = true

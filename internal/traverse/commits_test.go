@@ -72,7 +72,7 @@ func TestCommitsMatchGit(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got, exp := describe(c), describeGit(w); got != exp {
+					if got, exp := describe(cs, c), describeGit(w); got != exp {
 						t.Errorf("commit %s:\n got %s\nwant %s", w.id, got, exp)
 					}
 				}
@@ -93,11 +93,11 @@ func TestCommitsMatchGit(t *testing.T) {
 						c := cs.Lookup(w.id)
 						gen := cs.Generation(c)
 						if gen == GenerationInfinity {
-							t.Fatalf("%s: no generation", c.ID)
+							t.Fatalf("%s: no generation", cs.ID(c))
 						}
 						for _, p := range c.Parents {
 							if pg := cs.Generation(p); pg >= gen {
-								t.Errorf("%s: generation %d not above parent %s's %d", c.ID, gen, p.ID, pg)
+								t.Errorf("%s: generation %d not above parent %s's %d", cs.ID(c), gen, cs.ID(p), pg)
 							}
 						}
 					}
@@ -107,11 +107,11 @@ func TestCommitsMatchGit(t *testing.T) {
 	}
 }
 
-func describe(c *Commit) string {
+func describe(cs *Commits, c *Commit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "tree %s time %d parents", c.Tree, c.Time)
+	fmt.Fprintf(&b, "tree %s time %d parents", cs.Tree(c), c.Time)
 	for _, p := range c.Parents {
-		fmt.Fprintf(&b, " %s", p.ID)
+		fmt.Fprintf(&b, " %s", cs.ID(p))
 	}
 	return b.String()
 }
@@ -148,15 +148,15 @@ func TestGraftsAndShallow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(c.Parents) != 1 || c.Parents[0].ID != root {
-				t.Fatalf("grafted parents = %v", describe(c))
+			if len(c.Parents) != 1 || cs.ID(c.Parents[0]) != root {
+				t.Fatalf("grafted parents = %v", describe(cs, c))
 			}
 			r, err := cs.Get(root)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(r.Parents) != 0 {
-				t.Fatalf("shallow commit has parents: %s", describe(r))
+				t.Fatalf("shallow commit has parents: %s", describe(cs, r))
 			}
 			// Shallow wins over a graft for the same commit.
 			cs2 := NewCommits(rd, nil, format, CommitOptions{Grafts: map[oid.ID][]oid.ID{root: {head}}, Shallow: shallow})
@@ -165,7 +165,7 @@ func TestGraftsAndShallow(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(r2.Parents) != 0 {
-				t.Fatalf("graft beat shallow: %s", describe(r2))
+				t.Fatalf("graft beat shallow: %s", describe(cs2, r2))
 			}
 			// The walk over the grafted history equals git's rev-list
 			// with the same grafts in info/grafts (git then also
@@ -183,7 +183,7 @@ func TestGraftsAndShallow(t *testing.T) {
 				if c == nil {
 					break
 				}
-				got = append(got, c.ID.String())
+				got = append(got, cs.ID(c).String())
 			}
 			// The same history with those grafts, written by its script.
 			var script string
@@ -221,7 +221,7 @@ func TestShallowClone(t *testing.T) {
 			rd := loadObjects(t, dir, format)
 			cs := NewCommits(rd, nil, format, CommitOptions{Shallow: shallow})
 			head := revParse(t, dir, format, "HEAD")
-			diffLists(t, "shallow walk", ids(walkAll(t, cs, head, false)), gitLines(t, dir, format, "rev-list", "HEAD"))
+			diffLists(t, "shallow walk", ids(cs, walkAll(t, cs, head, false)), gitLines(t, dir, format, "rev-list", "HEAD"))
 			for s := range shallow {
 				c, err := cs.Get(s)
 				if err != nil {
@@ -243,7 +243,7 @@ func TestShallowClone(t *testing.T) {
 					shown = append(shown, c)
 				}
 			}
-			diffLists(t, "shallow range", ids(shown), gitLines(t, dir, format, "rev-list", "origin/o1..HEAD", "--"))
+			diffLists(t, "shallow range", ids(cs2, shown), gitLines(t, dir, format, "rev-list", "origin/o1..HEAD", "--"))
 		})
 	}
 }

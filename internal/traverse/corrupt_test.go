@@ -53,11 +53,11 @@ func snapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *G
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %s\n", c.ID, describe(c))
+		fmt.Fprintf(&b, "%s %s\n", cs.ID(c), describe(cs, c))
 	}
 	head := revParse(t, dir, format, "HEAD")
 	for _, c := range walkAll(t, cs, head, false) {
-		fmt.Fprintf(&b, "walk %s:", c.ID)
+		fmt.Fprintf(&b, "walk %s:", cs.ID(c))
 		for _, path := range pathsOfInterest {
 			key := NewBloomKey([]byte(path))
 			for i := range max(1, len(c.Parents)) {
@@ -78,9 +78,9 @@ func snapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *G
 		t.Fatal(err)
 	}
 	for _, c := range m.List() {
-		fmt.Fprintf(&b, "list %s %v children %v\n", c.ID, m.Uninteresting(c), ids(m.Children(c)))
+		fmt.Fprintf(&b, "list %s %v children %v\n", cs2.ID(c), m.Uninteresting(c), ids(cs2, m.Children(c)))
 		for _, p := range c.Parents {
-			fmt.Fprintf(&b, "  parent %s %v\n", p.ID, m.Uninteresting(p))
+			fmt.Fprintf(&b, "  parent %s %v\n", cs2.ID(p), m.Uninteresting(p))
 		}
 	}
 	return b.String(), append(cs.Warnings(), cs2.Warnings()...)

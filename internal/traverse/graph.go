@@ -299,9 +299,19 @@ func (g *Graph) ID(pos uint32) (oid.ID, bool) {
 	return oid.FromBytes(g.format, l.oids[off:off+g.hashLen]), true
 }
 
-// graphEntry is what the CDAT row (plus EDGE) of one commit says.
+// tree returns the root tree ID at graph position pos.
+func (g *Graph) tree(pos uint32) (oid.ID, bool) {
+	l := g.layerOf(pos)
+	if l == nil {
+		return oid.ID{}, false
+	}
+	off := int(pos-l.base) * (g.hashLen + 16)
+	return oid.FromBytes(g.format, l.cdat[off:off+g.hashLen]), true
+}
+
+// graphEntry is what the CDAT row (plus EDGE) of one commit says, but its
+// tree (see tree).
 type graphEntry struct {
-	tree    oid.ID
 	time    uint64
 	parents []uint32 // graph positions, appended to the caller's buffer
 }
@@ -317,7 +327,7 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 	h := g.hashLen
 	local := pos - l.base
 	row := l.cdat[int(local)*(h+16):]
-	e := graphEntry{tree: oid.FromBytes(g.format, row[:h]), parents: parents}
+	e := graphEntry{parents: parents}
 	p1 := binary.BigEndian.Uint32(row[h:])
 	p2 := binary.BigEndian.Uint32(row[h+4:])
 	gen := binary.BigEndian.Uint32(row[h+8:])

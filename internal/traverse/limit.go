@@ -168,7 +168,7 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	var start []*Commit
 	for _, c := range commits {
 		if err := cs.Parse(c); err != nil {
-			return nil, fmt.Errorf("unable to parse commit %s: %w", c.ID, err)
+			return nil, fmt.Errorf("unable to parse commit %s: %w", cs.ID(c), err)
 		}
 		if m.Uninteresting(c) {
 			m.MarkParentsUninteresting(c)
@@ -255,7 +255,7 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 	}
 	for _, p := range c.Parents {
 		if err := cs.Parse(p); err != nil {
-			return fmt.Errorf("parent %s of %s: %w", p.ID, c.ID, err)
+			return fmt.Errorf("parent %s of %s: %w", cs.ID(p), cs.ID(c), err)
 		}
 		if m.get(p)&flagSeen == 0 {
 			m.set(p, flagSeen)
@@ -344,7 +344,7 @@ func (m *Marks) SetFirstParentChildren(end, start *Commit) error {
 			m.children = append(m.children, make([][]*Commit, int(p.Index)+1-len(m.children))...)
 		}
 		if m.children[p.Index] != nil {
-			return fmt.Errorf("commit %s appears twice in the first-parent chain of %s", p.ID, end.ID)
+			return fmt.Errorf("commit %s appears twice in the first-parent chain of %s", m.commits.ID(p), m.commits.ID(end))
 		}
 		m.children[p.Index] = []*Commit{c}
 		c = p

@@ -85,7 +85,7 @@ func TestReadAheadParsesTheSame(t *testing.T) {
 			plain := NewCommits(db.NewReader(), nil, format, opts)
 			want := map[oid.ID]string{}
 			for _, c := range walkAll(t, plain, head, false) {
-				want[c.ID] = describe(c)
+				want[plain.ID(c)] = describe(plain, c)
 			}
 
 			ahead := &countingReader{rd: db.NewReader()}
@@ -97,8 +97,8 @@ func TestReadAheadParsesTheSame(t *testing.T) {
 				t.Fatalf("%s %+v: walk with read-ahead visits %d commits, without %d", format, opts, len(got), len(want))
 			}
 			for _, c := range got {
-				if d := describe(c); d != want[c.ID] {
-					t.Errorf("%s %+v: %s read ahead as %q, want %q", format, opts, c.ID, d, want[c.ID])
+				if d := describe(cs, c); d != want[cs.ID(c)] {
+					t.Errorf("%s %+v: %s read ahead as %q, want %q", format, opts, cs.ID(c), d, want[cs.ID(c)])
 				}
 			}
 			st := cs.Stats()

@@ -55,13 +55,13 @@ func TestLookupMatchesLsTree(t *testing.T) {
 					paths = append(paths, p)
 				}
 				for _, p := range paths {
-					mode, id, found, err := ts.Lookup(c.Tree, []byte(p))
+					mode, id, found, err := ts.Lookup(cs.Tree(c), []byte(p))
 					if err != nil {
 						t.Fatal(err)
 					}
 					w, ok := want[p]
 					if p == "" {
-						w, ok = lookupResult{mode: object.ModeTree, id: c.Tree, found: true}, true
+						w, ok = lookupResult{mode: object.ModeTree, id: cs.Tree(c), found: true}, true
 					}
 					got := lookupResult{mode: mode, id: id, found: found}
 					if !ok {
@@ -77,7 +77,7 @@ func TestLookupMatchesLsTree(t *testing.T) {
 			head, _ := cs.Get(revParse(t, dir, format, "HEAD"))
 			for _, p := range []string{"Märchen", "café/été", "big/f7", "d/x/y", "a/b", "sub"} {
 				res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Args: []string{"rev-parse", "HEAD:" + p}})
-				_, id, found, err := ts.Lookup(head.Tree, []byte(p))
+				_, id, found, err := ts.Lookup(cs.Tree(head), []byte(p))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -159,14 +159,14 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					a = ca.Tree
+					a = cs.Tree(ca)
 				}
 				cb, err := cs.Get(parseID(t, format, pr.b))
 				if err != nil {
 					t.Fatal(err)
 				}
 				var got strings.Builder
-				err = ts.DiffTrees(a, cb.Tree, func(ch *Change) error {
+				err = ts.DiffTrees(a, cs.Tree(cb), func(ch *Change) error {
 					got.WriteString(rawDiff(ch, format))
 					changes++
 					return nil
@@ -183,7 +183,7 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 				// ls-tree order.
 				var changed strings.Builder
 				var oldSide, newSide []string
-				err = ts.DiffTreesAll(a, cb.Tree, func(ch *Change) error {
+				err = ts.DiffTreesAll(a, cs.Tree(cb), func(ch *Change) error {
 					if ch.Status() != ' ' {
 						changed.WriteString(rawDiff(ch, format))
 					}
@@ -211,7 +211,7 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 			stop := fmt.Errorf("stop")
 			head, _ := cs.Get(revParse(t, dir, format, "HEAD"))
 			n := 0
-			err := ts.DiffTrees(oid.ID{}, head.Tree, func(*Change) error { n++; return stop })
+			err := ts.DiffTrees(oid.ID{}, cs.Tree(head), func(*Change) error { n++; return stop })
 			if err != stop || n != 1 {
 				t.Errorf("callback error: got %v after %d calls", err, n)
 			}

@@ -19,27 +19,28 @@ import (
 func PathChanged(cs *Commits, ts *Trees, commit *Commit, i int, key *BloomKey) (bool, error) {
 	path := key.path
 	if len(commit.Parents) == 0 {
-		_, _, found, err := ts.Lookup(commit.Tree, path)
+		_, _, found, err := ts.Lookup(cs.Tree(commit), path)
 		return found, err
 	}
 	if i < 0 || i >= len(commit.Parents) {
-		return false, fmt.Errorf("commit %s has no parent %d", commit.ID, i)
+		return false, fmt.Errorf("commit %s has no parent %d", cs.ID(commit), i)
 	}
 	if i == 0 && !cs.MaybeChangedKey(commit, key) {
 		return false, nil
 	}
 	parent := commit.Parents[i]
 	if !parent.parsed {
-		return false, fmt.Errorf("parent %s of %s is not parsed", parent.ID, commit.ID)
+		return false, fmt.Errorf("parent %s of %s is not parsed", cs.ID(parent), cs.ID(commit))
 	}
-	if parent.Tree == commit.Tree {
+	tree, parentTree := cs.Tree(commit), cs.Tree(parent)
+	if parentTree == tree {
 		return false, nil
 	}
-	m1, id1, ok1, err := ts.Lookup(commit.Tree, path)
+	m1, id1, ok1, err := ts.Lookup(tree, path)
 	if err != nil {
 		return false, err
 	}
-	m2, id2, ok2, err := ts.Lookup(parent.Tree, path)
+	m2, id2, ok2, err := ts.Lookup(parentTree, path)
 	if err != nil {
 		return false, err
 	}
@@ -98,7 +99,7 @@ func (w *Walk) Next() (*Commit, error) {
 	}
 	for _, p := range c.Parents {
 		if err := w.cs.Parse(p); err != nil {
-			return nil, fmt.Errorf("parent %s of %s: %w", p.ID, c.ID, err)
+			return nil, fmt.Errorf("parent %s of %s: %w", w.cs.ID(p), w.cs.ID(c), err)
 		}
 		if w.mark(p) {
 			w.q.Push(p)

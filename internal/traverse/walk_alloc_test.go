@@ -152,7 +152,7 @@ func TestAllocBudgetsPerCommit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				trees = append(trees, c.Tree)
+				trees = append(trees, cs.Tree(c))
 			}
 			paths := [][]byte{[]byte("top.txt"), []byte("src/deep/er/file.txt"), []byte("src/deep/missing")}
 			lookupAll := func(ts *Trees) {

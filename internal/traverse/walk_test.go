@@ -31,10 +31,10 @@ func walkAll(t testing.TB, cs *Commits, tip oid.ID, firstParent bool) []*Commit 
 	}
 }
 
-func ids(cs []*Commit) []string {
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = c.ID.String()
+func ids(cs *Commits, list []*Commit) []string {
+	s := make([]string, len(list))
+	for i, c := range list {
+		s[i] = cs.ID(c).String()
 	}
 	return s
 }
@@ -68,7 +68,7 @@ func TestWalkMatchesRevList(t *testing.T) {
 						args = append(args, "--first-parent")
 					}
 					walked := walkAll(t, cs, head, fp)
-					diffLists(t, "walk "+strings.Join(args, " "), ids(walked), gitLines(t, dir, format, append(args, "HEAD")...))
+					diffLists(t, "walk "+strings.Join(args, " "), ids(cs, walked), gitLines(t, dir, format, append(args, "HEAD")...))
 					if fp {
 						continue
 					}
@@ -95,7 +95,7 @@ func TestWalkMatchesRevList(t *testing.T) {
 								}
 							}
 							if show {
-								got = append(got, c.ID.String())
+								got = append(got, cs.ID(c).String())
 							}
 						}
 						want := gitLines(t, dir, format, "rev-list", "--full-history", "HEAD", "--", path)
@@ -208,7 +208,7 @@ func TestLimitMatchesRevList(t *testing.T) {
 							shown = append(shown, c)
 						}
 					}
-					diffLists(t, "rev-list "+name, ids(shown), gitLines(t, dir, format, append([]string{"rev-list"}, gitArgs(lc)...)...))
+					diffLists(t, "rev-list "+name, ids(cs, shown), gitLines(t, dir, format, append([]string{"rev-list"}, gitArgs(lc)...)...))
 
 					// Boundary: parents of shown commits that are not
 					// shown (as a set; git sorts them topologically).
@@ -225,9 +225,9 @@ func TestLimitMatchesRevList(t *testing.T) {
 							if !isShown[p] && !seenB[p] {
 								seenB[p] = true
 								if (i == 0 || !lc.opts.FirstParent) && !m.Uninteresting(p) {
-									t.Errorf("%s: boundary commit %s is not uninteresting", name, p.ID)
+									t.Errorf("%s: boundary commit %s is not uninteresting", name, cs.ID(p))
 								}
-								gotB = append(gotB, p.ID.String())
+								gotB = append(gotB, cs.ID(p).String())
 							}
 						}
 					}
@@ -246,9 +246,9 @@ func TestLimitMatchesRevList(t *testing.T) {
 					}
 					var gotC []string
 					for _, c := range shown {
-						line := c.ID.String()
+						line := cs.ID(c).String()
 						for _, ch := range m.Children(c) {
-							line += " " + ch.ID.String()
+							line += " " + cs.ID(ch).String()
 						}
 						gotC = append(gotC, line)
 					}
@@ -282,10 +282,10 @@ func TestLimitUnlimited(t *testing.T) {
 	m.MarkParentsUninteresting(c)
 	for _, p := range c.Parents {
 		if !m.Uninteresting(p) {
-			t.Errorf("parent %s not marked", p.ID)
+			t.Errorf("parent %s not marked", cs.ID(p))
 		}
 		if p.Parsed() {
-			t.Errorf("parent %s parsed by marking", p.ID)
+			t.Errorf("parent %s parsed by marking", cs.ID(p))
 		}
 	}
 }
@@ -315,11 +315,11 @@ func TestFirstParentChildren(t *testing.T) {
 			parent := child.Parents[0]
 			kids := m.Children(parent)
 			if len(kids) != 1 || kids[0] != child {
-				t.Errorf("children of %s = %v, want [%s]", parent.ID, ids(kids), child.ID)
+				t.Errorf("children of %s = %v, want [%s]", cs.ID(parent), ids(cs, kids), cs.ID(child))
 			}
 		}
 		if kids := m.Children(cs.Lookup(end)); len(kids) != 0 {
-			t.Errorf("end has children %v", ids(kids))
+			t.Errorf("end has children %v", ids(cs, kids))
 		}
 		side := revParse(t, dir, format, "side")
 		cs2 := NewCommits(rd, g, format, CommitOptions{})
@@ -374,7 +374,7 @@ func TestSynthetic(t *testing.T) {
 	// As a tip of a limited walk it is listed first and its parents
 	// follow, as "git rev-list HEAD~2..HEAD" lists them after it.
 	cs2 := NewCommits(rd, nil, format, CommitOptions{})
-	head2, _ := cs2.Get(head.ID)
+	head2, _ := cs2.Get(cs.ID(head))
 	fake2 := cs2.Synthetic(oid.Null(format), oid.ID{}, []*Commit{head2}, 1<<40)
 	m2, err := Limit(cs2, []Tip{{Commit: fake2}, {ID: revParse(t, dir, format, "HEAD~2"), Uninteresting: true}}, LimitOptions{})
 	if err != nil {
@@ -382,7 +382,7 @@ func TestSynthetic(t *testing.T) {
 	}
 	list := m2.List()
 	if len(list) == 0 || list[0] != fake2 {
-		t.Fatalf("synthetic tip not listed first: %v", ids(list))
+		t.Fatalf("synthetic tip not listed first: %v", ids(cs2, list))
 	}
-	diffLists(t, "walk below a synthetic tip", ids(list[1:]), gitLines(t, dir, format, "rev-list", "HEAD~2..HEAD", "--"))
+	diffLists(t, "walk below a synthetic tip", ids(cs2, list[1:]), gitLines(t, dir, format, "rev-list", "HEAD~2..HEAD", "--"))
 }
