@@ -30,6 +30,14 @@ func FuzzDelta(f *testing.F) {
 			return
 		}
 		ops := delta[opsStart:]
+		// The converse, which applyLink's direct replay relies on:
+		// what applyDelta accepts for the declared size, deltaResultLen
+		// counts to that size.
+		if resultSize <= 1<<24 && applyDelta(make([]byte, resultSize), base, ops) == nil {
+			if n, err := deltaResultLen(ops, len(base)); err != nil || n != resultSize {
+				t.Fatalf("applyDelta accepted %d bytes, deltaResultLen says %d, %v", resultSize, n, err)
+			}
+		}
 		n, err := deltaResultLen(ops, len(base))
 		if err != nil || n != resultSize {
 			return

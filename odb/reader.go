@@ -561,6 +561,18 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 		return nil, corrupt(l.pack.packPath(), int64(l.off), errDeltaBaseSize, "delta expects a base of %d bytes, base has %d", baseSize, len(base))
 	}
 	ops := delta[opsStart:]
+	if resultSize <= plausibleDeltaResult(len(base), len(ops)) && resultSize <= r.db.maxObject {
+		// A declared size the data at hand could plausibly make is
+		// allocated and replayed at once: applyDelta checks every
+		// instruction and that they fill the result exactly, which is
+		// what deltaResultLen's pass would have confirmed first. A delta
+		// it rejects takes the careful way below for the same error.
+		out := r.deltaOut(last, dst, int(resultSize))
+		if applyDelta(out, base, ops) == nil {
+			r.stats.DeltasApplied++
+			return out, nil
+		}
+	}
 	n, err := deltaResultLen(ops, len(base))
 	if err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
@@ -571,17 +583,30 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	if n > r.db.maxObject {
 		return nil, r.db.tooLarge(l.pack.packPath(), int64(l.off), n)
 	}
-	var out []byte
-	if last {
-		out = grow(dst, int(n))
-	} else {
-		out = r.bases.buffer(int(n))
-	}
+	out := r.deltaOut(last, dst, int(n))
 	if err := applyDelta(out, base, ops); err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "bad delta")
 	}
 	r.stats.DeltasApplied++
 	return out, nil
+}
+
+// plausibleDeltaResult bounds the result sizes applyLink allocates
+// before checking the delta's instructions: twice the base and delta
+// data, which git's deltas stay far below (a result is its base with
+// some regions dropped and some inserted from the delta). Larger ones
+// are allocated only once deltaResultLen has counted them.
+func plausibleDeltaResult(baseLen, opsLen int) uint64 {
+	return 2 * (uint64(baseLen) + uint64(opsLen))
+}
+
+// deltaOut returns the buffer of n bytes a delta's result goes to: dst
+// for the last link of a chain, else a delta-base cache buffer.
+func (r *Reader) deltaOut(last bool, dst []byte, n int) []byte {
+	if last {
+		return grow(dst, n)
+	}
+	return r.bases.buffer(n)
 }
 
 // packedInfo returns the type and size of the entry at (p, off): the size
