@@ -3,7 +3,6 @@ package odb
 import (
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 	"math/bits"
 	"sync"
 )
@@ -360,7 +359,7 @@ func (d *flateDecoder) inflateZlib(out, src []byte, partial bool) (produced, con
 	} else if o != len(out) {
 		return o, 0, errShortStream
 	}
-	if adler32.Checksum(out) != binary.BigEndian.Uint32(src[end:]) {
+	if adlerChecksum(out) != binary.BigEndian.Uint32(src[end:]) {
 		return o, 0, errZlibChecksum
 	}
 	return o, end + 4, nil
