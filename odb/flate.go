@@ -330,7 +330,14 @@ func (br *bitReader) bits(n uint) uint32 {
 // stream is not checked further) and a stream ending earlier is not an
 // error: the number of bytes produced is returned. consumed is the length
 // of the whole zlib stream (0 in partial mode when it was not reached).
-func (d *flateDecoder) inflateZlib(out, src []byte, partial bool) (produced, consumed int, err error) {
+//
+// With spare set, the capacity of out beyond its length is the decoder's
+// to overwrite: when there are at least fastSpare bytes of it, the fast
+// loop runs to the end of out instead of stopping fastSpare bytes short
+// of it (most of a small stream), spilling into the spare bytes. Results
+// and errors are the same either way (produced, after an error, may count
+// one symbol more).
+func (d *flateDecoder) inflateZlib(out, src []byte, partial, spare bool) (produced, consumed int, err error) {
 	if len(src) < 2 {
 		return 0, 0, errTruncated
 	}
@@ -342,7 +349,7 @@ func (d *flateDecoder) inflateZlib(out, src []byte, partial bool) (produced, con
 		return 0, 0, errZlibDict
 	}
 	br := bitReader{src: src, pos: 2}
-	o, done, err := d.inflate(&br, out, partial)
+	o, done, err := d.inflate(&br, out, partial, spare && !partial && cap(out)-len(out) >= fastSpare)
 	if err != nil {
 		return o, 0, err
 	}
@@ -367,7 +374,7 @@ func (d *flateDecoder) inflateZlib(out, src []byte, partial bool) (produced, con
 
 // inflate decodes deflate blocks into out. done reports that the final
 // block ended; it is false only in partial mode when out filled first.
-func (d *flateDecoder) inflate(br *bitReader, out []byte, partial bool) (o int, done bool, err error) {
+func (d *flateDecoder) inflate(br *bitReader, out []byte, partial, spare bool) (o int, done bool, err error) {
 	for {
 		br.refill()
 		if br.over > 8 {
@@ -379,10 +386,10 @@ func (d *flateDecoder) inflate(br *bitReader, out []byte, partial bool) (o int, 
 			o, err = d.stored(br, out, o, partial)
 		case 1:
 			fixedOnce.Do(initFixed)
-			o, err = decodeBlock(br, out, o, fixedLit, fixedDist, partial)
+			o, err = decodeBlock(br, out, o, fixedLit, fixedDist, partial, spare)
 		case 2:
 			if err = d.readDynamic(br); err == nil {
-				o, err = decodeBlock(br, out, o, d.lit[:], d.dist[:], partial)
+				o, err = decodeBlock(br, out, o, d.lit[:], d.dist[:], partial, spare)
 			}
 		default:
 			return o, false, errBadBlock
@@ -510,11 +517,27 @@ func (d *flateDecoder) readDynamic(br *bitReader) error {
 	return nil
 }
 
-// decodeBlock decodes one Huffman-coded block.
-func decodeBlock(br *bitReader, out []byte, o int, lit, dist []uint32, partial bool) (int, error) {
+// fastSpare is the margin decodeFast keeps before the end of the output:
+// a whole match (258 bytes), copied 8 bytes at a time.
+const fastSpare = 258 + 8
+
+// decodeBlock decodes one Huffman-coded block. With spare, out has at
+// least fastSpare bytes of capacity past its length that decodeFast may
+// write.
+func decodeBlock(br *bitReader, out []byte, o int, lit, dist []uint32, partial, spare bool) (int, error) {
 	const litMask = 1<<litTableBits - 1
 	const distMask = 1<<distTableBits - 1
-	o, done, err := decodeFast(br, out, o, (*[litTableSize]uint32)(lit), (*[distTableSize]uint32)(dist))
+	fast := out
+	if spare {
+		fast = out[:len(out)+fastSpare]
+	}
+	o, done, err := decodeFast(br, fast, o, (*[litTableSize]uint32)(lit), (*[distTableSize]uint32)(dist))
+	if o > len(out) {
+		// Run into the spare bytes: the symbol that took o past the end
+		// is the one the careful loop reports as too long (nothing else
+		// is checked first: decodeFast stops after it).
+		return o, errLongStream
+	}
 	if done || err != nil {
 		return o, err
 	}

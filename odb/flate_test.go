@@ -41,6 +41,27 @@ func zlibAt(b []byte, level int) []byte {
 	return buf.Bytes()
 }
 
+// inflateBoth decodes src into out as inflateZlib does without spare
+// capacity, and again into a copy of out with fastSpare bytes of spare
+// capacity (filled with junk), and fails unless both give the same
+// results: the fast loop running into the spare bytes must change
+// nothing but speed, errors included.
+func inflateBoth(t testing.TB, d *flateDecoder, out, src []byte) (produced, consumed int, err error) {
+	t.Helper()
+	spare := make([]byte, len(out), len(out)+fastSpare)
+	for i := range spare[:cap(spare)] {
+		spare[:cap(spare)][i] = 0xa5
+	}
+	n2, used2, err2 := d.inflateZlib(spare, src, false, true)
+	produced, consumed, err = d.inflateZlib(out, src, false, false)
+	// (How much was produced before an error is not part of the
+	// contract: the spare run may have gone one symbol further.)
+	if err2 != err || err == nil && (n2 != produced || used2 != consumed || !bytes.Equal(spare, out)) {
+		t.Fatalf("with spare capacity: n=%d used=%d err=%v, without: n=%d used=%d err=%v", n2, used2, err2, produced, consumed, err)
+	}
+	return produced, consumed, err
+}
+
 // TestFlateDecoderMatchesStdlib decodes streams of every compression level
 // (stored, Huffman-only, fixed and dynamic blocks, long matches and runs)
 // and compares with the input, in full and partial mode.
@@ -53,7 +74,7 @@ func TestFlateDecoderMatchesStdlib(t *testing.T) {
 			// Trailing bytes after the stream (the next pack entry) are fine.
 			src := append(bytes.Clone(z), "next entry"...)
 			out := make([]byte, len(in))
-			n, used, err := d.inflateZlib(out, src, false)
+			n, used, err := inflateBoth(t, &d, out, src)
 			if err != nil || n != len(in) || used != len(z) || !bytes.Equal(out, in) {
 				t.Fatalf("corpus %d level %d: n=%d used=%d/%d err=%v equal=%v", ci, level, n, used, len(z), err, bytes.Equal(out, in))
 			}
@@ -62,17 +83,17 @@ func TestFlateDecoderMatchesStdlib(t *testing.T) {
 					continue
 				}
 				prefix := make([]byte, k)
-				n, _, err := d.inflateZlib(prefix, src, true)
+				n, _, err := d.inflateZlib(prefix, src, true, false)
 				if err != nil || n != k || !bytes.Equal(prefix, in[:k]) {
 					t.Fatalf("corpus %d level %d partial %d: n=%d err=%v", ci, level, k, n, err)
 				}
 			}
 			if len(in) > 0 {
-				if _, _, err := d.inflateZlib(make([]byte, len(in)-1), src, false); err == nil {
+				if _, _, err := inflateBoth(t, &d, make([]byte, len(in)-1), src); err == nil {
 					t.Fatalf("corpus %d level %d: a stream longer than declared was accepted", ci, level)
 				}
 			}
-			if _, _, err := d.inflateZlib(make([]byte, len(in)+1), src, false); err == nil {
+			if _, _, err := inflateBoth(t, &d, make([]byte, len(in)+1), src); err == nil {
 				t.Fatalf("corpus %d level %d: a stream shorter than declared was accepted", ci, level)
 			}
 			// Every truncation is an error.
@@ -80,7 +101,7 @@ func TestFlateDecoderMatchesStdlib(t *testing.T) {
 				if cut < 0 || cut >= len(z) {
 					continue
 				}
-				if _, _, err := d.inflateZlib(make([]byte, len(in)), z[:cut], false); err == nil {
+				if _, _, err := inflateBoth(t, &d, make([]byte, len(in)), z[:cut]); err == nil {
 					t.Fatalf("corpus %d level %d: stream cut at %d/%d accepted", ci, level, cut, len(z))
 				}
 			}
@@ -128,7 +149,7 @@ func TestFlateDecoderRejectsWhatZlibRejects(t *testing.T) {
 		{"dynamic block, too many length codes", []byte{0xfd, 0xff}, 0},
 	}
 	for _, c := range cases {
-		if _, _, err := d.inflateZlib(make([]byte, c.size), wrap(c.deflate, make([]byte, c.size)), false); err == nil {
+		if _, _, err := inflateBoth(t, &d, make([]byte, c.size), wrap(c.deflate, make([]byte, c.size))); err == nil {
 			t.Errorf("%s: accepted", c.name)
 		}
 	}
@@ -141,7 +162,7 @@ func TestFlateDecoderRejectsWhatZlibRejects(t *testing.T) {
 		w.code(0, 7)
 	})
 	out := make([]byte, 4)
-	if _, _, err := d.inflateZlib(out, wrap(ok, []byte("aaaa")), false); err != nil || string(out) != "aaaa" {
+	if _, _, err := inflateBoth(t, &d, out, wrap(ok, []byte("aaaa"))); err != nil || string(out) != "aaaa" {
 		t.Fatalf("valid hand-made block: %q %v", out, err)
 	}
 	// Header checks.
@@ -152,7 +173,7 @@ func TestFlateDecoderRejectsWhatZlibRejects(t *testing.T) {
 		append([]byte{0x78, 0xbb}, good[2:]...),    // preset dictionary
 		{0x78},
 	} {
-		if _, _, err := d.inflateZlib(make([]byte, 3), bad, false); err == nil {
+		if _, _, err := inflateBoth(t, &d, make([]byte, 3), bad); err == nil {
 			t.Errorf("bad header %x accepted", bad[:min(2, len(bad))])
 		}
 	}
@@ -220,7 +241,7 @@ func FuzzFlateDecoder(f *testing.F) {
 		}
 		size := len(want)
 		out := make([]byte, size)
-		_, _, derr := d.inflateZlib(out, src, false)
+		_, _, derr := inflateBoth(t, &d, out, src)
 		if stdOK && derr != nil {
 			t.Fatalf("stdlib decoded %d bytes, decoder failed: %v", size, derr)
 		}
@@ -228,7 +249,7 @@ func FuzzFlateDecoder(f *testing.F) {
 			t.Fatalf("decoder output differs from stdlib")
 		}
 		// Partial decoding never panics either.
-		d.inflateZlib(make([]byte, 16), src, true)
+		d.inflateZlib(make([]byte, 16), src, true, false)
 	})
 }
 
@@ -241,7 +262,7 @@ func BenchmarkFlateDecoder(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		var d flateDecoder
 		for b.Loop() {
-			if _, _, err := d.inflateZlib(out, z, false); err != nil {
+			if _, _, err := d.inflateZlib(out, z, false, false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -38,8 +38,25 @@ func (z *inflater) decoder() *flateDecoder {
 // exactly len(out) bytes and end there, with a valid checksum. It returns
 // how many bytes of src the stream occupied.
 func (z *inflater) inflate(out, src []byte) (consumed int, err error) {
-	_, consumed, err = z.decoder().inflateZlib(out, src, false)
+	_, consumed, err = z.decoder().inflateZlib(out, src, false, false)
 	return consumed, err
+}
+
+// inflateSpare is inflate into a buffer of the reader's own, whose
+// capacity past len(out) the decoder may overwrite: with fastSpare bytes
+// of it, small streams decode faster (see inflateZlib).
+func (z *inflater) inflateSpare(out, src []byte) (consumed int, err error) {
+	_, consumed, err = z.decoder().inflateZlib(out, src, false, true)
+	return consumed, err
+}
+
+// growSpare returns buf resized to n bytes with fastSpare bytes of
+// capacity after them, reallocating when buf is too small.
+func growSpare(buf []byte, n int) []byte {
+	if cap(buf)-fastSpare >= n {
+		return buf[:n]
+	}
+	return make([]byte, n, n+fastSpare)
 }
 
 // inflatePrefix decompresses the first len(buf) bytes of the stream at the
@@ -47,6 +64,6 @@ func (z *inflater) inflate(out, src []byte) (consumed int, err error) {
 // got. It is how a delta's size header or a loose object's type header is
 // read without inflating the whole object.
 func (z *inflater) inflatePrefix(buf, src []byte) (int, error) {
-	n, _, err := z.decoder().inflateZlib(buf, src, true)
+	n, _, err := z.decoder().inflateZlib(buf, src, true, false)
 	return n, err
 }

@@ -78,7 +78,7 @@ func BenchmarkInflate(b *testing.B) {
 		d := new(flateDecoder)
 		for b.Loop() {
 			for i, s := range streams {
-				if _, _, err := d.inflateZlib(out[:sizes[i]], s, false); err != nil {
+				if _, _, err := d.inflateZlib(out[:sizes[i]], s, false, false); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -92,7 +92,7 @@ func BenchmarkInflate(b *testing.B) {
 		d := new(flateDecoder)
 		for b.Loop() {
 			for i, s := range streams {
-				if _, _, err := d.inflateZlib(out[:min(1, sizes[i])], s, true); err != nil {
+				if _, _, err := d.inflateZlib(out[:min(1, sizes[i])], s, true, false); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -423,18 +423,23 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 			if h.size > r.db.maxObject {
 				return 0, nil, r.db.tooLarge(curP.packPath(), int64(curOff), h.size)
 			}
+			// A base goes to a buffer of the delta-base cache, whose
+			// spare capacity the inflater may use; the object itself to
+			// the caller's dst, which it may not.
 			var buf []byte
+			inflate := r.inflater.inflate
 			if len(chain) == 0 {
 				buf = grow(dst, int(h.size))
 			} else {
 				buf = r.bases.buffer(int(h.size))
+				inflate = r.inflater.inflateSpare
 			}
-			consumed, err := r.inflater.inflate(buf, stream)
+			consumed, err := inflate(buf, stream)
 			if err != nil && fromFile {
 				// The window may have cut the stream short: the mapping
 				// holds all of it (and says what is wrong if it is bad).
 				stream, fromFile = r.mappedStream(curP, &h), false
-				consumed, err = r.inflater.inflate(buf, stream)
+				consumed, err = inflate(buf, stream)
 			}
 			if err != nil {
 				return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "unable to inflate %s entry", object.Type(h.typ))
@@ -539,12 +544,12 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	if l.hdr.size > r.db.maxObject {
 		return nil, r.db.tooLarge(l.pack.packPath(), int64(l.off), l.hdr.size)
 	}
-	delta := grow(r.deltaBuf, int(l.hdr.size))
+	delta := growSpare(r.deltaBuf, int(l.hdr.size))
 	r.deltaBuf = delta
-	consumed, err := r.inflater.inflate(delta, stream)
+	consumed, err := r.inflater.inflateSpare(delta, stream)
 	if err != nil && l.fromFile {
 		stream, l.fromFile = r.mappedStream(l.pack, &l.hdr), false
-		consumed, err = r.inflater.inflate(delta, stream)
+		consumed, err = r.inflater.inflateSpare(delta, stream)
 	}
 	if err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "unable to inflate delta")
