@@ -120,6 +120,47 @@ const (
 	codeFixedDist
 )
 
+// Table entries of each symbol but their code length, per kind of code
+// (see symbolEntry), made once: build places hundreds of symbols per
+// dynamic block. A symbol that is invalid when decoded (literal/length
+// 286-287, distance 30-31) has 0, an invalid entry; every other entry is
+// non-zero (a code-length symbol carries entryCodeLength for that).
+var (
+	entryBasesOnce sync.Once
+	litEntryBases  [288]uint32
+	distEntryBases [32]uint32
+	clEntryBases   [19]uint32
+)
+
+// entryCodeLength marks code-length code entries (bit 12 is unused in
+// them), so that symbol 0 is not the invalid entry.
+const entryCodeLength = 1 << 12
+
+func initEntryBases() {
+	for sym := range litEntryBases {
+		litEntryBases[sym] = symbolEntry(codeLitLen, uint16(sym), 0)
+	}
+	for sym := range distEntryBases {
+		distEntryBases[sym] = symbolEntry(codeDist, uint16(sym), 0)
+	}
+	for sym := range clEntryBases {
+		clEntryBases[sym] = symbolEntry(codeLengths, uint16(sym), 0) | entryCodeLength
+	}
+}
+
+// entryBases returns the entries (but their code lengths) of the symbols
+// of a code of the given kind.
+func entryBases(kind int) []uint32 {
+	entryBasesOnce.Do(initEntryBases)
+	switch kind {
+	case codeLitLen, codeFixedLitLen:
+		return litEntryBases[:]
+	case codeDist, codeFixedDist:
+		return distEntryBases[:]
+	}
+	return clEntryBases[:]
+}
+
 // symbolEntry returns the table entry for a symbol of a code of the given
 // kind and code length l; 0 (an invalid entry) for a symbol that is
 // invalid when decoded (literal/length 286-287, distance 30-31).
@@ -195,7 +236,12 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 	// the zero entries doubling starts from stay zero.
 	primary[0], primary[1] = 0, 0
 	size := 2
-	code := uint32(0)
+	bases := entryBases(kind)
+	// rev is the current code bit-reversed (its first bit lowest), the
+	// index it has in the table; it is advanced in place, as zlib's
+	// inflate_table does, and needs no change when the length grows (a
+	// code followed by a 0 has the same reversed bits).
+	rev := uint32(0)
 	idx := 0
 	nTouched := 0
 	mask := uint32(1)<<tableBits - 1
@@ -207,9 +253,12 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 		for n := 0; n < int(b.count[l]); n++ {
 			sym := b.sorted[idx]
 			idx++
-			rev := bits.Reverse32(code) >> (32 - l)
 			if uint(l) <= tableBits {
-				primary[rev] = symbolEntry(kind, sym, l)
+				e := bases[sym]
+				if e != 0 {
+					e |= uint32(l)
+				}
+				primary[rev] = e
 			} else {
 				p := rev & mask
 				if b.maxLen[p] == 0 {
@@ -218,9 +267,18 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 				}
 				b.maxLen[p] = uint8(l) // lengths only grow in canonical order
 			}
-			code++
+			// The next code: add 1 at the code's last bit, which is
+			// bit l-1 of rev, carrying towards bit 0.
+			incr := uint32(1) << (l - 1)
+			for rev&incr != 0 {
+				incr >>= 1
+			}
+			if incr != 0 {
+				rev = rev&(incr-1) + incr
+			} else {
+				rev = 0
+			}
 		}
-		code <<= 1
 		if l >= maxLen {
 			// No longer codes: double up to the full size (the second
 			// pass below recomputes the codes it needs).
@@ -246,7 +304,7 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 		}
 		next += 1 << subBits
 	}
-	code = 0
+	code := uint32(0)
 	idx = 0
 	for l := 1; l <= 15; l++ {
 		for n := 0; n < int(b.count[l]); n++ {
