@@ -110,13 +110,14 @@ func (x *packIndex) bounds(b byte) (lo, hi uint32) {
 	return lo, hi
 }
 
-// find binary-searches for raw id. It returns the position of the id, or
-// the position where it would be inserted and false.
+// find searches for raw id. It returns the position of the id, or the
+// position where it would be inserted and false.
 func (x *packIndex) find(raw []byte) (uint32, bool) {
 	lo, hi := x.bounds(raw[0])
+	lo, hi = x.narrow(raw, lo, hi)
 	for lo < hi {
 		mid := lo + (hi-lo)/2
-		c := bytes.Compare(x.name(mid), raw)
+		c := compareID(x.name(mid), raw)
 		if c == 0 {
 			return mid, true
 		}
@@ -127,6 +128,71 @@ func (x *packIndex) find(raw []byte) (uint32, bool) {
 		}
 	}
 	return lo, false
+}
+
+// narrow shrinks [lo, hi), the fan-out range of raw, to a few entries
+// around raw's place, keeping what find's binary search relies on: every
+// name before lo sorts before raw, and raw's place is at most hi. Object
+// IDs are uniformly distributed hashes, so the 32 bits after raw's first
+// byte say where in the range it falls, to within a few dozen entries on
+// the largest packs; from there steps doubling in size bracket it. A
+// binary search over a whole range probes a new part of the index (a
+// cache line, often a page) at each of its first steps; this one probes
+// the guessed place and its neighbourhood. A range that is not uniform
+// (a hand-made index) costs at most twice a binary search.
+func (x *packIndex) narrow(raw []byte, lo, hi uint32) (uint32, uint32) {
+	n := hi - lo
+	if n < 16 || len(raw) < 5 {
+		return lo, hi
+	}
+	guess := lo + uint32(uint64(binary.BigEndian.Uint32(raw[1:5]))*uint64(n)>>32)
+	step := uint32(8)
+	if compareID(x.name(guess), raw) < 0 {
+		// raw's place is after guess: step up until a name is not
+		// before raw.
+		lo = guess + 1
+		for {
+			if hi-lo <= step {
+				return lo, hi
+			}
+			probe := lo + step
+			if compareID(x.name(probe), raw) >= 0 {
+				return lo, probe + 1
+			}
+			lo = probe + 1
+			step *= 2
+		}
+	}
+	// raw's place is at guess or before it: step down until a name
+	// sorts before raw.
+	hi = guess + 1
+	for {
+		if hi-1-lo <= step {
+			return lo, hi
+		}
+		probe := hi - 1 - step
+		if compareID(x.name(probe), raw) < 0 {
+			return probe + 1, hi
+		}
+		hi = probe + 1
+		step *= 2
+	}
+}
+
+// compareID is bytes.Compare for object IDs (at least 8 bytes long):
+// IDs almost always differ in their first eight bytes, compared as one
+// number.
+func compareID(a, b []byte) int {
+	if len(a) >= 8 && len(b) >= 8 {
+		x, y := binary.BigEndian.Uint64(a), binary.BigEndian.Uint64(b)
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return bytes.Compare(a, b)
 }
 
 // lowerBound returns the first position whose id is >= raw (raw may be
