@@ -92,6 +92,8 @@ type scoreboard struct {
 	originCandidate candidate // candidateBlob's answer for an origin's own blob
 	hunks           []diff.Hunk
 	bloomKeys       map[string]*traverse.BloomKey // by origin path
+	lastBloomPath   string                        // bloomKey's last answer
+	lastBloomKey    *traverse.BloomKey
 	useBloom        bool
 
 	ignore map[oid.ID]bool
@@ -663,17 +665,25 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 	return nil
 }
 
-// bloomKey returns the changed-path filter key of a path, made once.
+// bloomKey returns the changed-path filter key of a path, made once. A
+// walk asks for the same path commit after commit (origins hand their
+// path string on), so the last answer is checked before the map: equal
+// strings with the same bytes compare without reading them.
 func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
-	if k := sb.bloomKeys[path]; k != nil {
-		return k
+	if sb.lastBloomKey != nil && path == sb.lastBloomPath {
+		return sb.lastBloomKey
 	}
-	if sb.bloomKeys == nil {
-		sb.bloomKeys = make(map[string]*traverse.BloomKey)
+	k := sb.bloomKeys[path]
+	if k == nil {
+		if sb.bloomKeys == nil {
+			sb.bloomKeys = make(map[string]*traverse.BloomKey)
+		}
+		nk := traverse.NewBloomKey([]byte(path))
+		k = &nk
+		sb.bloomKeys[path] = k
 	}
-	k := traverse.NewBloomKey([]byte(path))
-	sb.bloomKeys[path] = &k
-	return &k
+	sb.lastBloomPath, sb.lastBloomKey = path, k
+	return k
 }
 
 // diffFailed is git's "unable to generate diff (parent -> target)".
