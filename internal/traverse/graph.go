@@ -334,28 +334,19 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 	low := binary.BigEndian.Uint32(row[h+12:])
 	e.time = uint64(gen&3)<<32 | uint64(low)
 	limit := l.base + l.n
-	check := func(p uint32) error {
-		if p >= limit {
-			return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("invalid parent position %d", p)}
-		}
-		if p == pos {
-			return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("commit at position %d lists itself as a parent", pos)}
-		}
-		return nil
-	}
 	if p1 == graphParentNone {
 		return e, nil
 	}
-	if err := check(p1); err != nil {
-		return e, err
+	if p1 >= limit || p1 == pos {
+		return e, l.badParent(p1, pos, local)
 	}
 	e.parents = append(e.parents, p1)
 	if p2 == graphParentNone {
 		return e, nil
 	}
 	if p2&graphExtraEdges == 0 {
-		if err := check(p2); err != nil {
-			return e, err
+		if p2 >= limit || p2 == pos {
+			return e, l.badParent(p2, pos, local)
 		}
 		e.parents = append(e.parents, p2)
 		return e, nil
@@ -367,8 +358,8 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 			return e, &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: "commit-graph extra-edges pointer out of bounds"}
 		}
 		v := binary.BigEndian.Uint32(l.edges[4*idx:])
-		if err := check(v & graphEdgeMask); err != nil {
-			return e, err
+		if p := v & graphEdgeMask; p >= limit || p == pos {
+			return e, l.badParent(p, pos, local)
 		}
 		e.parents = append(e.parents, v&graphEdgeMask)
 		if v&graphEdgeLast != 0 {
@@ -376,6 +367,16 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 		}
 		idx++
 	}
+}
+
+// badParent is the error for parent position p of the commit at pos
+// (local in this layer): beyond this layer and those below, or the
+// commit itself.
+func (l *graphLayer) badParent(p, pos, local uint32) error {
+	if p >= l.base+l.n {
+		return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("invalid parent position %d", p)}
+	}
+	return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("commit at position %d lists itself as a parent", pos)}
 }
 
 // Generation returns the generation number git 2.39.5 would use for the
