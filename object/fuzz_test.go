@@ -682,6 +682,22 @@ func sortedForGit(entries []TreeEntry) bool {
 	return true
 }
 
+// findEntryIter is FindEntry written over TreeIter, as it was.
+func findEntryIter(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) {
+	it := NewTreeIter(f, body)
+	var e TreeEntry
+	for it.Next(&e) {
+		c := bytes.Compare(e.Name, name)
+		if c == 0 {
+			return e, true, nil
+		}
+		if c > 0 && !bytes.HasPrefix(e.Name, name) {
+			return TreeEntry{}, false, nil
+		}
+	}
+	return TreeEntry{}, false, it.Err()
+}
+
 func FuzzFindEntry(f *testing.F) {
 	for i, format := range []oid.Format{oid.SHA1, oid.SHA256} {
 		for _, body := range treeSeeds(format) {
@@ -710,6 +726,13 @@ func FuzzFindEntry(f *testing.F) {
 		}
 		for _, q := range queries {
 			got, found, err := FindEntry(format, body, q)
+			// FindEntry decodes without TreeIter: the same answers as
+			// the lookup written over it.
+			rgot, rfound, rerr := findEntryIter(format, body, q)
+			if found != rfound || (err == nil) != (rerr == nil) || err != nil && err.Error() != rerr.Error() ||
+				got.Mode != rgot.Mode || got.ID != rgot.ID || !bytes.Equal(got.Name, rgot.Name) {
+				t.Fatalf("FindEntry(%q) = %+v, %v, %v; over TreeIter %+v, %v, %v", q, got, found, err, rgot, rfound, rerr)
+			}
 			first := slices.IndexFunc(s.entries, func(e TreeEntry) bool { return bytes.Equal(e.Name, q) })
 			switch {
 			case found:

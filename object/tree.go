@@ -96,26 +96,38 @@ func (it *TreeIter) readAhead() bool {
 	if it.err != nil || it.off >= len(it.body) {
 		return false
 	}
+	mode, name, idAt, n, msg := decodeEntry(it.body[it.off:], it.format.Size())
+	if msg != "" {
+		return it.fail(msg)
+	}
 	b := it.body[it.off:]
-	hs := it.format.Size()
+	it.ahead = TreeEntry{Mode: mode, Name: name, ID: oid.FromBytes(it.format, b[idAt:])}
+	it.filled = true
+	it.off += n
+	return true
+}
+
+// decodeEntry decodes the tree entry at the start of b (not empty) for
+// hash size hs: its canonical mode, its name, where its ID starts and its
+// length, or the message of the error git reports for it.
+func decodeEntry(b []byte, hs int) (mode uint32, name []byte, idAt, n int, msg string) {
 	// As git's decode_tree_entry: the byte before the last hash-size bytes
 	// of the tree must be a NUL, so that every name ends in bounds with
 	// room for its ID after it (a tree with trailing bytes fails at its
 	// first entry, as in git). Then a mode of any number of octal digits
 	// (git's unsigned int wraps, and so does mode), a space and a name.
 	if len(b) < hs+3 || b[len(b)-hs-1] != 0 {
-		return it.fail("too-short tree object")
+		return 0, nil, 0, 0, "too-short tree object"
 	}
 	if b[0] == ' ' {
-		return it.fail("malformed mode in tree entry")
+		return 0, nil, 0, 0, "malformed mode in tree entry"
 	}
-	var mode uint32
 	i := 0
 	for ; b[i] != ' '; i++ {
 		// The NUL checked above stops the loop in bounds.
 		c := b[i]
 		if c < '0' || c > '7' {
-			return it.fail("malformed mode in tree entry")
+			return 0, nil, 0, 0, "malformed mode in tree entry"
 		}
 		mode = mode<<3 | uint32(c-'0')
 	}
@@ -123,14 +135,11 @@ func (it *TreeIter) readAhead() bool {
 	// Found at len(b)-hs-1 at the latest, so the ID fits after it.
 	nul := bytes.IndexByte(b[i:], 0)
 	if nul == 0 {
-		return it.fail("empty filename in tree entry")
+		return 0, nil, 0, 0, "empty filename in tree entry"
 	}
-	name := b[i : i+nul]
+	name = b[i : i+nul]
 	i += nul + 1
-	it.ahead = TreeEntry{Mode: CanonMode(mode), Name: name, ID: oid.FromBytes(it.format, b[i:i+hs])}
-	it.filled = true
-	it.off += i + hs
-	return true
+	return CanonMode(mode), name, i, i + hs, ""
 }
 
 func (it *TreeIter) fail(msg string) bool {
@@ -145,22 +154,43 @@ func (it *TreeIter) Err() error { return it.err }
 // git's sort order to stop early: entries compare as their names, with
 // directories as if followed by '/'.
 func FindEntry(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) {
-	it := NewTreeIter(f, body)
-	var e TreeEntry
-	for it.Next(&e) {
-		c := bytes.Compare(e.Name, name)
+	// TreeIter's walk (an entry counts once the one after it decodes),
+	// without copying out the ID of every entry passed over.
+	hs := f.Size()
+	fail := func(off int, msg string) (TreeEntry, bool, error) {
+		return TreeEntry{}, false, &FormatError{Type: Tree, Offset: off, Msg: msg}
+	}
+	if len(body) == 0 {
+		return TreeEntry{}, false, nil
+	}
+	mode, ename, idAt, n, msg := decodeEntry(body, hs)
+	if msg != "" {
+		return fail(0, msg)
+	}
+	off := 0
+	for {
+		next := off + n
+		var nMode uint32
+		var nName []byte
+		var nIDAt, nLen int
+		if next < len(body) {
+			if nMode, nName, nIDAt, nLen, msg = decodeEntry(body[next:], hs); msg != "" {
+				return fail(next, msg)
+			}
+		}
+		c := bytes.Compare(ename, name)
 		if c == 0 {
-			return e, true, nil
+			return TreeEntry{Mode: mode, Name: ename, ID: oid.FromBytes(f, body[off+idAt:])}, true, nil
 		}
 		// An entry whose name is a proper prefix of name may still sort
 		// before it, and so may "name" as a directory ("name/") relative
 		// to entries such as "name.c". Stop only once an entry is greater
 		// than both "name" and "name/".
-		if c > 0 && !bytes.HasPrefix(e.Name, name) {
+		if c > 0 && !bytes.HasPrefix(ename, name) || next >= len(body) {
 			return TreeEntry{}, false, nil
 		}
+		off, mode, ename, idAt, n = next, nMode, nName, nIDAt, nLen
 	}
-	return TreeEntry{}, false, it.Err()
 }
 
 // CompareEntryNames orders two tree entries as git sorts them
