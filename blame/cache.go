@@ -142,11 +142,11 @@ func (c *cacheBases) has(commit oid.ID, path string) bool {
 }
 
 // Snapshot implements blamecore.Bases.
-func (c *cacheBases) Snapshot(commit oid.ID, path string) *blamecore.Snapshot {
+func (c *cacheBases) Snapshot(commit oid.ID, path string, light bool) *blamecore.Snapshot {
 	if !c.has(commit, path) {
 		return nil
 	}
-	return c.area.Load(c.key, path, commit, false)
+	return c.area.Load(c.key, path, commit, light)
 }
 
 // saved adds (commit, path) to the listing after a write.

@@ -1,6 +1,7 @@
 package blamecore
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/goblame/goblame/oid"
@@ -129,9 +130,27 @@ const maxTracePath = 1 << 22
 
 // Bases looks up snapshots for a blame: it returns the snapshot of
 // (commit, path) when one is known, else nil. It is asked whenever the
-// walk reaches a commit with nothing else left in the queue.
+// walk reaches a commit with nothing else left in the queue. With light,
+// the blame will neither replay the snapshot's walk nor record one: the
+// snapshot may be given without what only those need (Light).
 type Bases interface {
-	Snapshot(commit oid.ID, path string) *Snapshot
+	Snapshot(commit oid.ID, path string, light bool) *Snapshot
+}
+
+// Light returns s without what only replaying or recording a walk needs:
+// no trails, scapegoats or skipped dates, and untraced. s is not changed.
+func (s *Snapshot) Light() *Snapshot {
+	l := *s
+	l.Traced, l.Trails = false, nil
+	l.Origins = slices.Clone(s.Origins)
+	for i := range l.Origins {
+		l.Origins[i].Scapegoats, l.Origins[i].Skipped = nil, nil
+	}
+	l.Pieces = slices.Clone(s.Pieces)
+	for i := range l.Pieces {
+		l.Pieces[i].Trail = -1
+	}
+	return &l
 }
 
 // TakeSnapshot returns the result's snapshot when the blame that made it
@@ -191,7 +210,10 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	if sb.opts.Bases == nil || !sb.reusable() || c.Uncommitted || !o.blobKnown {
 		return false, nil
 	}
-	snap := sb.opts.Bases.Snapshot(sb.id(c), o.path)
+	// Light: no --incremental order to replay, and no recording (a
+	// blame of the snapshot's own commit, or of an uncommitted file).
+	light := sb.opts.OnGuilty == nil && (!sb.opts.Record || c == sb.final || sb.final.Uncommitted)
+	snap := sb.opts.Bases.Snapshot(sb.id(c), o.path, light)
 	if snap == nil || snap.Commit != sb.id(c) || snap.Path != o.path || snap.Blob != o.blob || !validSnapshot(snap) {
 		return false, nil
 	}

@@ -22,12 +22,18 @@ type snapshotKey struct {
 type snapshotBases struct {
 	m    map[snapshotKey]*blamecore.Snapshot
 	hide snapshotKey
+	// lights counts the snapshots given light.
+	lights int
 }
 
-func (b *snapshotBases) Snapshot(c oid.ID, path string) *blamecore.Snapshot {
+func (b *snapshotBases) Snapshot(c oid.ID, path string, light bool) *blamecore.Snapshot {
 	k := snapshotKey{c, path}
-	if k == b.hide {
+	if k == b.hide || b.m[k] == nil {
 		return nil
+	}
+	if light {
+		b.lights++
+		return b.m[k].Light()
 	}
 	return b.m[k]
 }
@@ -226,11 +232,21 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						if resW.Stats.Spliced > 0 {
 							stats["dirty"]++
 						}
+						// Not incremental: the snapshot may be given
+						// light (no replay, no recording).
+						incremental = false
+						_, coldWR := run(wreq, nil, nil)
+						_, warmWR := run(wreq, nil, bases)
+						incremental = true
+						if got, want := blameTrace(nil, warmWR), blameTrace(nil, coldWR); got != want {
+							t.Errorf("seed %d %s: dirty %s %s over its snapshot, not incremental:\n%s\ncold:\n%s", seed, name, rev, f, got, want)
+						}
 					}
 				}
+				stats["light"] += bases.lights
 			}
 			t.Logf("seed %d: %v", seed, stats)
-			if stats["spliced"] == 0 || stats["dirty"] == 0 || stats["L-spliced"] == 0 || stats["traced"] == 0 || stats["compacted"] == 0 {
+			if stats["spliced"] == 0 || stats["dirty"] == 0 || stats["L-spliced"] == 0 || stats["traced"] == 0 || stats["compacted"] == 0 || stats["light"] == 0 {
 				t.Errorf("seed %d: no blame took over a snapshot (%v): the test proves nothing", seed, stats)
 			}
 		})
