@@ -2,6 +2,7 @@ package odb
 
 import (
 	"bytes"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"slices"
@@ -424,8 +425,8 @@ func TestAbbrevFingerprint(t *testing.T) {
 	// A new fan-out directory.
 	free := ""
 	for b := 0; b < 256 && free == ""; b++ {
-		if _, err := os.Lstat(filepath.Join(objects, hexByte(byte(b)))); err != nil {
-			free = hexByte(byte(b))
+		if _, err := os.Lstat(filepath.Join(objects, hex.EncodeToString([]byte{byte(b)}))); err != nil {
+			free = hex.EncodeToString([]byte{byte(b)})
 		}
 	}
 	if err := os.Mkdir(filepath.Join(objects, free), 0o755); err != nil {

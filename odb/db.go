@@ -91,15 +91,15 @@ type DB struct {
 
 	// looseCache holds the loose object names of each fan-out directory
 	// listed for unique abbreviations (git's odb_loose_cache): a directory
-	// is read once per DB, until the next rescan.
-	// looseDirs holds, per objects directory, which of its 256 fan-out
-	// subdirectories exist, from one listing of the directory, so that
-	// an abbreviation of an object whose fan-out directory is absent (in
-	// a packed repository, nearly all of them) costs no failed open.
-	looseMu    sync.Mutex
-	looseCache map[string][]oid.ID
-	looseDirs  map[string]*fanoutDirs
-	// looseDirReads counts the directories those listings read.
+	// is read once per DB, until the next rescan. looseDirs holds, per
+	// objects directory, which of its 256 fan-out subdirectories exist,
+	// from one listing of the directory, so that an abbreviation of an
+	// object whose fan-out directory is absent (in a packed repository,
+	// nearly all of them) costs no failed open; AbbrevFingerprint uses
+	// the same listing. looseDirReads counts the directories read.
+	looseMu       sync.Mutex
+	looseCache    map[string][]oid.ID
+	looseDirs     map[string]*fanoutDirs
 	looseDirReads atomic.Int64
 
 	closed atomic.Bool

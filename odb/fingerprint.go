@@ -2,6 +2,7 @@ package odb
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"time"
@@ -59,7 +60,7 @@ func (db *DB) AbbrevFingerprint(now time.Time) (fp []byte, ok bool) {
 	dirs := 0
 	for _, dir := range db.dirs {
 		str(dir)
-		fanout := listFanoutDirs(dir)
+		fanout := db.fanout(dir)
 		if fanout == nil {
 			// Unreadable: only an empty directory can vouch for
 			// nothing, and this one might not be.
@@ -75,7 +76,7 @@ func (db *DB) AbbrevFingerprint(now time.Time) (fp []byte, ok bool) {
 			if dirs++; dirs > maxFingerprintDirs {
 				return nil, false
 			}
-			st, err := os.Lstat(filepath.Join(dir, hexByte(byte(b))))
+			st, err := os.Lstat(filepath.Join(dir, hex.EncodeToString([]byte{byte(b)})))
 			if err != nil {
 				return nil, false
 			}
@@ -88,11 +89,6 @@ func (db *DB) AbbrevFingerprint(now time.Time) (fp []byte, ok bool) {
 		num(-1)
 	}
 	return fp, true
-}
-
-func hexByte(b byte) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[b>>4], digits[b&15]})
 }
 
 // ShortestUniqueLen is UniqueAbbrevLen(id, 1): the length the other

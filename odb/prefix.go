@@ -126,18 +126,8 @@ func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) erro
 	key := filepath.Join(dir, prefix[:2])
 	db.looseMu.Lock()
 	ids, ok := db.looseCache[key]
-	fanout, listed := db.looseDirs[dir]
 	db.looseMu.Unlock()
-	if !listed {
-		fanout = listFanoutDirs(dir)
-		db.looseDirReads.Add(1)
-		db.looseMu.Lock()
-		if db.looseDirs == nil {
-			db.looseDirs = make(map[string]*fanoutDirs)
-		}
-		db.looseDirs[dir] = fanout
-		db.looseMu.Unlock()
-	}
+	fanout := db.fanout(dir)
 	if !ok {
 		ids = nil
 		if fanout.mayHave(prefix[:2]) {
@@ -169,6 +159,25 @@ func (db *DB) forEachCachedLoose(dir, prefix string, fn func(oid.ID) error) erro
 // directory had when it was listed; nil means the listing failed and any
 // of them may exist.
 type fanoutDirs [256]bool
+
+// fanout returns dir's fan-out listing, listing it the first time.
+func (db *DB) fanout(dir string) *fanoutDirs {
+	db.looseMu.Lock()
+	d, listed := db.looseDirs[dir]
+	db.looseMu.Unlock()
+	if listed {
+		return d
+	}
+	d = listFanoutDirs(dir)
+	db.looseDirReads.Add(1)
+	db.looseMu.Lock()
+	if db.looseDirs == nil {
+		db.looseDirs = make(map[string]*fanoutDirs)
+	}
+	db.looseDirs[dir] = d
+	db.looseMu.Unlock()
+	return d
+}
 
 // listFanoutDirs lists dir once. Names are taken in either case and
 // whatever their type (a symbolic link to a directory counts): reading
