@@ -215,13 +215,7 @@ func (b *blameRun) run(args []string) error {
 	fopts := b.formatOptions(a, cfg)
 	if a.Incremental {
 		inc := format.NewIncremental(b.env.Stdout, fopts)
-		left := p.NumLines()
-		if rs := p.Ranges(); rs != nil {
-			left = 0
-			for _, rg := range rs {
-				left += rg.End - rg.Start
-			}
-		}
+		left := linesToBlame(p)
 		if _, err := p.Run(func(e blame.Entry) error {
 			inc.Entry(e)
 			// (not once the last line is out: the walk has ended)
@@ -238,14 +232,7 @@ func (b *blameRun) run(args []string) error {
 	var prog *progressMeter
 	var onEntry func(blame.Entry) error
 	if progress {
-		total := 0
-		for _, rg := range p.Ranges() {
-			total += rg.End - rg.Start
-		}
-		if p.Ranges() == nil {
-			total = p.NumLines()
-		}
-		prog = newProgress(b.stderr, "Blaming lines", total, b.env)
+		prog = newProgress(b.stderr, "Blaming lines", linesToBlame(p), b.env)
 		onEntry = func(e blame.Entry) error { prog.entry(e); return nil }
 	}
 	res, err := p.Run(onEntry)
@@ -275,6 +262,18 @@ func (b *blameRun) run(args []string) error {
 		return &exitError{code: 141}
 	}
 	return err
+}
+
+// linesToBlame is how many lines p blames: its ranges', or the file's.
+func linesToBlame(p *blame.Prepared) int {
+	if p.Ranges() == nil {
+		return p.NumLines()
+	}
+	n := 0
+	for _, rg := range p.Ranges() {
+		n += rg.End - rg.Start
+	}
+	return n
 }
 
 // options turns the parsed command line into the library's options.
