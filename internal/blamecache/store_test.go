@@ -2,7 +2,6 @@ package blamecache
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -159,7 +158,7 @@ func TestCodecLight(t *testing.T) {
 		for _, v := range []byte{0, 1, 2, 0x7f, 0x80, 0xff, body[i] + 1} {
 			d := append([]byte(nil), body...)
 			d[i] = v
-			d = binary.BigEndian.AppendUint32(d, crc32.Checksum(d, castagnoli))
+			d = binary.BigEndian.AppendUint32(d, checksum(d))
 			full, err := decode(d, "key", f, false)
 			if err == nil {
 				accepted++
