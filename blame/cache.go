@@ -183,12 +183,12 @@ func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path 
 	opts.Revisions, opts.DefaultRevision, opts.Merge = nil, "", false
 	opts.AfterRevisions, opts.Warn, opts.BeforeWalk = nil, nil, nil
 	// The whole blame runs, as a cold one would, and keeps its entry.
-	b.beforeWalk()
 	nested := &run{r: b.r, repo: b.repo, rd: b.rd, opts: &opts, now: b.now, local: b.local, topPath: path}
 	blamer, _, _, err := nested.prepare(ctx, []string{parent.String()}, path)
 	if err != nil {
 		return
 	}
+	blamer.OnLongWalk(b.beforeWalk)
 	res, err := blamer.Run(nil)
 	if err != nil {
 		return

@@ -227,3 +227,58 @@ func TestCacheProcesses(t *testing.T) {
 		t.Errorf("the cache holds %d bytes, bound 3000", total)
 	}
 }
+
+// TestBeforeWalkOnlyForLongWalks: Options.BeforeWalk (where the command
+// line makes its huge-page heap, a collection and a few hundred page
+// faults) runs once for a long walk, and not for a history of a few
+// commits or a blame one commit past a cached entry, whose output is the
+// cold blame's.
+func TestBeforeWalkOnlyForLongWalks(t *testing.T) {
+	const script = `git init -q r && cd r
+for i in $(seq 1 40); do
+  printf 'line %s\n' $(seq 1 $i) >f.txt
+  git add f.txt && test_tick && git commit -q -m "step $i"
+done
+`
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "long-walk", f, script), "r")
+		blameCounting := func(r *blame.Repository, rev string) (string, int) {
+			t.Helper()
+			walks := 0
+			res, err := r.File(context.Background(), rev, "f.txt", blame.Options{BeforeWalk: func() { walks++ }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return render(t, res), walks
+		}
+		cold, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cold.Close()
+		want, walks := blameCounting(cold, "HEAD")
+		if walks != 1 {
+			t.Errorf("%s: cold blame of a 40-commit history: BeforeWalk ran %d times, want 1", f, walks)
+		}
+		if _, walks := blameCounting(cold, "HEAD~30"); walks != 0 {
+			t.Errorf("%s: blame of a 10-commit history: BeforeWalk ran %d times, want 0", f, walks)
+		}
+
+		warm, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer warm.Close()
+		warm.SetCache(blame.OpenCache(t.TempDir(), 0))
+		if _, walks := blameCounting(warm, "HEAD~1"); walks != 1 {
+			t.Errorf("%s: first blame of HEAD~1: BeforeWalk ran %d times, want 1", f, walks)
+		}
+		got, walks := blameCounting(warm, "HEAD")
+		if walks != 0 {
+			t.Errorf("%s: blame one commit past a cached entry: BeforeWalk ran %d times, want 0", f, walks)
+		}
+		if got != want {
+			t.Errorf("%s: blame over the cached parent differs from the cold one:\n%s\nwant:\n%s", f, got, want)
+		}
+	}
+}

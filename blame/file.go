@@ -163,7 +163,7 @@ func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {
 		})
 	}
 	if !p.run.cached {
-		p.run.beforeWalk()
+		p.blamer.OnLongWalk(p.run.beforeWalk)
 	}
 	res, err := p.blamer.Run(p.ranges)
 	// Damage the object database read around during the walk (see

@@ -109,10 +109,11 @@ type Options struct {
 	Now      time.Time
 	Location *time.Location
 
-	// BeforeWalk, when set, runs once before the blame first walks
-	// history, and not at all when the cache answers it (a program can
-	// size its memory for a walk there: the command line prepares a
-	// huge-page heap).
+	// BeforeWalk, when set, runs once when the blame's walk of history
+	// proves long (some sixteen commits in), and not at all when the
+	// cache answers it or the history is shorter (a program can size
+	// its memory for a walk there: the command line prepares a huge-page
+	// heap).
 	BeforeWalk func()
 
 	// NoCache leaves the repository's blame cache (Repository.SetCache)

@@ -172,7 +172,8 @@ func (b *blameRun) run(args []string) error {
 	opts.NoCache = a.ShowStats || a.ScoreDebug
 	// hugeStart makes the huge-page start of a walk (see process.go): a
 	// walk in a large repository gets a larger one; a blame the cache
-	// answers does not pay for it, and --incremental pays for it once
+	// answers, or a walk of a few commits (one commit past a cached
+	// entry), does not pay for it, and --incremental pays for it once
 	// its first entry is out, which is what an editor waits for.
 	var hugeStart func()
 	if env.Process {

@@ -51,6 +51,12 @@ type Options struct {
 	// before entries are sorted and coalesced.
 	OnGuilty func(Entry)
 
+	// OnLongWalk, if set, is called once, when the walk takes a commit
+	// from the queue after longWalkCommits others: a blame answered by a
+	// snapshot a commit or two in, or of a short history, never calls it
+	// (the command line sizes its heap for a walk there).
+	OnLongWalk func()
+
 	// TextConv, when set, converts blobs before they are blamed, as git
 	// does for paths whose diff driver has a textconv command (on by
 	// default in git blame; --no-textconv turns it off). It returns the

@@ -183,6 +183,9 @@ func (b *Blamer) SetOutput(mm Mailmap, outputEncoding string) {
 // Options.OnGuilty).
 func (b *Blamer) OnGuilty(fn func(Entry)) { b.sb.opts.OnGuilty = fn }
 
+// OnLongWalk sets Options.OnLongWalk.
+func (b *Blamer) OnLongWalk(fn func()) { b.sb.opts.OnLongWalk = fn }
+
 // FinalImage returns the text being blamed.
 func (b *Blamer) FinalImage() []byte { return b.sb.finalBuf }
 

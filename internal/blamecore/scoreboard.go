@@ -342,15 +342,23 @@ func (sb *scoreboard) getBuf() []byte {
 	return b
 }
 
+// longWalkCommits is when a walk counts as long (Options.OnLongWalk): a
+// cold walk takes its first commits in well under a millisecond, and a
+// blame one commit past a cached entry takes two.
+const longWalkCommits = 16
+
 // assign is the main loop (git's assign_blame).
 func (sb *scoreboard) assign() error {
-	for {
+	for taken := 0; ; taken++ {
 		if err := sb.ctx.Err(); err != nil {
 			return err
 		}
 		c := sb.queue.get()
 		if c == nil {
 			return nil
+		}
+		if taken == longWalkCommits && sb.opts.OnLongWalk != nil {
+			sb.opts.OnLongWalk()
 		}
 		if n := originsWithSuspects(c); n > 0 {
 			sb.snap.notePop(c, n)
