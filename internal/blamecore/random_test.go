@@ -259,6 +259,27 @@ func randomRepository(t *testing.T, seed int64) (dir string, format oid.Format, 
 	return dir, format, db, distinct
 }
 
+// randomGraphRepository is randomRepository with a commit-graph (with
+// changed-path Bloom filters) written by git, and the graph opened.
+func randomGraphRepository(t *testing.T, seed int64) (dir string, format oid.Format, db *odb.DB, g *traverse.Graph) {
+	t.Helper()
+	format = testgit.Formats[int(seed)%len(testgit.Formats)]
+	stream := generateHistory(seed, 40, seed%2 == 0)
+	script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n" +
+		"git commit-graph write --reachable --changed-paths\n"
+	dir = filepath.Join(testgit.Fixture(t, fmt.Sprintf("random-graph-%d", seed), format, script), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	g, warnings, err := traverse.OpenGraph(db.ObjectDirs(), format)
+	if err != nil || g == nil || len(warnings) > 0 {
+		t.Fatalf("seed %d: opening the commit-graph: %v %q", seed, err, warnings)
+	}
+	return dir, format, db, g
+}
+
 // TestRandomHistoriesMatchGit builds seeded random histories with git
 // fast-import and compares goblame's per-line attribution with git's
 // for every file at every branch tip and a sample of older commits.

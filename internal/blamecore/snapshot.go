@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -315,8 +316,14 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		n := c
 		if sc.ID != sb.id(c) {
 			n = sb.lookupCommit(sc.ID)
-			if err := sb.parse(n); err != nil {
-				return false, nil
+			// The commit must exist, which its commit-graph position
+			// proves; only a recording blame needs its date (its
+			// parents nobody: the walk ends here), so the others do
+			// not parse what has a position.
+			if recording || n.tc.GraphPos == traverse.NoGraphPosition {
+				if err := sb.parse(n); err != nil {
+					return false, nil
+				}
 			}
 		}
 		// A commit's text is used when it is the commit's (it hashes

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -79,12 +80,19 @@ func blameTrace(found []blamecore.Entry, res *blamecore.Result) string {
 // and the --score-debug score included, and without entries reported as
 // found (where any snapshot may be used). Where commits share dates or
 // clocks were skewed, the order entries are found in comes from the
-// snapshot's trace (trace.go). GOBLAME_RANDOM_SEEDS=n runs n seeds.
+// snapshot's trace (trace.go). Every third seed walks with a
+// commit-graph. GOBLAME_RANDOM_SEEDS=n runs n seeds.
 func TestSnapshotsReplayColdBlames(t *testing.T) {
 	for seed := int64(1); seed <= int64(randomSeeds()); seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			t.Parallel()
+			// Every third seed walks with a commit-graph, where a splice
+			// finds the commits it names by their graph positions.
+			var g *traverse.Graph
 			dir, format, db, _ := randomRepository(t, seed)
+			if seed%3 == 0 {
+				dir, format, db, g = randomGraphRepository(t, seed)
+			}
 			all := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
 			files := map[string][]string{}
 			for _, rev := range all {
@@ -110,7 +118,7 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 					if incremental {
 						o.OnGuilty = func(e blamecore.Entry) { found = append(found, e) }
 					}
-					hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+					hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{Graph: g})
 					res, err := blamecore.Run(context.Background(), hist, format, req, o)
 					if err != nil {
 						t.Fatalf("seed %d %s: blame %s %s: %v", seed, name, req.FinalName, req.Path, err)
@@ -196,6 +204,11 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						// line (which the order they are found in depends on).
 						if resL.Stats.Spliced > 0 {
 							stats["L-spliced"]++
+							// Light: the commits the snapshot names are
+							// found by their graph positions, not parsed.
+							if parsed := resL.Stats.Walk.FromGraph; g != nil && parsed != 1 {
+								t.Errorf("seed %d %s: -L %v of %s %s from its snapshot parsed %d commits from the commit-graph, want the final one", seed, name, ranges, rev, f, parsed)
+							}
 						}
 
 						// A dirty working-tree version over the snapshot.
