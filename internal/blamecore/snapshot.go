@@ -317,13 +317,16 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		if sc.ID != sb.id(c) {
 			n = sb.lookupCommit(sc.ID)
 			// The commit must exist, which its commit-graph position
-			// proves; only a recording blame needs its date (its
-			// parents nobody: the walk ends here), so the others do
-			// not parse what has a position.
-			if recording || n.tc.GraphPos == traverse.NoGraphPosition {
+			// proves. Its parents are not needed (the walk ends here),
+			// and its date, which only a recording blame needs (for the
+			// entry it writes), is the snapshot's: what has a position
+			// is not parsed.
+			if n.tc.GraphPos == traverse.NoGraphPosition {
 				if err := sb.parse(n); err != nil {
 					return false, nil
 				}
+			} else if !n.tc.Parsed() {
+				n.tc.Time = sc.Time
 			}
 		}
 		// A commit's text is used when it is the commit's (it hashes

@@ -178,8 +178,21 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 						if resR.Stats.Spliced > 0 {
 							stats["spliced-unordered"]++
 						}
-						if s := blamecore.TakeSnapshot(res); s == nil || s.Ordered && !bases.m[k].Ordered {
+						s := blamecore.TakeSnapshot(res)
+						if s == nil || s.Ordered && !bases.m[k].Ordered {
 							t.Errorf("seed %d %s: %s %s: the spliced blame's snapshot is %+v (ordered where the cold one, ordered=%v, is not)", seed, name, rev, f, s, bases.m[k].Ordered)
+						} else {
+							// The commits it names have their dates
+							// (taken from the snapshots it spliced).
+							dates := map[oid.ID]uint64{}
+							for _, sc := range bases.m[k].Commits {
+								dates[sc.ID] = sc.Time
+							}
+							for _, sc := range s.Commits {
+								if d, ok := dates[sc.ID]; ok && d != sc.Time {
+									t.Errorf("seed %d %s: %s %s: the spliced blame's snapshot dates %s %d, the cold one %d", seed, name, rev, f, sc.ID, sc.Time, d)
+								}
+							}
 						}
 						bases.hide = snapshotKey{}
 

@@ -37,7 +37,9 @@ type Commit struct {
 	Parents []*Commit
 	// Time is the committer timestamp as git computes a commit's date:
 	// from the commit-graph (34 bits) or parsed from the committer line
-	// (0 when git would find none).
+	// (0 when git would find none). A caller that knows the date of an
+	// unparsed commit otherwise (blame, from a cache entry) may set it;
+	// Parse overwrites it.
 	Time uint64
 	// Index numbers commits densely in the order Lookup first saw them
 	// (0, 1, 2, ...); walk state can live in slices indexed by it.
@@ -52,7 +54,8 @@ type Commit struct {
 }
 
 // Parsed reports whether Parse has filled the commit (git's
-// object.parsed). Its tree, Parents and Time are meaningful only then.
+// object.parsed). Its tree and Parents are meaningful only then, and
+// Time unless its caller set it.
 func (c *Commit) Parsed() bool { return c.parsed }
 
 // ID returns the ID of c, a commit of this cache.
