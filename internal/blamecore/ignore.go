@@ -115,13 +115,21 @@ type ignorePass struct {
 }
 
 func (sb *scoreboard) newIgnorePass(parent, target *origin) *ignorePass {
-	if parent.fingerprints == nil {
-		parent.fingerprints = lineFingerprints(parent.file)
+	return &ignorePass{parentFP: sb.fingerprintsOf(parent), targetFP: sb.fingerprintsOf(target)}
+}
+
+// fingerprintsOf returns the per-line fingerprints of o's file, computed
+// once until the file is dropped (dropFile).
+func (sb *scoreboard) fingerprintsOf(o *origin) []fingerprint {
+	if fp, ok := sb.fingerprints[o]; ok {
+		return fp
 	}
-	if target.fingerprints == nil {
-		target.fingerprints = lineFingerprints(target.file)
+	if sb.fingerprints == nil {
+		sb.fingerprints = map[*origin][]fingerprint{}
 	}
-	return &ignorePass{parentFP: parent.fingerprints, targetFP: target.fingerprints}
+	fp := lineFingerprints(o.file)
+	sb.fingerprints[o] = fp
+	return fp
 }
 
 // lineBlame says where one target line goes: to the parent's line, or it

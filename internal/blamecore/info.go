@@ -18,9 +18,7 @@ import (
 func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
 	var body []byte
 	switch {
-	case node.Uncommitted:
-		body = sb.final.fakeBody
-	case node.body != nil:
+	case node.body != nil: // (always for the pseudo commit)
 		body = node.body
 	default:
 		b, err := sb.hist.commitBody(sb.id(node))

@@ -13,28 +13,30 @@ type origin struct {
 	seq    int // creation order, a deterministic stand-in for pointer order
 
 	// blob and mode of path in commit; blobKnown is false until filled.
+	// (The flags fill the padding after blob: a walk makes an origin or
+	// two per commit.)
 	blob      oid.ID
-	mode      uint32
 	blobKnown bool
+	// guilty is set once some entry ends up blamed on this origin.
+	guilty bool
+	// fileOwned says file came from the scoreboard's pool and goes back
+	// to it when dropped.
+	fileOwned bool
+	mode      uint32
 
 	// suspects: entries this origin is suspected of, sorted by sLno.
 	suspects *entry
 	// previous is the origin in the first parent that had a usable
 	// version of this file (porcelain's "previous" line).
 	previous *origin
-	// guilty is set once some entry ends up blamed on this origin.
-	guilty bool
 
-	// file caches the blob's content while the origin is being worked on;
-	// fileOwned says the buffer came from the scoreboard's pool and goes
-	// back to it when dropped.
-	file      []byte
-	fileOwned bool
+	// file caches the blob's content while the origin is being worked on.
+	file []byte
 	// prep is file prepared for diffing (lines split and interned), made
 	// on first use and dropped with file.
 	prep *diff.File
-	// fingerprints caches per-line fingerprints for --ignore-rev.
-	fingerprints []fingerprint
+	// (--ignore-rev's per-line fingerprints of file are kept in the
+	// scoreboard's fingerprints, by origin.)
 }
 
 // getOrigin returns the live origin of (c, path), moving it to the front

@@ -31,10 +31,9 @@ type commitNode struct {
 	// list is the end of this slice.
 	origins []*origin
 
-	// fakeBody is the pseudo commit's text (working-tree blame).
-	fakeBody []byte
 	// body is the commit's text when a snapshot brought it or a
-	// recording blame read it (see commitInfo).
+	// recording blame read it (see commitInfo), and the pseudo commit's
+	// made-up text (working-tree blame).
 	body []byte
 
 	// Room for the common case of one parent and one origin, so that a
@@ -79,7 +78,10 @@ type scoreboard struct {
 	diffOpts  diff.Options
 	freeBufs  [][]byte     // recycled blob buffers
 	freeFiles []*diff.File // recycled prepared files
-	entFiles  []*diff.File // prepared entry texts for -M/-C
+	// fingerprints are --ignore-rev's per-line fingerprints of the
+	// files of origins being worked on (fingerprintsOf).
+	fingerprints map[*origin][]fingerprint
+	entFiles     []*diff.File // prepared entry texts for -M/-C
 
 	// candidates remembers -C candidate blobs by ID (see candidateBlob).
 	candidates      map[candidateKey]*candidate
@@ -328,7 +330,9 @@ func (sb *scoreboard) dropFile(o *origin) {
 		sb.freeFiles = append(sb.freeFiles, o.prep)
 	}
 	o.file, o.fileOwned, o.prep = nil, false, nil
-	o.fingerprints = nil
+	if sb.fingerprints != nil {
+		delete(sb.fingerprints, o)
+	}
 }
 
 // getBuf returns a recycled blob buffer (nil when there is none).

@@ -45,7 +45,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	}
 	ident := fmt.Sprintf("Not Committed Yet <not.committed.yet> %d %s", wt.Time, wt.TZ)
 	fmt.Fprintf(&body, "author %s\ncommitter %s\n\nVersion of %s from %s\n", ident, ident, req.Path, wt.Source)
-	c.fakeBody = []byte(body.String())
+	c.body = []byte(body.String())
 
 	o := sb.makeOrigin(c, req.Path)
 	content := wt.Content

@@ -28,7 +28,7 @@ func (t *idTable) get(id oid.ID) *Commit {
 	mask := uint64(len(t.slots) - 1)
 	for i := idHash(&id) & mask; ; i = (i + 1) & mask {
 		c := t.slots[i]
-		if c == nil || c.id == id {
+		if c == nil || c.obj.id == id {
 			return c
 		}
 	}
@@ -45,7 +45,7 @@ func (t *idTable) put(c *Commit) {
 
 func (t *idTable) insert(c *Commit) {
 	mask := uint64(len(t.slots) - 1)
-	i := idHash(&c.id) & mask
+	i := idHash(&c.obj.id) & mask
 	for t.slots[i] != nil {
 		i = (i + 1) & mask
 	}

@@ -108,8 +108,8 @@ func (cs *Commits) noteParsed(c *Commit, parents []oid.ID) {
 		return
 	}
 	ra.mu.Lock()
-	if e := ra.ready[c.id]; e == nil {
-		ra.ready[c.id] = &aheadCommit{tree: c.tree, parents: slices.Clone(parents), time: c.Time, taken: true}
+	if e := ra.ready[c.obj.id]; e == nil {
+		ra.ready[c.obj.id] = &aheadCommit{tree: c.obj.tree, parents: slices.Clone(parents), time: c.Time, taken: true}
 		if len(parents) > 0 {
 			ra.seeds = append(ra.seeds, aheadItem{id: parents[0], time: c.Time})
 		}
