@@ -24,8 +24,7 @@ type commitNode struct {
 	// only its own records alive.
 	pub *Commit
 
-	tc      *traverse.Commit
-	parents []*commitNode // mirrors tc.Parents once parsed
+	tc *traverse.Commit
 
 	// origins is the commit's list of live origins; the front of git's
 	// list is the end of this slice.
@@ -36,9 +35,8 @@ type commitNode struct {
 	// made-up text (working-tree blame).
 	body []byte
 
-	// Room for the common case of one parent and one origin, so that a
-	// walk does not allocate two small slices per commit.
-	parent1 [1]*commitNode
+	// Room for the common case of one origin, so that a walk does not
+	// allocate a small slice per commit.
 	origin1 [1]*origin
 }
 
@@ -78,6 +76,8 @@ type scoreboard struct {
 	diffOpts  diff.Options
 	freeBufs  [][]byte     // recycled blob buffers
 	freeFiles []*diff.File // recycled prepared files
+	// parentNodes is what scapegoats returns (reused: see there).
+	parentNodes []*commitNode
 	// fingerprints are --ignore-rev's per-line fingerprints of the
 	// files of origins being worked on (fingerprintsOf).
 	fingerprints map[*origin][]fingerprint
@@ -150,27 +150,9 @@ func (sb *scoreboard) lookupCommit(id oid.ID) *commitNode {
 // parse fills a commit's tree, parents and date (git's parse_commit).
 func (sb *scoreboard) parse(c *commitNode) error {
 	if c.tc.Parsed() {
-		if c.parents == nil && len(c.tc.Parents) > 0 {
-			sb.linkParents(c)
-		}
 		return nil
 	}
-	if err := sb.hist.commits.Parse(c.tc); err != nil {
-		return err
-	}
-	sb.linkParents(c)
-	return nil
-}
-
-func (sb *scoreboard) linkParents(c *commitNode) {
-	if len(c.tc.Parents) == 1 {
-		c.parents = c.parent1[:]
-	} else {
-		c.parents = make([]*commitNode, len(c.tc.Parents))
-	}
-	for i, p := range c.tc.Parents {
-		c.parents[i] = sb.node(p)
-	}
+	return sb.hist.commits.Parse(c.tc)
 }
 
 func (c *commitNode) date() uint64 { return c.tc.Time }
@@ -232,11 +214,17 @@ func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
 		}
 		return out
 	}
-	if sb.opts.FirstParent && len(c.parents) > 1 {
-		c.parents = c.parents[:1]
+	if sb.opts.FirstParent && len(c.tc.Parents) > 1 {
 		c.tc.Parents = c.tc.Parents[:1]
 	}
-	return c.parents
+	// The nodes of the parents, in a slice the scoreboard reuses: a
+	// pass takes them once per commit, and a node does not keep them
+	// (32 bytes a commit).
+	sb.parentNodes = sb.parentNodes[:0]
+	for _, p := range c.tc.Parents {
+		sb.parentNodes = append(sb.parentNodes, sb.node(p))
+	}
+	return sb.parentNodes
 }
 
 // queueBlames merges sorted into porigin's suspects and queues its commit
@@ -402,7 +390,7 @@ func (sb *scoreboard) assign() error {
 				sb.markUninteresting(c)
 				sb.markParentsUninteresting(c)
 			}
-			if len(c.parents) == 0 && !sb.opts.ShowRoot {
+			if len(c.tc.Parents) == 0 && !sb.opts.ShowRoot {
 				sb.markUninteresting(c)
 			}
 			if e := suspect.suspects; e != nil {
@@ -735,7 +723,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin) (*origin, error)
 			unchanged = true
 		}
 	} else {
-		if len(o.commit.parents) > 0 && o.commit.parents[0] == parent && sb.useBloom &&
+		if ps := o.commit.tc.Parents; len(ps) > 0 && ps[0] == parent.tc && sb.useBloom &&
 			!sb.hist.commits.MaybeChangedKey(o.commit.tc, sb.bloomKey(o.path)) {
 			unchanged = true
 		} else {

@@ -20,9 +20,9 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	}
 	c := sb.node(sb.hist.commits.Synthetic(oid.Null(sb.format), oid.Null(sb.format), parents, wt.Time))
 	c.Uncommitted = true
-	sb.linkParents(c)
 	found := false
-	for _, p := range c.parents {
+	for _, tp := range c.tc.Parents {
+		p := sb.node(tp)
 		if err := sb.parse(p); err != nil {
 			continue
 		}
@@ -40,8 +40,8 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	}
 	var body strings.Builder
 	fmt.Fprintf(&body, "tree %s\n", oid.Null(sb.format))
-	for _, p := range c.parents {
-		fmt.Fprintf(&body, "parent %s\n", sb.id(p))
+	for _, p := range c.tc.Parents {
+		fmt.Fprintf(&body, "parent %s\n", sb.hist.commits.ID(p))
 	}
 	ident := fmt.Sprintf("Not Committed Yet <not.committed.yet> %d %s", wt.Time, wt.TZ)
 	fmt.Fprintf(&body, "author %s\ncommitter %s\n\nVersion of %s from %s\n", ident, ident, req.Path, wt.Source)
