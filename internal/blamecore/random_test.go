@@ -246,38 +246,37 @@ func randomSeeds() int {
 // database for the test.
 func randomRepository(t *testing.T, seed int64) (dir string, format oid.Format, db *odb.DB, distinct bool) {
 	t.Helper()
-	distinct = seed%2 == 0
-	format = testgit.Formats[int(seed)%len(testgit.Formats)]
-	stream := generateHistory(seed, 40, distinct)
-	script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n"
-	dir = filepath.Join(testgit.Fixture(t, fmt.Sprintf("random-%d", seed), format, script), "r")
-	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return dir, format, db, distinct
+	dir, format, db = buildRandomRepository(t, seed, "random", "")
+	return dir, format, db, seed%2 == 0
 }
 
 // randomGraphRepository is randomRepository with a commit-graph (with
 // changed-path Bloom filters) written by git, and the graph opened.
 func randomGraphRepository(t *testing.T, seed int64) (dir string, format oid.Format, db *odb.DB, g *traverse.Graph) {
 	t.Helper()
-	format = testgit.Formats[int(seed)%len(testgit.Formats)]
-	stream := generateHistory(seed, 40, seed%2 == 0)
-	script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n" +
-		"git commit-graph write --reachable --changed-paths\n"
-	dir = filepath.Join(testgit.Fixture(t, fmt.Sprintf("random-graph-%d", seed), format, script), "r")
-	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	dir, format, db = buildRandomRepository(t, seed, "random-graph", "git commit-graph write --reachable --changed-paths\n")
 	g, warnings, err := traverse.OpenGraph(db.ObjectDirs(), format)
 	if err != nil || g == nil || len(warnings) > 0 {
 		t.Fatalf("seed %d: opening the commit-graph: %v %q", seed, err, warnings)
 	}
 	return dir, format, db, g
+}
+
+// buildRandomRepository builds seed's history as the fixture name-seed,
+// running after within the repository once it is imported, and opens
+// its object database for the test.
+func buildRandomRepository(t *testing.T, seed int64, name, after string) (dir string, format oid.Format, db *odb.DB) {
+	t.Helper()
+	format = testgit.Formats[int(seed)%len(testgit.Formats)]
+	stream := generateHistory(seed, 40, seed%2 == 0)
+	script := "git init -q r && cd r && echo " + base64.StdEncoding.EncodeToString([]byte(stream)) + " | base64 -d | git fast-import --quiet\n" + after
+	dir = filepath.Join(testgit.Fixture(t, fmt.Sprintf("%s-%d", name, seed), format, script), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return dir, format, db
 }
 
 // TestRandomHistoriesMatchGit builds seeded random histories with git

@@ -10,6 +10,7 @@ import (
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/internal/traverse"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -89,9 +90,13 @@ func TestSnapshotsReplayColdBlames(t *testing.T) {
 			// Every third seed walks with a commit-graph, where a splice
 			// finds the commits it names by their graph positions.
 			var g *traverse.Graph
-			dir, format, db, _ := randomRepository(t, seed)
+			var dir string
+			var format oid.Format
+			var db *odb.DB
 			if seed%3 == 0 {
 				dir, format, db, g = randomGraphRepository(t, seed)
+			} else {
+				dir, format, db, _ = randomRepository(t, seed)
 			}
 			all := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
 			files := map[string][]string{}
