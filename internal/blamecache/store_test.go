@@ -110,21 +110,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// lightOf is what a light decode gives for the full decode s.
-func lightOf(s *blamecore.Snapshot) *blamecore.Snapshot {
-	l := *s
-	l.Traced, l.Trails = false, nil
-	l.Origins = append([]blamecore.SnapshotOrigin(nil), s.Origins...)
-	for i := range l.Origins {
-		l.Origins[i].Scapegoats, l.Origins[i].Skipped = nil, nil
-	}
-	l.Pieces = append([]blamecore.SnapshotPiece(nil), s.Pieces...)
-	for i := range l.Pieces {
-		l.Pieces[i].Trail = -1
-	}
-	return &l
-}
-
 // checkLight: a light decode of data fails where the full one (full,
 // err) fails and otherwise gives the full snapshot less what it skips.
 func checkLight(t *testing.T, data []byte, key string, f oid.Format, full *blamecore.Snapshot, err error) {
@@ -133,8 +118,8 @@ func checkLight(t *testing.T, data []byte, key string, f oid.Format, full *blame
 	if (err == nil) != (lerr == nil) {
 		t.Fatalf("full decode: %v, light: %v", err, lerr)
 	}
-	if err == nil && !reflect.DeepEqual(light, lightOf(full)) {
-		t.Fatalf("light decode\n%+v\nwant\n%+v", light, lightOf(full))
+	if err == nil && !reflect.DeepEqual(light, full.Light()) {
+		t.Fatalf("light decode\n%+v\nwant\n%+v", light, full.Light())
 	}
 }
 
