@@ -323,7 +323,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if b.fatalLater != nil {
 		return nil, nil, false, b.fatalLater
 	}
-	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc)
+	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc, r.Env().CtypeLocale())
 	if err != nil {
 		return nil, nil, false, err
 	}

@@ -27,7 +27,7 @@ func (b *run) funcLine(path string) blamecore.FuncLine {
 		if negate {
 			expr = expr[1:]
 		}
-		re, err := posixre.Compile(expr, flags)
+		re, err := posixre.Compile(expr, flags, b.repo.Env().CtypeLocale())
 		if err != nil {
 			b.fatalLater = fatalf("Invalid regexp to look for hunk header: %s", expr)
 			return func([]byte) bool { return false }

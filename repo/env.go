@@ -3,6 +3,8 @@ package repo
 import (
 	"os"
 	"strings"
+
+	"github.com/goblame/goblame/internal/posixre"
 )
 
 // Env is everything discovery takes from its process: the working
@@ -83,3 +85,8 @@ func EnvFromList(cwd string, list []string) Env {
 		},
 	}
 }
+
+// CtypeLocale is the LC_CTYPE locale git runs in with this environment
+// (posixre.CtypeLocale), in which its regular expressions are compiled
+// and run.
+func (e Env) CtypeLocale() string { return posixre.CtypeLocale(e.get) }

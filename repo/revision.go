@@ -1186,7 +1186,7 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 			return oid.ID{}, false, nil
 		}
 	}
-	rx, err := posixre.Compile(re, posixre.Extended)
+	rx, err := posixre.Compile(re, posixre.Extended, res.r.env.CtypeLocale())
 	if err != nil {
 		return oid.ID{}, false, nil
 	}

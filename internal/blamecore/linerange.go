@@ -22,13 +22,15 @@ type FuncLine func(line []byte) bool
 // is searched from the line after the previous range, numbers are
 // 1-based, a reversed range is swapped, and ranges that overlap or touch
 // are merged. With no values it returns nil (the whole file). Errors
-// carry git's messages; a malformed value wraps ErrRangeSyntax.
-func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string, isFunc FuncLine) ([]LineRange, error) {
+// carry git's messages; a malformed value wraps ErrRangeSyntax. Regular
+// expressions are compiled in the LC_CTYPE locale called locale
+// (posixre.CtypeLocale).
+func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string, isFunc FuncLine, locale string) ([]LineRange, error) {
 	lines := len(lineStarts) - 1
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	rp := &rangeParser{final: final, starts: lineStarts, lines: lines, isFunc: isFunc}
+	rp := &rangeParser{final: final, starts: lineStarts, lines: lines, isFunc: isFunc, locale: locale}
 	var out []LineRange
 	anchor := 1
 	for _, spec := range specs {
@@ -81,6 +83,7 @@ type rangeParser struct {
 	starts []int
 	lines  int
 	isFunc FuncLine
+	locale string
 }
 
 // nthLine returns the rest of the final image from line n (clamped).
@@ -222,7 +225,7 @@ func (rp *rangeParser) loc(spec string, begin int) (string, int, error) {
 	pattern := spec[1:term]
 	begin--
 	from := rp.nthLine(begin)
-	re, err := posixre.Compile(pattern, posixre.Newline)
+	re, err := posixre.Compile(pattern, posixre.Newline, rp.locale)
 	if err != nil {
 		return "", 0, fmt.Errorf("-L parameter '%s' starting at line %d: %s", pattern, begin+1, err)
 	}
@@ -281,7 +284,7 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 	}
 	anchor--
 	start := rp.nthLine(anchor)
-	re, err := posixre.Compile(pattern, posixre.Newline)
+	re, err := posixre.Compile(pattern, posixre.Newline, rp.locale)
 	if err != nil {
 		return 0, 0, fmt.Errorf("-L parameter '%s': %s", pattern, err)
 	}

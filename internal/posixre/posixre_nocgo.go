@@ -21,8 +21,9 @@ const (
 	Newline              // REG_NEWLINE
 )
 
-// Compile translates pattern to Go syntax and compiles it.
-func Compile(pattern string, flags int) (*Regexp, error) {
+// Compile translates pattern to Go syntax and compiles it. locale is
+// ignored: Go's regexp matches UTF-8 text by characters in every locale.
+func Compile(pattern string, flags int, locale string) (*Regexp, error) {
 	var src string
 	var err error
 	if flags&Extended != 0 {

@@ -21,7 +21,7 @@ func TestBasicRegexSemanticsAndErrors(t *testing.T) {
 		{pat: `a\`, err: "Trailing backslash"},
 	}
 	for _, c := range cases {
-		re, err := Compile(c.pat, Newline)
+		re, err := Compile(c.pat, Newline, "C")
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("%q: error %v, want %q", c.pat, err, c.err)
@@ -43,7 +43,7 @@ func TestBasicRegexSemanticsAndErrors(t *testing.T) {
 // TestMatchSearchesWholeLine checks Match (regexec with REG_STARTEND, as
 // git's regexec_buf) against Find (a C string, cut at the first NUL).
 func TestMatchSearchesWholeLine(t *testing.T) {
-	re, err := Compile(`^[a-z]+ after$`, Extended)
+	re, err := Compile(`^[a-z]+ after$`, Extended, "C")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestMatchSearchesWholeLine(t *testing.T) {
 	if re.Match(line) {
 		t.Errorf("Match(%q): a NUL is not a letter", line)
 	}
-	re2, err := Compile(`after$`, Extended)
+	re2, err := Compile(`after$`, Extended, "C")
 	if err != nil {
 		t.Fatal(err)
 	}
