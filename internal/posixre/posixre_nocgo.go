@@ -4,14 +4,14 @@ package posixre
 
 import (
 	"bytes"
-	"errors"
-	"regexp"
-	"strings"
+	"os"
+	"sync"
 )
 
-// Regexp is a compiled POSIX regular expression (Go regexp underneath).
+// Regexp is a compiled POSIX regular expression (the package's own
+// engine: see doc.go).
 type Regexp struct {
-	re *regexp.Regexp
+	e *engine
 }
 
 // Flags for Compile.
@@ -21,114 +21,43 @@ const (
 	Newline              // REG_NEWLINE
 )
 
-// Compile translates pattern to Go syntax and compiles it. locale is
-// ignored: Go's regexp matches UTF-8 text by characters in every locale.
+// utf8Locales remembers, by name, whether a locale loads as a UTF-8 one.
+var utf8Locales sync.Map
+
+// isUTF8Locale reports whether the C library would load the LC_CTYPE
+// locale called name as a UTF-8 one; one it would not load at all is
+// the C locale, as it is for git.
+func isUTF8Locale(name string) bool {
+	if name == "" || name == "C" || name == "POSIX" {
+		return false
+	}
+	if v, ok := utf8Locales.Load(name); ok {
+		return v.(bool)
+	}
+	installed, utf8 := localeCharset(name, os.Getenv)
+	ok := installed && utf8
+	utf8Locales.Store(name, ok)
+	return ok
+}
+
+// Compile compiles pattern in the LC_CTYPE locale called locale (see
+// CtypeLocale; "" is the C locale). Errors have glibc's regerror
+// wording.
 func Compile(pattern string, flags int, locale string) (*Regexp, error) {
-	var src string
-	var err error
-	if flags&Extended != 0 {
-		src = pattern
-	} else {
-		src, err = translateBRE(pattern)
-		if err != nil {
-			return nil, err
-		}
-	}
-	prefix := ""
-	if flags&ICase != 0 {
-		prefix += "i"
-	}
-	if flags&Newline != 0 {
-		prefix += "m"
-	}
-	if prefix != "" {
-		src = "(?" + prefix + ")" + src
-	}
-	re, err := regexp.Compile(src)
+	e, err := compileEngine(pattern, flags, isUTF8Locale(locale))
 	if err != nil {
-		return nil, errors.New("Invalid regular expression")
+		return nil, err
 	}
-	return &Regexp{re: re}, nil
+	return &Regexp{e: e}, nil
 }
 
-// translateBRE rewrites a POSIX basic regular expression (with GNU
-// extensions \| \+ \?) as Go syntax.
-func translateBRE(p string) (string, error) {
-	var b strings.Builder
-	depth := 0
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(p) {
-				return "", errors.New("Trailing backslash")
-			}
-			i++
-			d := p[i]
-			switch d {
-			case '(':
-				depth++
-				b.WriteByte('(')
-			case ')':
-				if depth == 0 {
-					return "", errors.New(`Unmatched ( or \(`)
-				}
-				depth--
-				b.WriteByte(')')
-			case '{', '}', '|', '+', '?':
-				b.WriteByte(d)
-			default:
-				b.WriteString(regexp.QuoteMeta(string(d)))
-			}
-		case c == '(' || c == ')' || c == '{' || c == '}' || c == '|' || c == '+' || c == '?':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '*' && (i == 0 || p[i-1] == '^' && i == 1):
-			b.WriteString(`\*`)
-		case c == '[':
-			j := i + 1
-			if j < len(p) && p[j] == '^' {
-				j++
-			}
-			if j < len(p) && p[j] == ']' {
-				j++
-			}
-			for j < len(p) && p[j] != ']' {
-				if p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
-					k := strings.Index(p[j+2:], string(p[j+1])+"]")
-					if k < 0 {
-						return "", errors.New("Unmatched [, [^, [:, [., or [=")
-					}
-					j += k + 4
-					continue
-				}
-				j++
-			}
-			if j >= len(p) {
-				return "", errors.New("Unmatched [, [^, [:, [., or [=")
-			}
-			b.WriteString(p[i : j+1])
-			i = j
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if depth != 0 {
-		return "", errors.New(`Unmatched ( or \(`)
-	}
-	return b.String(), nil
-}
-
-// Find returns the first match in s, which ends at its first NUL byte.
+// Find returns the byte offsets of the first (leftmost-longest) match in
+// s, which, as the C string regexec is given, ends at its first NUL.
 func (r *Regexp) Find(s []byte) (start, end int, ok bool) {
 	if i := bytes.IndexByte(s, 0); i >= 0 {
 		s = s[:i]
 	}
-	loc := r.re.FindIndex(s)
-	if loc == nil {
-		return 0, 0, false
-	}
-	return loc[0], loc[1], true
+	return r.e.find(s)
 }
 
 // Free releases nothing; it exists for symmetry with the cgo version.
@@ -136,4 +65,4 @@ func (r *Regexp) Free() {}
 
 // Match reports whether s, all of it (NUL bytes included), has a match:
 // regexec with REG_STARTEND, as git's regexec_buf runs funcname patterns.
-func (r *Regexp) Match(s []byte) bool { return r.re.Match(s) }
+func (r *Regexp) Match(s []byte) bool { return r.e.match(s) }
