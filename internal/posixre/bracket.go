@@ -29,7 +29,7 @@ func (s *charSet) matches(c int32, utf8Mode bool) bool {
 		return false
 	}
 	if !utf8Mode || c < utf8.RuneSelf {
-		in := s.hasByte(c) || s.underscore && c == '_' || s.classes != 0 && byteInClasses(c, s.classes)
+		in := s.hasByte(c) || s.underscore && c == '_' || s.classes != 0 && inClasses(c, s.classes, utf8Mode)
 		if !in && utf8Mode {
 			for _, r := range s.ranges {
 				if r[0] <= c && c <= r[1] {
@@ -51,7 +51,7 @@ func (s *charSet) matches(c int32, utf8Mode bool) bool {
 		}
 	}
 	if !in && s.classes != 0 {
-		in = wideInClasses(c, s.classes)
+		in = inClasses(c, s.classes, true)
 	}
 	if !in {
 		for _, r := range s.ranges {
@@ -64,18 +64,11 @@ func (s *charSet) matches(c int32, utf8Mode bool) bool {
 	return in != s.negate
 }
 
-func byteInClasses(c int32, classes uint16) bool {
+// inClasses reports whether c is in one of the classes (a bit each): a
+// byte of the C locale, or a character of a UTF-8 one.
+func inClasses(c int32, classes uint16, utf8Mode bool) bool {
 	for k := 0; k < numClasses; k++ {
-		if classes&(1<<k) != 0 && asciiClass(k, c) {
-			return true
-		}
-	}
-	return false
-}
-
-func wideInClasses(c int32, classes uint16) bool {
-	for k := 0; k < numClasses; k++ {
-		if classes&(1<<k) != 0 && wideClass(k, c) {
+		if classes&(1<<k) != 0 && (utf8Mode && wideClass(k, c) || !utf8Mode && asciiClass(k, c)) {
 			return true
 		}
 	}

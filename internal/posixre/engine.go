@@ -123,7 +123,7 @@ func (e *engine) holds(a assertion, cx context) bool {
 	return pw == nw // aNotWordBoundary
 }
 
-// accepts reports whether a "." accepts c.
+// anyAccepts reports whether a "." accepts c.
 func (e *engine) anyAccepts(c int32) bool {
 	return c != 0 && !(e.newline && c == '\n') && !(e.utf8 && c >= invalidByte)
 }

@@ -146,9 +146,10 @@ type parser struct {
 // decodePattern splits a pattern into characters the way the subject is
 // split, folding them under ICase.
 func decodePattern(pattern string, utf8Mode, icase bool) []patChar {
-	out := make([]patChar, 0, len(pattern))
-	for i := 0; i < len(pattern); {
-		c, n := decodeChar(pattern[i:], utf8Mode)
+	b := []byte(pattern)
+	out := make([]patChar, 0, len(b))
+	for i := 0; i < len(b); {
+		c, n := decodeChar(b[i:], utf8Mode)
 		i += n
 		f := c
 		if icase {
@@ -160,19 +161,12 @@ func decodePattern(pattern string, utf8Mode, icase bool) []patChar {
 }
 
 // decodeChar returns the first character of s and its length in bytes.
-func decodeChar[T string | []byte](s T, utf8Mode bool) (int32, int) {
+func decodeChar(s []byte, utf8Mode bool) (int32, int) {
 	b := s[0]
 	if !utf8Mode || b < utf8.RuneSelf {
 		return int32(b), 1
 	}
-	var r rune
-	var n int
-	switch v := any(s).(type) {
-	case string:
-		r, n = utf8.DecodeRuneInString(v)
-	case []byte:
-		r, n = utf8.DecodeRune(v)
-	}
+	r, n := utf8.DecodeRune(s)
 	if r == utf8.RuneError && n <= 1 {
 		return invalidByte + int32(b), 1
 	}
