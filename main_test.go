@@ -17,11 +17,18 @@ func TestStartupDependencies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
+	// A cgo build's dependencies, and those of make build's (no cgo).
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
 	deps := strings.Fields(string(out))
+	list := exec.Command("go", "list", "-deps", "-tags", "goblame_fwdsig", ".")
+	list.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err = list.Output(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go list: %v", err)
+	}
+	deps = append(deps, strings.Fields(string(out))...)
 	unwanted := []string{
 		"github.com/urfave/cli/v2", // the manual page generator's, not goblame's
 		"github.com/russross/blackfriday/v2",
@@ -30,7 +37,7 @@ func TestStartupDependencies(t *testing.T) {
 		"golang.org/x/text/encoding/ianaindex", // 54 KB of maps built at start-up (internal/charset instead)
 		"net/url",
 		"os/user", // getpwnam through the C library's NSS (internal/passwd instead): no static link
-		"regexp",  // its initialisation builds Unicode tables (only the cgo-less fallback of internal/posixre uses it)
+		"regexp",  // its initialisation builds Unicode tables (internal/posixre has an engine of its own)
 	}
 	for _, d := range deps {
 		for _, u := range unwanted {
@@ -52,8 +59,11 @@ func TestStartupInitWork(t *testing.T) {
 		t.Skip("builds goblame")
 	}
 	bin := filepath.Join(t.TempDir(), "goblame")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Skipf("go build: %v\n%s", err, out)
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skipf("skipping: no make to build goblame as make build does: %v", err)
+	}
+	if out, err := exec.Command("make", "-s", "build", "OUT="+bin).CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")

@@ -29,7 +29,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 repo=$(cd "$1" && pwd)
 shift
 command -v hyperfine >/dev/null || { echo "compare.sh: hyperfine is not installed (apt-get install -y hyperfine)" >&2; exit 1; }
-(cd "$top" && go build -o goblame .)
+(cd "$top" && make -s build)
 goblame="$top/goblame"
 out="$top/benchmarks/out"
 mkdir -p "$out"

@@ -112,7 +112,7 @@ func run() int {
 		return fail("%v", err)
 	}
 	if _, err := os.Stat(rn.goblame); err != nil {
-		return fail("no goblame binary at %s (go build -o goblame . at the repository root)", rn.goblame)
+		return fail("no goblame binary at %s (make build at the repository root)", rn.goblame)
 	}
 	if *bestGit != "" {
 		if rn.bestGit, err = exec.LookPath(*bestGit); err != nil {

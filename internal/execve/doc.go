@@ -12,8 +12,11 @@
 // process's parent had ignored them (a shell's background job ignores
 // SIGQUIT; many runtimes ignore SIGPIPE). Exec ignores them again first.
 // The dispositions are read before the Go runtime starts, by a C
-// constructor: a build without cgo cannot see them, and Exec then
-// passes on only SIGHUP and SIGINT.
+// constructor, in a cgo build; without cgo, from what the runtime
+// recorded of them at start-up (execve_fwdsig.go: the goblame_fwdsig tag
+// and -ldflags=-checklinkname=0, as make build builds, on linux/amd64
+// and arm64). A build without cgo and without the tag cannot see them,
+// and Exec then passes on only SIGHUP and SIGINT.
 //
 // The signal mask (blocked signals) needs nothing: the Go runtime keeps
 // the mask the process started with on its threads.

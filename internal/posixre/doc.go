@@ -12,10 +12,9 @@
 // and only while the C library works, so nothing else in the process
 // changes.
 //
-// The goblame binary that make build produces links the C library
-// statically (Makefile: no dynamic loader at start-up, which cost every
-// run about 25 page faults and a millisecond); go build and go install
-// link it dynamically.
+// That is a cgo build (go build and go install where a C compiler is
+// found). The goblame binary that make build produces is built without
+// cgo, for a faster start (README.md, Requirements).
 //
 // Built without cgo, the package uses an engine of its own (syntax.go,
 // bracket.go, pike.go, backtrack.go), written to the behaviour of

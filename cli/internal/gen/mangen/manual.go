@@ -348,8 +348,10 @@ var differences = []block{
 			"(`git blame --help -w` asks for the HTML page). `-h`, and `--help` after other options, are git's.",
 		"The options of GOBLAME OPTIONS are goblame's own.",
 		"Not yet: remotes defined in $GIT_DIR/remotes and $GIT_DIR/branches files, negative refspecs (for @{upstream} and @{push}).",
-		"Built without cgo, `-L` regular expressions use a translation to Go's regexp, which is not exact for " +
-			"leftmost-longest matches, back references and the GNU word operators.",
+		"`-L` and funcname regular expressions run on goblame's own POSIX engine, written to glibc's " +
+			"regcomp/regexec and tested against them; it differs in collation rules of locales other than C.UTF-8 " +
+			"(ranges in en_US.UTF-8, for example), in patterns that are not valid UTF-8 under a UTF-8 locale, and " +
+			"where glibc's back references are inconsistent. A cgo build (`go install` with a C compiler) uses the C library itself.",
 	},
 }
 
