@@ -614,6 +614,7 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	}
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
-		NewReader: func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
+		NewReader:       func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
+		NewLookupReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(deltaBaseCacheBytes) },
 	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

@@ -180,6 +180,9 @@ func (b *blameRun) run(args []string) error {
 		packBytes := r.Objects.PackBytes()
 		walked := false
 		opts.BeforeWalk = func() {
+			// A long walk over a commit-graph looks its path up ahead
+			// on a second goroutine (traverse.Trees.LookAhead).
+			useProcs(b.procs)
 			if a.Incremental {
 				walked = true
 			} else {

@@ -34,6 +34,9 @@ type History struct {
 	// goroutine (nil: no read-ahead).
 	newReader      func() ObjectReader
 	prefetchReader ObjectReader
+	// newLookupReader makes the reader of the path look-ahead (nil:
+	// none).
+	newLookupReader func() ObjectReader
 }
 
 // HistoryOptions say how commits are read.
@@ -47,6 +50,10 @@ type HistoryOptions struct {
 	// NewReader, when set, makes another reader of the same object
 	// database, used on a second goroutine to read -C candidates ahead.
 	NewReader func() ObjectReader
+	// NewLookupReader, when set, makes another reader of the same
+	// object database for looking the blamed path up in trees ahead of
+	// the walk, on a second goroutine (traverse.Trees.LookAhead).
+	NewLookupReader func() ObjectReader
 	// Warn receives the warning of a commit-graph found damaged during
 	// the walk (which then goes on without it); see traverse.CommitOptions.
 	Warn func(string)
@@ -60,8 +67,9 @@ func NewHistory(rd ObjectReader, format oid.Format, opts HistoryOptions) *Histor
 		commits: traverse.NewCommits(rd, opts.Graph, format, traverse.CommitOptions{
 			Grafts: opts.Grafts, Shallow: opts.Shallow, DisableGraph: opts.DisableGraph, Warn: opts.Warn,
 		}),
-		trees:     traverse.NewTrees(rd, format),
-		newReader: opts.NewReader,
+		trees:           traverse.NewTrees(rd, format),
+		newReader:       opts.NewReader,
+		newLookupReader: opts.NewLookupReader,
 	}
 }
 

@@ -1,6 +1,7 @@
 package blamecore
 
 import (
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -66,4 +67,25 @@ func (sb *scoreboard) closePrefetch(pf *prefetcher) {
 	}
 	close(pf.stop)
 	<-sb.prefetchDone
+}
+
+// lookAheadRatio: see lookAhead.
+const lookAheadRatio = 32
+
+// lookAhead starts looking the path of c's blame up in the trees of the
+// commits below c on a second goroutine (traverse.Trees.LookAhead), for
+// a walk over a commit-graph that has proved long (taken commits) and
+// reads trees at one commit in lookAheadRatio or more: a walk that the
+// changed-path filters carry past nearly every commit (git/git
+// README.md: 190 trees in 18,000 commits) would only have the goroutine
+// walk the graph a second time. Not under -C, whose candidates the blob
+// prefetcher reads, nor in reverse.
+func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
+	g := sb.hist.commits.Graph()
+	o := firstWithSuspects(c)
+	if sb.hist.newLookupReader == nil || g == nil || o == nil || c.tc.GraphPos == traverse.NoGraphPosition ||
+		sb.opts.Reverse || sb.opts.CopyLevel > 0 || sb.hist.trees.Stats().TreesRead*lookAheadRatio < taken {
+		return
+	}
+	sb.hist.trees.LookAhead(sb.hist.newLookupReader(), g, c.tc.GraphPos, []byte(o.path), sb.useBloom, sb.opts.FirstParent)
 }

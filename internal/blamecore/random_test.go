@@ -10,11 +10,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/internal/traverse"
+	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
@@ -329,7 +332,14 @@ func TestRandomHistoriesMatchGit(t *testing.T) {
 // With golden set, the case keeps git 2.39.5's output in the goldens;
 // without, it is compared with git 2.39.x itself only (for cases too many
 // to keep).
-func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, format oid.Format, rev, file string, flags []string, label string, golden bool) {
+func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, format oid.Format, rev, file string, flags []string, label string, golden bool) (blamecore.Stats, bool) {
+	return compareWithGitLagging(t, db, g, dir, format, rev, file, flags, label, golden, false)
+}
+
+// compareWithGitLagging is compareWithGit; with lag set, the walk's
+// reader waits a little at each object, so that the look-ahead is ahead
+// of it (and the walk takes its answers) on any machine.
+func compareWithGitLagging(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, format oid.Format, rev, file string, flags []string, label string, golden, lag bool) (blamecore.Stats, bool) {
 	t.Helper()
 	goldens := testgit.Golden(t)
 	c := testgit.Case{Dir: dir, Format: format, Args: porcelainBlameArgs(rev, file, flags)}
@@ -339,13 +349,60 @@ func compareWithGit(t *testing.T, db *odb.DB, g *traverse.Graph, dir string, for
 	} else {
 		var live bool
 		if res, live = goldens.Live(c); !live {
-			return
+			return blamecore.Stats{}, false
 		}
 	}
 	if res.ExitCode != 0 {
 		t.Fatalf("git %v: %s", c.Args, res)
 	}
-	compareAttribution(t, db, g, format, rev, file, flags, label, res.Stdout)
+	return compareAttributionLagging(t, db, g, format, rev, file, flags, label, res.Stdout, lag), true
+}
+
+// TestRandomHistoriesLookAhead compares goblame's attribution with git's
+// on the seeded random histories with a commit-graph, where walks past
+// sixteen commits look the path up ahead on a second goroutine
+// (traverse.Trees.LookAhead): for every file at every branch tip and a
+// sample of older commits, with the options that change where the walk
+// goes. The look-ahead changes when trees are read, never an answer;
+// the test checks that it ran.
+func TestRandomHistoriesLookAhead(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	var started, hits, compared atomic.Int64
+	t.Cleanup(func() {
+		// Some histories' walks are all short: over all the seeds, some
+		// must have been long enough, and the lagging walk must have
+		// taken answers of the look-ahead.
+		if compared.Load() > 0 && (started.Load() == 0 || hits.Load() == 0) {
+			t.Errorf("%d blames started %d look-aheads and took %d of their answers", compared.Load(), started.Load(), hits.Load())
+		}
+	})
+	for seed := int64(1); seed <= int64(randomSeeds()); seed++ {
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			t.Parallel()
+			dir, format, db, g := randomGraphRepository(t, seed)
+			revs := strings.Fields(testgit.Git(t, dir, format, "for-each-ref", "--format=%(objectname)", "refs/heads"))
+			all := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
+			for i := 0; i < len(all); i += 7 {
+				revs = append(revs, all[i])
+			}
+			flagSets := [][]string{nil, {"-w"}, {"--first-parent"}}
+			if seed%2 == 0 {
+				flagSets = append(flagSets, []string{"-M"})
+			}
+			for _, rev := range revs {
+				for _, file := range strings.Fields(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)) {
+					for _, flags := range flagSets {
+						st, ok := compareWithGitLagging(t, db, g, dir, format, rev, file, flags, fmt.Sprintf("seed %d (look-ahead)", seed), len(flags) == 0, true)
+						if ok {
+							compared.Add(1)
+							started.Add(int64(st.Trees.AheadStarts))
+							hits.Add(int64(st.Trees.AheadHits))
+						}
+					}
+				}
+			}
+		})
+	}
 }
 
 // porcelainBlameArgs is the git blame --porcelain command whose output
@@ -359,7 +416,19 @@ func porcelainBlameArgs(rev, file string, flags []string) []string {
 // compareAttribution blames file at rev with the options flags name and
 // compares the per-line attribution with gitOut, git blame
 // --line-porcelain's output for the same case.
-func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.Format, rev, file string, flags []string, label string, gitOut []byte) {
+func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.Format, rev, file string, flags []string, label string, gitOut []byte) blamecore.Stats {
+	return compareAttributionLagging(t, db, g, format, rev, file, flags, label, gitOut, false)
+}
+
+// lagReader delays every read of the walk (compareWithGitLagging).
+type lagReader struct{ blamecore.ObjectReader }
+
+func (r lagReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	time.Sleep(200 * time.Microsecond)
+	return r.ObjectReader.Read(id, dst)
+}
+
+func compareAttributionLagging(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.Format, rev, file string, flags []string, label string, gitOut []byte, lag bool) blamecore.Stats {
 	t.Helper()
 	want := parseLinePorcelain(t, gitOut)
 	opts := blamecore.DefaultOptions()
@@ -398,10 +467,16 @@ func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{
-		Graph:     g,
-		NewReader: func() blamecore.ObjectReader { return db.NewReader() }, // -C reads ahead
+	var rd blamecore.ObjectReader = db.NewReader()
+	if lag {
+		rd = lagReader{rd}
+	}
+	hist := blamecore.NewHistory(rd, format, blamecore.HistoryOptions{
+		Graph:           g,
+		NewReader:       func() blamecore.ObjectReader { return db.NewReader() }, // -C reads ahead
+		NewLookupReader: func() blamecore.ObjectReader { return db.NewReader() }, // the path look-ahead
 	})
+	opts.UseBloom = g != nil
 	got, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: file, Final: id, FinalName: rev}, opts)
 	if err != nil {
 		t.Fatalf("%s: blame %v %s %s: %v", label, flags, rev, file, err)
@@ -409,4 +484,5 @@ func compareAttribution(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.
 	if d := diffAttrs(skeleton(got), want); d != "" {
 		t.Errorf("%s: git blame %s %s -- %s: %s", label, strings.Join(flags, " "), rev, file, d)
 	}
+	return got.Stats
 }

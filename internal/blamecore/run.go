@@ -242,9 +242,11 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 		sb.hist.commits.ReadAhead(sb.hist.newReader())
 		defer sb.hist.commits.StopReadAhead()
 	}
+	defer sb.hist.trees.StopLookAhead()
 	if err := sb.assign(); err != nil {
 		return nil, err
 	}
+	sb.hist.trees.StopLookAhead()
 	res := sb.result()
 	res.snapshot = sb.snapshot(wholeFile)
 	return res, nil

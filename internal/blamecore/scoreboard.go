@@ -361,6 +361,10 @@ func (sb *scoreboard) assign() error {
 		if taken == longWalkCommits && sb.opts.OnLongWalk != nil {
 			sb.opts.OnLongWalk()
 		}
+		if taken >= longWalkCommits && taken%longWalkCommits == 0 {
+			sb.lookAhead(c, taken)
+		}
+		sb.hist.trees.WalkAt(c.date())
 		if n := originsWithSuspects(c); n > 0 {
 			sb.snap.notePop(c, n)
 			if n == 1 && len(sb.queue.items) == 0 {

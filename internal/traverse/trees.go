@@ -22,6 +22,8 @@ type TreeStats struct {
 	LookupHits   int // path components answered from the cache
 	LookupMisses int // ... that had to read a tree
 	TreesRead    int // tree objects read (lookups and diffs)
+	AheadHits    int // lookups answered by the look-ahead (LookAhead)
+	AheadStarts  int // look-aheads started
 }
 
 // Trees resolves paths in trees and diffs trees. It caches, per path and
@@ -38,6 +40,7 @@ type Trees struct {
 	findBuf []byte   // Lookup: the tree being searched
 	path    []byte   // DiffTrees: current path
 	stats   TreeStats
+	ahead   *pathAhead // LookAhead's goroutine, when one runs
 }
 
 // NewTrees returns a tree reader over rd for objects of the given format.
@@ -144,6 +147,12 @@ func (t *Trees) pathCache(path []byte) *pathCache {
 func (t *Trees) Lookup(tree oid.ID, path []byte) (mode uint32, id oid.ID, found bool, err error) {
 	if len(path) == 0 {
 		return object.ModeTree, tree, true, nil
+	}
+	if t.ahead != nil {
+		if r, ok := t.ahead.answer(tree, path); ok {
+			t.stats.AheadHits++
+			return r.mode, r.id, r.found, nil
+		}
 	}
 	pc := t.pathCache(path)
 	cur := tree

@@ -1,0 +1,296 @@
+package traverse
+
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goblame/goblame/oid"
+)
+
+// Path look-ahead: with a commit-graph, most of a short blame's time
+// goes to looking its path up in the trees of parents (Trees.Lookup for
+// every commit whose Bloom filter answers "maybe", each lookup a root
+// tree and a subtree per directory to inflate). A look-ahead goroutine,
+// with its own ObjectReader and Trees, follows the first-parent chain
+// from a commit the walk has reached, asks each commit's filter the
+// walk's question and looks the path up in the parents' trees the walk
+// will ask for; Lookup then takes its answers. An answer is a function
+// of the tree and the path alone, so the walk's results do not depend
+// on the goroutine: whatever it has not answered (not reached yet,
+// another path after a rename, a commit off its chain, a tree it could
+// not read) the walk reads itself, errors included.
+//
+// It stays at most maxPathAhead lookups ahead of the walk's lookups of
+// the path, and skips the commits newer than the one the walk took last
+// (WalkAt): those the walk has passed.
+const (
+	maxPathAhead = 256
+	// maxPathAheadAnswers bounds the answers kept: past it they are
+	// dropped and collected afresh.
+	maxPathAheadAnswers = 1 << 16
+	// maxPathLead bounds how many commits to be looked up the goroutine
+	// leaves to the walk when the walk has caught up with it.
+	maxPathLead = 64
+)
+
+// pathAhead is the state shared by the walk and the look-ahead goroutine.
+type pathAhead struct {
+	path     []byte
+	mu       sync.Mutex
+	answers  map[oid.ID]lookupResult // root tree -> the entry at path
+	credit   chan struct{}           // a token per lookup ahead of the walk's
+	stop     chan struct{}
+	done     chan struct{}
+	frontier atomic.Uint64 // the date of the commit the walk took last
+}
+
+// LookAhead starts looking path up ahead of the walk, through rd (which
+// must not be used by anything else), along the first-parent chain of
+// graph from the commit at position from. bloom says whether the walk
+// asks the changed-path filters (a commit whose filter answers "not
+// changed" is not looked up in its first parent); firstParent whether
+// it follows first parents only. StopLookAhead must be called when the
+// walk is over. A look-ahead already running is left alone.
+func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byte, bloom, firstParent bool) {
+	if t.ahead != nil || graph == nil || len(path) == 0 {
+		return
+	}
+	pa := &pathAhead{
+		path:    bytes.Clone(path),
+		answers: make(map[oid.ID]lookupResult),
+		credit:  make(chan struct{}, maxPathAhead),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	t.ahead = pa
+	t.stats.AheadStarts++
+	go pa.run(NewTrees(rd, t.format), graph, from, bloom, firstParent)
+}
+
+// StopLookAhead stops the look-ahead goroutine, if any, and waits for it.
+func (t *Trees) StopLookAhead() {
+	if pa := t.ahead; pa != nil {
+		close(pa.stop)
+		<-pa.done
+		t.ahead = nil
+	}
+}
+
+// WalkAt tells the look-ahead the date of the commit the walk takes.
+func (t *Trees) WalkAt(date uint64) {
+	if pa := t.ahead; pa != nil {
+		pa.frontier.Store(date)
+	}
+}
+
+// answer returns the look-ahead's answer for path in tree, and lets the
+// goroutine go one lookup further.
+func (pa *pathAhead) answer(tree oid.ID, path []byte) (lookupResult, bool) {
+	if !bytes.Equal(path, pa.path) {
+		return lookupResult{}, false
+	}
+	select {
+	case <-pa.credit:
+	default:
+	}
+	pa.mu.Lock()
+	r, ok := pa.answers[tree]
+	pa.mu.Unlock()
+	return r, ok
+}
+
+// aheadItem is a commit the look-ahead walk will visit, with the entry
+// its child found for the path (what the walk's origin will hold).
+type pathAheadItem struct {
+	pos   uint32
+	time  uint64
+	entry lookupResult
+}
+
+func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstParent bool) {
+	defer close(pa.done)
+	key := NewBloomKey(pa.path)
+	// skip is how many commits to be looked up to leave to the walk
+	// before looking up again, lead how many the next time.
+	fellBehind, skip, lead := false, 0, 4
+	lookup := func(tree oid.ID) (lookupResult, bool) {
+		select {
+		case pa.credit <- struct{}{}:
+		case <-pa.stop:
+			return lookupResult{}, false
+		}
+		pa.mu.Lock()
+		r, known := pa.answers[tree]
+		pa.mu.Unlock()
+		if known {
+			return r, true
+		}
+		mode, id, found, err := trees.Lookup(tree, pa.path)
+		if err != nil {
+			return lookupResult{}, false
+		}
+		r = lookupResult{mode: mode, id: id, found: found}
+		pa.mu.Lock()
+		if len(pa.answers) >= maxPathAheadAnswers {
+			clear(pa.answers)
+		}
+		pa.answers[tree] = r
+		pa.mu.Unlock()
+		return r, true
+	}
+	start, err := graph.entry(from, nil)
+	tree, ok := graph.tree(from)
+	if err != nil || !ok {
+		return
+	}
+	own, ok := lookup(tree)
+	if !ok || !own.found {
+		return
+	}
+	// The walk's order: newest first (git's date-ordered queue).
+	var queue []pathAheadItem
+	push := func(it pathAheadItem) {
+		queue = append(queue, it)
+		for i := len(queue) - 1; i > 0; {
+			up := (i - 1) / 2
+			if queue[up].time >= queue[i].time {
+				break
+			}
+			queue[up], queue[i] = queue[i], queue[up]
+			i = up
+		}
+	}
+	pop := func() pathAheadItem {
+		top := queue[0]
+		n := len(queue) - 1
+		queue[0] = queue[n]
+		queue = queue[:n]
+		for i := 0; ; {
+			c := 2*i + 1
+			if c >= n {
+				break
+			}
+			if c+1 < n && queue[c+1].time > queue[c].time {
+				c++
+			}
+			if queue[i].time >= queue[c].time {
+				break
+			}
+			queue[i], queue[c] = queue[c], queue[i]
+			i = c
+		}
+		return top
+	}
+	// Positions queued once, in a bitset of the graph's size.
+	visited := make([]uint64, (graph.Len()+63)/64)
+	seen := func(pos uint32) bool {
+		w, bit := pos/64, uint64(1)<<(pos%64)
+		if int(w) >= len(visited) || visited[w]&bit != 0 {
+			return true
+		}
+		visited[w] |= bit
+		return false
+	}
+	seen(from)
+	push(pathAheadItem{pos: from, time: start.time, entry: own})
+	var parents, scratch []uint32
+	for len(queue) > 0 {
+		select {
+		case <-pa.stop:
+			return
+		default:
+		}
+		it := pop()
+		e, err := graph.entry(it.pos, parents[:0])
+		if err != nil {
+			return
+		}
+		parents = e.parents
+		if len(parents) == 0 {
+			continue
+		}
+		if firstParent {
+			parents = parents[:1]
+		}
+		maybe := true
+		if bloom {
+			filter, s, ok, err := graph.bloomFilter(it.pos)
+			if err != nil {
+				return
+			}
+			maybe = !ok || key.mayContain(filter, s)
+		}
+		if !maybe {
+			// Unchanged in the first parent: the walk passes it all there.
+			if !seen(parents[0]) {
+				pe, err := graph.entry(parents[0], scratch[:0])
+				if err != nil {
+					return
+				}
+				scratch = pe.parents
+				push(pathAheadItem{pos: parents[0], time: pe.time, entry: it.entry})
+			}
+			continue
+		}
+		behind := false
+		if f := pa.frontier.Load(); f != 0 && e.time > f {
+			behind = true
+			if !fellBehind {
+				// Caught up by the walk: go on past it further each
+				// time, or the two would look the same trees up.
+				fellBehind, skip, lead = true, lead, min(2*lead, maxPathLead)
+			}
+		} else if fellBehind {
+			fellBehind = false
+		}
+		if !behind && skip > 0 {
+			skip--
+			behind = true
+		}
+		// Where the walk will go from here: the first parent with the
+		// same entry takes everything; else every parent that has the
+		// path. A commit passed by the walk is not looked up (the
+		// walk has), and is followed along its first parent only.
+		var next [2]pathAheadItem
+		var found []pathAheadItem
+		same := -1
+		for i, p := range parents {
+			if behind {
+				break
+			}
+			tree, ok := graph.tree(p)
+			if !ok {
+				return
+			}
+			r, ok := lookup(tree)
+			if !ok {
+				return
+			}
+			if r == it.entry {
+				same = i
+				break
+			}
+			if r.found && len(found) < len(next) {
+				found = append(found, pathAheadItem{pos: p, entry: r})
+			}
+		}
+		switch {
+		case behind:
+			found = append(next[:0], pathAheadItem{pos: parents[0], entry: it.entry})
+		case same >= 0:
+			found = append(next[:0], pathAheadItem{pos: parents[same], entry: it.entry})
+		}
+		for _, f := range found {
+			if !seen(f.pos) {
+				pe, err := graph.entry(f.pos, scratch[:0])
+				if err != nil {
+					return
+				}
+				scratch = pe.parents
+				f.time = pe.time
+				push(f)
+			}
+		}
+	}
+}

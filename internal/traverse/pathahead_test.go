@@ -1,0 +1,146 @@
+package traverse
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// TestLookAheadAnswersAsLookup runs the path look-ahead on the fixture
+// histories with a commit-graph (one layer, split chains, with and
+// without changed-path filters) for every path of interest: each answer
+// it keeps must be what Trees.Lookup answers for that tree, it must have
+// answered something wherever the path has a history below the start,
+// and a walk's lookups taking its answers must return what a Trees
+// without it returns.
+func TestLookAheadAnswersAsLookup(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		for _, v := range graphVariants {
+			if !v.graph {
+				continue
+			}
+			dir := historyFixture(t, v.name, format)
+			g := openGraph(t, dir, format)
+			all := gitCommits(t, dir, format)
+			head := revParse(t, dir, format, "HEAD")
+			from, ok := g.Position(head)
+			if !ok {
+				t.Fatalf("%s: HEAD not in the graph", v.name)
+			}
+			for _, path := range pathsOfInterest {
+				ref := NewTrees(loadObjects(t, dir, format), format)
+				inHead, headErr := lookupOK(ref, revTree(t, all, head), path)
+				trees := NewTrees(loadObjects(t, dir, format), format)
+				trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), v.bloom, false)
+				pa := trees.ahead
+				waitLookAhead(t, pa)
+
+				pa.mu.Lock()
+				answers := make(map[oid.ID]lookupResult, len(pa.answers))
+				for k, r := range pa.answers {
+					answers[k] = r
+				}
+				pa.mu.Unlock()
+				if inHead && headErr == nil && len(answers) == 0 {
+					t.Errorf("%s %s %s: the look-ahead answered nothing", format, v.name, path)
+				}
+				for tree, r := range answers {
+					mode, id, found, err := ref.Lookup(tree, []byte(path))
+					if err != nil || (lookupResult{mode, id, found}) != r {
+						t.Errorf("%s %s %s: look-ahead answered %+v for tree %s, Lookup %o %s %v (%v)", format, v.name, path, r, tree, mode, id, found, err)
+					}
+				}
+
+				// A walk over every commit, newest first.
+				for _, c := range all {
+					trees.WalkAt(c.time)
+					for _, tree := range append([]oid.ID{c.tree}, parentTrees(all, c)...) {
+						mode, id, found, err := trees.Lookup(tree, []byte(path))
+						wm, wid, wf, werr := ref.Lookup(tree, []byte(path))
+						if mode != wm || id != wid || found != wf || (err == nil) != (werr == nil) {
+							t.Errorf("%s %s %s: Lookup(%s) with the look-ahead %o %s %v %v, without %o %s %v %v", format, v.name, path, tree, mode, id, found, err, wm, wid, wf, werr)
+						}
+					}
+				}
+				if len(answers) > 0 && trees.Stats().AheadHits == 0 {
+					t.Errorf("%s %s %s: the walk took none of the look-ahead's %d answers", format, v.name, path, len(answers))
+				}
+				trees.StopLookAhead()
+			}
+		}
+	}
+}
+
+// TestStopLookAheadReturns stops a look-ahead blocked on its bound and
+// one that ran to the root: both return.
+func TestStopLookAheadReturns(t *testing.T) {
+	testgit.Golden(t)
+	format := oid.SHA1
+	dir := historyFixture(t, "graph-nobloom", format)
+	g := openGraph(t, dir, format)
+	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
+	for _, path := range []string{"top.txt", "missing"} {
+		trees := NewTrees(loadObjects(t, dir, format), format)
+		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), false, false)
+		waitLookAhead(t, trees.ahead)
+		stopped := make(chan struct{})
+		go func() { trees.StopLookAhead(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: StopLookAhead did not return", path)
+		}
+		if trees.ahead != nil {
+			t.Errorf("%s: look-ahead still set after StopLookAhead", path)
+		}
+	}
+}
+
+// waitLookAhead waits until the goroutine has finished or used up its
+// bound.
+func waitLookAhead(t *testing.T, pa *pathAhead) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-pa.done:
+			return
+		default:
+		}
+		if len(pa.credit) == cap(pa.credit) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the look-ahead neither finished nor reached its bound")
+}
+
+func lookupOK(trees *Trees, tree oid.ID, path string) (bool, error) {
+	_, _, found, err := trees.Lookup(tree, []byte(path))
+	return found, err
+}
+
+func revTree(t *testing.T, all []gitCommit, id oid.ID) oid.ID {
+	for _, c := range all {
+		if c.id == id {
+			return c.tree
+		}
+	}
+	t.Fatalf("no commit %s", id)
+	return oid.ID{}
+}
+
+func parentTrees(all []gitCommit, c gitCommit) []oid.ID {
+	var out []oid.ID
+	for _, p := range c.parents {
+		for _, q := range all {
+			if q.id == p {
+				out = append(out, q.tree)
+			}
+		}
+	}
+	return out
+}
