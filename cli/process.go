@@ -91,7 +91,8 @@ func gcTuned() bool {
 // oneProc runs the Go scheduler on one processor from the start of the
 // run, and useProcs gives it back the machine's processors once the blame
 // is known to use a second goroutine (commits read ahead without a
-// commit-graph, -C candidates read ahead): with two processors and one
+// commit-graph, -C candidates read ahead, and, once a walk proves long,
+// its path looked up ahead: BeforeWalk): with two processors and one
 // goroutine the runtime keeps waking a second thread that finds nothing
 // to do, which on a small blame costs a quarter of its CPU time (go-git
 // README.md: 173 context switches and 21.5 ms of CPU on two processors,
