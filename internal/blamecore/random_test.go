@@ -387,7 +387,8 @@ func TestRandomHistoriesLookAhead(t *testing.T) {
 			}
 			flagSets := [][]string{nil, {"-w"}, {"--first-parent"}}
 			if seed%2 == 0 {
-				flagSets = append(flagSets, []string{"-M"})
+				// Distinct dates: git is deterministic under -M/-C.
+				flagSets = append(flagSets, []string{"-M"}, []string{"-C"})
 			}
 			for _, rev := range revs {
 				for _, file := range strings.Fields(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)) {
