@@ -8,14 +8,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// hugePageHeap makes the next n bytes of the heap resident on huge pages
-// (see process.go) when n is more than the hugeHeapFreshBytes that
+// hugePageHeap puts the next n bytes of the heap on huge pages (see
+// process.go) when n is more than the hugeHeapFreshBytes that
 // hugePageFresh advised at the start of the run: it allocates them in
-// one piece, advises the aligned part MADV_HUGEPAGE, touches each huge
-// page and frees the allocation with a collection, so that the page
-// allocator hands the same memory out again. Where the kernel refuses the
-// advice nothing changes but the cost of one collection of an almost
-// empty heap.
+// one piece, advises the aligned part MADV_HUGEPAGE and frees the
+// allocation with a collection, so that the page allocator hands the
+// same memory out again; each huge page faults in when first written.
+// Where the kernel refuses the advice nothing changes but the cost of
+// one collection of an almost empty heap.
 func hugePageHeap(n int) {
 	if n <= hugeHeapFreshBytes {
 		return
@@ -34,11 +34,7 @@ func hugePageHeap(n int) {
 	start := (uintptr(unsafe.Pointer(&buf[0])) + hugePageBytes - 1) &^ (hugePageBytes - 1)
 	off := int(start - uintptr(unsafe.Pointer(&buf[0])))
 	aligned := buf[off : off+n]
-	if unix.Madvise(aligned, unix.MADV_HUGEPAGE) == nil {
-		for i := 0; i < n; i += hugePageBytes {
-			aligned[i] = 1
-		}
-	}
+	unix.Madvise(aligned, unix.MADV_HUGEPAGE)
 	runtime.KeepAlive(buf)
 	buf, aligned = nil, nil
 	runtime.GC()
