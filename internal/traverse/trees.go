@@ -72,16 +72,24 @@ type levelCache struct {
 	// comparison saves most map probes.
 	last     lookupResult
 	lastTree oid.ID
-	// sizeHint is the maps' initial size: a full generation for the
-	// first levels of a path, none below (a path thousands of
-	// directories deep has a level per directory, and a full-size map
-	// per level cost 600 MB at 4,100 levels).
+	// sizeHint is the first map's initial size for the first levels of
+	// a path, none below (a path thousands of directories deep has a
+	// level per directory, and a full-size map per level cost 600 MB
+	// at 4,100 levels). Once the first generation fills, the next is
+	// made full-size.
 	sizeHint int
 }
 
-// fullSizeLevels is how many leading components of a path get
-// full-size lookup maps from the start.
-const fullSizeLevels = 16
+// sizedLevels is how many leading components of a path get lookup maps
+// made with firstGenerationHint entries, and maps of a full generation
+// once the first one fills. A full generation from the start costs
+// 156 KB a level, written through to initialise it, on every blame, most
+// of which look up a few hundred trees or one (a blame the cache
+// answers).
+const (
+	sizedLevels         = 16
+	firstGenerationHint = 64
+)
 
 func (lc *levelCache) get(tree oid.ID) (lookupResult, bool) {
 	if tree == lc.lastTree && !tree.IsZero() {
@@ -105,7 +113,11 @@ func (lc *levelCache) put(tree oid.ID, r lookupResult) {
 	}
 	if len(lc.cur) >= lookupGeneration {
 		if lc.old == nil {
-			lc.old = make(map[oid.ID]lookupResult, lc.sizeHint)
+			hint := 0
+			if lc.sizeHint > 0 {
+				hint = lookupGeneration
+			}
+			lc.old = make(map[oid.ID]lookupResult, hint)
 		}
 		clear(lc.old)
 		lc.old, lc.cur = lc.cur, lc.old
@@ -126,8 +138,8 @@ func (t *Trees) pathCache(path []byte) *pathCache {
 		pc.components = append(pc.components, comp)
 	}
 	pc.levels = make([]levelCache, len(pc.components))
-	for i := range pc.levels[:min(len(pc.levels), fullSizeLevels)] {
-		pc.levels[i].sizeHint = lookupGeneration
+	for i := range pc.levels[:min(len(pc.levels), sizedLevels)] {
+		pc.levels[i].sizeHint = firstGenerationHint
 	}
 	t.paths[string(owned)] = pc
 	return pc
