@@ -45,8 +45,8 @@ timed() { # timed TABLE CACHE NAME COMMAND [hyperfine options]: one row
 	GOBLAME_CACHE=$t_cache hyperfine -N --runs "$runs" --warmup "$warmup" "$@" \
 		--export-markdown "$t_table.part" -n "$t_name" "$t_cmd" >&2
 	# (without hyperfine's Relative column: each run has one command)
-	[ -s "$t_table" ] || sed -n '1,2{s/ [^|]*|$//;p}' "$t_table.part" >"$t_table"
-	sed -n '3,${s/ [^|]*|$//;p}' "$t_table.part" >>"$t_table"
+	[ -s "$t_table" ] || sed -n '1,2{s/[^|]*|$//;p}' "$t_table.part" >"$t_table"
+	sed -n '3,${s/[^|]*|$//;p}' "$t_table.part" >>"$t_table"
 }
 timed "$work/1.md" off "git blame HEAD -- $file" "git blame HEAD -- $file"
 timed "$work/1.md" off "goblame, cold" "$goblame HEAD -- $file"
