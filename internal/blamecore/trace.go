@@ -3,6 +3,8 @@ package blamecore
 import (
 	"slices"
 	"sort"
+
+	"github.com/goblame/goblame/internal/binheap"
 )
 
 // A recording blame keeps, besides the entries it found, how it found
@@ -351,7 +353,7 @@ func (q *replayQueue) less(a, b [2]uint64) bool {
 }
 
 func (q *replayQueue) put(c int) {
-	q.items = heapPush(q.items, [2]uint64{uint64(c), q.ctr}, q.less)
+	q.items = binheap.Push(q.items, [2]uint64{uint64(c), q.ctr}, q.less)
 	q.ctr++
 }
 
@@ -360,6 +362,6 @@ func (q *replayQueue) get() (int, bool) {
 		return 0, false
 	}
 	var top [2]uint64
-	q.items, top = heapPop(q.items, q.less)
+	q.items, top = binheap.Pop(q.items, q.less)
 	return int(top[0]), true
 }

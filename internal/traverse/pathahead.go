@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goblame/goblame/internal/binheap"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -150,37 +151,11 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 	}
 	// The walk's order: newest first (git's date-ordered queue).
 	var queue []pathAheadItem
-	push := func(it pathAheadItem) {
-		queue = append(queue, it)
-		for i := len(queue) - 1; i > 0; {
-			up := (i - 1) / 2
-			if queue[up].time >= queue[i].time {
-				break
-			}
-			queue[up], queue[i] = queue[i], queue[up]
-			i = up
-		}
-	}
-	pop := func() pathAheadItem {
-		top := queue[0]
-		n := len(queue) - 1
-		queue[0] = queue[n]
-		queue = queue[:n]
-		for i := 0; ; {
-			c := 2*i + 1
-			if c >= n {
-				break
-			}
-			if c+1 < n && queue[c+1].time > queue[c].time {
-				c++
-			}
-			if queue[i].time >= queue[c].time {
-				break
-			}
-			queue[i], queue[c] = queue[c], queue[i]
-			i = c
-		}
-		return top
+	newer := func(a, b pathAheadItem) bool { return a.time > b.time }
+	push := func(it pathAheadItem) { queue = binheap.Push(queue, it, newer) }
+	pop := func() (it pathAheadItem) {
+		queue, it = binheap.Pop(queue, newer)
+		return it
 	}
 	// Positions queued once, in a bitset of the graph's size.
 	visited := make([]uint64, (graph.Len()+63)/64)
