@@ -70,6 +70,27 @@ func FuzzParseGraph(f *testing.F) {
 				}
 			}
 		}
+		// The path look-ahead over the same graph, run to its end on this
+		// goroutine (its bound above the lookups the file can ask for),
+		// through trees that all hold "a".
+		for _, from := range []uint32{0, uint32(n / 2), uint32(max(n-1, 0))} {
+			if from >= uint32(g.Len()) {
+				continue
+			}
+			for _, bloom := range []bool{true, false} {
+				pa := newPathAhead([]byte("a"), len(data)/4+16)
+				pa.run(NewTrees(oneEntryTrees{format}, format), g, from, bloom, false)
+			}
+		}
 		g.Close()
 	})
+}
+
+// oneEntryTrees answers every object as a tree with one file, "a", whose
+// ID is the tree's own: each commit's version differs from its parents'.
+type oneEntryTrees struct{ format oid.Format }
+
+func (r oneEntryTrees) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	dst = append(append(dst[:0], "100644 a\x00"...), id.Bytes()...)
+	return object.Tree, dst, nil
 }

@@ -57,16 +57,22 @@ func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byt
 	if t.ahead != nil || graph == nil || len(path) == 0 {
 		return
 	}
-	pa := &pathAhead{
-		path:    bytes.Clone(path),
-		answers: make(map[oid.ID]lookupResult),
-		credit:  make(chan struct{}, maxPathAhead),
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
-	}
+	pa := newPathAhead(path, maxPathAhead)
 	t.ahead = pa
 	t.stats.AheadStarts++
 	go pa.run(NewTrees(rd, t.format), graph, from, bloom, firstParent)
+}
+
+// newPathAhead is the shared state of a look-ahead for path that may be
+// ahead bound lookups.
+func newPathAhead(path []byte, ahead int) *pathAhead {
+	return &pathAhead{
+		path:    bytes.Clone(path),
+		answers: make(map[oid.ID]lookupResult),
+		credit:  make(chan struct{}, ahead),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
 }
 
 // StopLookAhead stops the look-ahead goroutine, if any, and waits for it.
