@@ -32,10 +32,16 @@ import (
 // round, with a 2^16-bit filter in front of the set (most candidate lines
 // are in no entry).
 type lineKeys struct {
+	lineHasher
+	filter [1 << 10]uint64
+	set    map[uint64]struct{}
+}
+
+// lineHasher makes the keys of lines (hash) and summaries of blobs
+// (summarize); a copy may work on another goroutine.
+type lineHasher struct {
 	seed     maphash.Seed
 	ignoreWS bool
-	filter   [1 << 10]uint64
-	set      map[uint64]struct{}
 }
 
 // reset empties k for a round under the given -w setting.
@@ -57,7 +63,7 @@ func (k *lineKeys) init(ignoreWS bool) {
 
 // hash returns the key of a line given without its newline: a hash of
 // its bytes, under -w of its bytes other than git's whitespace.
-func (k *lineKeys) hash(line []byte) uint64 {
+func (k *lineHasher) hash(line []byte) uint64 {
 	if !k.ignoreWS {
 		return maphash.Bytes(k.seed, line)
 	}
@@ -116,8 +122,18 @@ type lineSummary struct {
 // bytes is the memory s holds.
 func (s *lineSummary) bytes() int { return 8*cap(s.keys) + 4*cap(s.alnum) }
 
+// isAlnum marks the ASCII alphanumerics (entryScore's count).
+var isAlnum = func() (t [256]uint8) {
+	for c := range t {
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
 // summarize makes s the summary of data.
-func (k *lineKeys) summarize(s *lineSummary, data []byte) {
+func (k *lineHasher) summarize(s *lineSummary, data []byte) {
 	n := bytes.Count(data, []byte{'\n'}) + 1
 	if cap(s.keys) < n {
 		s.keys, s.alnum = make([]uint64, 0, n), make([]uint32, 0, n)
@@ -132,9 +148,7 @@ func (k *lineKeys) summarize(s *lineSummary, data []byte) {
 		data = data[next:]
 		var alnum uint32
 		for _, c := range line {
-			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				alnum++
-			}
+			alnum += uint32(isAlnum[c])
 		}
 		s.keys = append(s.keys, k.hash(line))
 		s.alnum = append(s.alnum, alnum)
