@@ -32,16 +32,10 @@ import (
 // round, with a 2^16-bit filter in front of the set (most candidate lines
 // are in no entry).
 type lineKeys struct {
-	lineHasher
-	filter [1 << 10]uint64
-	set    map[uint64]struct{}
-}
-
-// lineHasher makes the keys of lines (hash) and summaries of blobs
-// (summarize); a copy may work on another goroutine.
-type lineHasher struct {
 	seed     maphash.Seed
 	ignoreWS bool
+	filter   [1 << 10]uint64
+	set      map[uint64]struct{}
 }
 
 // reset empties k for a round under the given -w setting.
@@ -63,7 +57,7 @@ func (k *lineKeys) init(ignoreWS bool) {
 
 // hash returns the key of a line given without its newline: a hash of
 // its bytes, under -w of its bytes other than git's whitespace.
-func (k *lineHasher) hash(line []byte) uint64 {
+func (k *lineKeys) hash(line []byte) uint64 {
 	if !k.ignoreWS {
 		return maphash.Bytes(k.seed, line)
 	}
@@ -133,7 +127,7 @@ var isAlnum = func() (t [256]uint8) {
 }()
 
 // summarize makes s the summary of data.
-func (k *lineHasher) summarize(s *lineSummary, data []byte) {
+func (k *lineKeys) summarize(s *lineSummary, data []byte) {
 	n := bytes.Count(data, []byte{'\n'}) + 1
 	if cap(s.keys) < n {
 		s.keys, s.alnum = make([]uint64, 0, n), make([]uint32, 0, n)

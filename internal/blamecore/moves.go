@@ -154,10 +154,9 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 		return c, nil
 	}
 	var data []byte
-	var sum *lineSummary
 	var err error
 	if pf != nil && pf.pending > 0 && sb.prefetchWant(o) {
-		data, sum, err = pf.next()
+		data, err = pf.next()
 		if err != nil {
 			if o.blob != oid.EmptyBlob(sb.format) {
 				return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
@@ -177,11 +176,7 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	}
 	sb.candidateTick++
 	c := &candidate{data: data, used: sb.candidateTick}
-	if sum != nil && sb.opts.TextConv == nil {
-		c.sum = *sum
-	} else {
-		sb.copyKeys.summarize(&c.sum, data)
-	}
+	sb.copyKeys.summarize(&c.sum, data)
 	sb.candidates[key] = c
 	sb.stats.CopyBlobsRead++
 	sb.candidateBytes += c.bytes()
@@ -540,15 +535,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		ids = append(ids, ch.OldID)
 		sb.prefetchSet = append(sb.prefetchSet, ch.Path)
 	}
-	// The prefilter's hashing is fixed for the run: the goroutine
-	// summarizes with a copy.
-	sb.copyKeys.init(sb.diffOpts.IgnoreWhitespace)
-	var hasher *lineHasher
-	if sb.opts.TextConv == nil {
-		h := sb.copyKeys.lineHasher
-		hasher = &h
-	}
-	pf := sb.prefetch(ids, hasher)
+	pf := sb.prefetch(ids)
 	defer sb.closePrefetch(pf)
 	sb.prefetchPos = 0
 

@@ -19,17 +19,12 @@ type prefetcher struct {
 }
 
 type prefetched struct {
-	data   []byte
-	sum    lineSummary // data's summary for the -C prefilter, when summed
-	summed bool        // sum is set
-	err    error
+	data []byte
+	err  error
 }
 
-// prefetch starts reading ids; nil when there is no second reader. With
-// hasher set, each blob's summary for the -C prefilter is made there
-// too (the prefilter summarizes every candidate line: a fifth of -C's
-// time on git.git's builtin/blame.c).
-func (sb *scoreboard) prefetch(ids []oid.ID, hasher *lineHasher) *prefetcher {
+// prefetch starts reading ids; nil when there is no second reader.
+func (sb *scoreboard) prefetch(ids []oid.ID) *prefetcher {
 	if sb.hist.newReader == nil || len(ids) < 2 {
 		return nil
 	}
@@ -47,13 +42,8 @@ func (sb *scoreboard) prefetch(ids []oid.ID, hasher *lineHasher) *prefetcher {
 			if err == nil && typ != object.Blob {
 				err = errNotBlob
 			}
-			r := prefetched{data: data, err: err}
-			if err == nil && hasher != nil {
-				hasher.summarize(&r.sum, data)
-				r.summed = true
-			}
 			select {
-			case pf.results <- r:
+			case pf.results <- prefetched{data, err}:
 			case <-pf.stop:
 				return
 			}
@@ -62,15 +52,11 @@ func (sb *scoreboard) prefetch(ids []oid.ID, hasher *lineHasher) *prefetcher {
 	return pf
 }
 
-// next returns the next blob read ahead, and its summary if one was
-// made.
-func (pf *prefetcher) next() ([]byte, *lineSummary, error) {
+// next returns the next blob read ahead.
+func (pf *prefetcher) next() ([]byte, error) {
 	pf.pending--
 	r := <-pf.results
-	if !r.summed {
-		return r.data, nil, r.err
-	}
-	return r.data, &r.sum, r.err
+	return r.data, r.err
 }
 
 // close stops the reader goroutine and waits for it, so that the reader
