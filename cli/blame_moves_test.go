@@ -115,6 +115,7 @@ func TestMovesCopiesAndIgnoreRevsMatchGit(t *testing.T) {
 			{"--ignore-rev", "HEAD~1", "--no-ignore-rev"}, {"--ignore-rev", "nosuchrev"},
 			{"--ignore-revs-file", "revs"}, {"--ignore-revs-file", "nosuchfile"},
 			{"--ignore-revs-file", "revs", "--ignore-revs-file", ""}, {"--ignore-revs-file", "badrevs"},
+			{"-C", "--show-stats"}, {"-C", "-C", "--show-stats"}, {"-M", "--show-stats"},
 		}
 		for _, file := range []string{"main.c", "util.c", "copy.c"} {
 			for _, flags := range flagSets {
@@ -130,5 +131,39 @@ func TestMovesCopiesAndIgnoreRevsMatchGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, cfgFile, "--no-ignore-revs-file", "main.c")
 		missing := []string{"GIT_CONFIG_PARAMETERS='blame.ignoreRevsFile'='nosuch'"}
 		compareWithGit(t, dir, format, nil, missing, "main.c")
+	}
+}
+
+// copyChainScript copies lines of src.c into dst.c in a commit that also
+// changes src.c, three commits above the last earlier change of src.c:
+// the copy's source passes its blame down unchanged commits to that
+// change, where it is diffed.
+const copyChainScript = `git init -q r && cd r
+printf 'int first_function_of_the_source(int value_argument) { return value_argument; }\nint second_function_of_the_source(int other_argument) { return other_argument * 2; }\nint third_function_of_the_source(int third_argument) { return third_argument + 3; }\nint fourth_function_of_the_source(int fourth_argument) { return fourth_argument - 4; }\n' >src.c
+printf 'unrelated\n' >other.txt
+printf 'int destination_begins_here(void) { return 0; }\n' >dst.c
+commit_all c0
+sed -i 's/value_argument; }/value_argument + 1; }/' src.c
+commit_all c1
+echo more >>other.txt
+commit_all c2
+echo again >>other.txt
+commit_all c3
+sed -n '2,4p' src.c >>dst.c
+echo 'int fifth_function_of_the_source(void) { return 5; }' >>src.c
+commit_all c4
+`
+
+// TestCopySourceReadCountsAsGit compares --show-stats under -C with git:
+// num read blob counts the copy's source once, as git does, whose
+// reference from the copied lines keeps the blob read while its blame
+// passes down unchanged commits (an earlier goblame dropped it after the
+// diff and read it again where src.c changed).
+func TestCopySourceReadCountsAsGit(t *testing.T) {
+	dirs := fixtureDirs(t, "copy-chain", copyChainScript)
+	for _, format := range testgit.Formats {
+		for _, flags := range [][]string{{"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}} {
+			compareWithGit(t, dirs[format], format, nil, nil, append(flags, "--show-stats", "HEAD", "--", "dst.c")...)
+		}
 	}
 }

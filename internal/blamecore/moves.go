@@ -600,22 +600,50 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				sb.copySplitIfBetter(&splits[j], &potential)
 			}
 			if norigin.suspects == nil {
-				sb.dropFile(norigin)
-				if fresh && !splitsUse(splits, norigin) {
-					sb.forgetOrigin(norigin)
+				// A split that holds the origin keeps its blob, as git's
+				// reference from the split keeps the origin and its file:
+				// applied, the next pass finds the blob read (and git's
+				// num read blob does not count it again).
+				if !splitsUse(splits, norigin) {
+					sb.dropFile(norigin)
+					if fresh {
+						sb.forgetOrigin(norigin)
+					}
 				}
 			}
 			sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 		}
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}
+		applied := make([]bool, len(ents))
 		for j, e := range ents {
 			s := &splits[j]
 			if s[1].suspect != nil && sb.opts.copyScore() < sb.entryScore(&s[1]) {
 				sb.applySplit(&blamedApp, &unb, s, e)
+				applied[j] = true
 			} else {
 				e.next = leftover
 				leftover = e
+			}
+		}
+		// The origin of a split not applied, which no applied split
+		// names and which has no suspects, loses its blob: git frees it
+		// with its file when the split lets go (decref_split). Those
+		// of applied splits keep theirs until they are blamed.
+		for j := range splits {
+			o := splits[j][1].suspect
+			if applied[j] || o == nil || o == target || o.suspects != nil || o.file == nil {
+				continue
+			}
+			held := false
+			for i := range splits {
+				if applied[i] && splits[i][1].suspect == o {
+					held = true
+					break
+				}
+			}
+			if !held {
+				sb.dropFile(o)
 			}
 		}
 		unblamed = newUnblamed
