@@ -1,6 +1,8 @@
 package blamecore
 
 import (
+	"runtime"
+
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
@@ -86,6 +88,7 @@ func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
 	g := sb.hist.commits.Graph()
 	o := firstWithSuspects(c)
 	if sb.hist.newLookupReader == nil || g == nil || o == nil || c.tc.GraphPos == traverse.NoGraphPosition ||
+		runtime.GOMAXPROCS(0) < 2 ||
 		sb.opts.Reverse || sb.hist.trees.Stats().TreesRead*lookAheadRatio < taken {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -372,6 +373,9 @@ func TestRandomHistoriesLookAhead(t *testing.T) {
 		// Some histories' walks are all short: over all the seeds, some
 		// must have been long enough, and the lagging walk must have
 		// taken answers of the look-ahead.
+		if runtime.GOMAXPROCS(0) < 2 {
+			return // no look-ahead on one processor
+		}
 		if compared.Load() > 0 && (started.Load() == 0 || hits.Load() == 0) {
 			t.Errorf("%d blames started %d look-aheads and took %d of their answers", compared.Load(), started.Load(), hits.Load())
 		}
