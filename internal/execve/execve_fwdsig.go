@@ -1,4 +1,4 @@
-//go:build linux && !cgo && goblame_fwdsig && (amd64 || arm64)
+//go:build linux && !cgo && goblame_fwdsig && (amd64 || arm64) && !go1.27
 
 package execve
 
@@ -15,7 +15,9 @@ import (
 // unless told otherwise: make build builds with this file's tag and
 // -ldflags=-checklinkname=0. The layout is the runtime's, Go 1.21 to
 // 1.26 at least: [_NSIG]uintptr, _NSIG 65 on linux/amd64 and arm64,
-// SIG_IGN 1. TestShimSignals checks it in the build make build makes.
+// SIG_IGN 1; a newer Go, whose runtime nobody has checked yet, builds
+// execve_nocgo.go instead (the build constraint's !go1.27).
+// TestShimSignals checks it in the build make build makes.
 //
 //go:linkname fwdSig runtime.fwdSig
 var fwdSig [65]uintptr

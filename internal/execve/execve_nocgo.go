@@ -1,4 +1,4 @@
-//go:build unix && !cgo && !(linux && goblame_fwdsig && (amd64 || arm64))
+//go:build unix && !cgo && !(linux && goblame_fwdsig && (amd64 || arm64) && !go1.27)
 
 package execve
 
