@@ -615,12 +615,15 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		}
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}
-		applied := make([]bool, len(ents))
+		var held map[*origin]bool // the origins of the splits applied
 		for j, e := range ents {
 			s := &splits[j]
 			if s[1].suspect != nil && sb.opts.copyScore() < sb.entryScore(&s[1]) {
 				sb.applySplit(&blamedApp, &unb, s, e)
-				applied[j] = true
+				if held == nil {
+					held = make(map[*origin]bool)
+				}
+				held[s[1].suspect] = true
 			} else {
 				e.next = leftover
 				leftover = e
@@ -631,18 +634,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		// with its file when the split lets go (decref_split). Those
 		// of applied splits keep theirs until they are blamed.
 		for j := range splits {
-			o := splits[j][1].suspect
-			if applied[j] || o == nil || o == target || o.suspects != nil || o.file == nil {
-				continue
-			}
-			held := false
-			for i := range splits {
-				if applied[i] && splits[i][1].suspect == o {
-					held = true
-					break
-				}
-			}
-			if !held {
+			if o := splits[j][1].suspect; o != nil && !held[o] && o != target && o.suspects == nil && o.file != nil {
 				sb.dropFile(o)
 			}
 		}

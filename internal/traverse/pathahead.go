@@ -237,7 +237,9 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		// Where the walk will go from here: the first parent with the
 		// same entry takes everything; else every parent that has the
 		// path. A commit passed by the walk is not looked up (the
-		// walk has), and is followed along its first parent only.
+		// walk has), and is followed along its first parent only. Of an
+		// octopus merge's parents that differ, the first two are
+		// followed (the walk reads the others itself).
 		var next [2]pathAheadItem
 		var found []pathAheadItem
 		same := -1
