@@ -147,3 +147,75 @@ func TestPackFilesWithinOpenFileLimit(t *testing.T) {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 }
+
+// TestPreadRecentWindows: entries a few hundred bytes long that lie in
+// the window of an entry read before are read from it, not with another
+// pread, and give the same bytes, whichever chain link (slot) reads
+// them: a chain whose links are neighbours, read from every depth, and
+// small blobs read in pack order and then backwards (each window holds
+// the entries after its own, never before).
+func TestPreadRecentWindows(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		objects := emptyObjects(t)
+		var entries []testpack.Entry
+		var order []oid.ID
+		want := map[oid.ID][]byte{}
+		add := func(e testpack.Entry, content []byte) {
+			entries = append(entries, e)
+			want[e.ID] = content
+			order = append(order, e.ID)
+		}
+		const blobs = 200
+		for i := range blobs {
+			content := fmt.Appendf(nil, "small blob %d of a pack whose entries are read in order\n", i)
+			add(testpack.Full(format, object.Blob, content), content)
+		}
+		content := []byte("chain 00000000 with a line that every version keeps\n")
+		add(testpack.Full(format, object.Blob, content), content)
+		for i := 1; i <= 40; i++ {
+			next := bytes.Clone(content)
+			copy(next[6:14], fmt.Sprintf("%08d", i))
+			add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: len(entries) - 1, ID: oid.HashObject(format, "blob", next), DeclaredSize: -1}, next)
+			content = next
+		}
+		testpack.Write(t, filepath.Join(objects, "pack"), format, "windows", entries)
+		db, err := Open(objects, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(r *Reader, id oid.ID) {
+			t.Helper()
+			typ, data, err := r.Read(id, nil)
+			if err != nil || typ != object.Blob || !bytes.Equal(data, want[id]) {
+				t.Fatalf("%v: Read(%s) = %v, %q, %v; want %q", format, id, typ, data, err, want[id])
+			}
+		}
+		// Forwards: a window of 4 KiB holds dozens of these entries.
+		r := db.NewReaderCache(-1)
+		for _, id := range order[:blobs] {
+			read(r, id)
+		}
+		if s := r.Stats(); s.EntryPreads+s.EntryWindowHits != blobs || s.EntryPreads > blobs/10 {
+			t.Errorf("%v: %d blobs in order took %d preads and %d window hits; want at most %d preads", format, blobs, s.EntryPreads, s.EntryWindowHits, blobs/10)
+		}
+		// Backwards: every entry precedes the windows read so far.
+		r = db.NewReaderCache(-1)
+		for i := blobs - 1; i >= 0; i-- {
+			read(r, order[i])
+		}
+		if s := r.Stats(); s.EntryPreads != blobs || s.EntryWindowHits != 0 {
+			t.Errorf("%v: %d blobs backwards took %d preads and %d window hits; want a pread each", format, blobs, s.EntryPreads, s.EntryWindowHits)
+		}
+		// The chain from every depth, with no delta-base cache: each read
+		// walks the links down to the base, one slot each, from windows
+		// that later links of the same read replace.
+		r = db.NewReaderCache(-1)
+		for i := len(order) - 1; i >= blobs; i-- {
+			read(r, order[i])
+		}
+		if s := r.Stats(); s.EntryWindowHits == 0 {
+			t.Errorf("%v: the chain's neighbouring links took %d preads and no window hit", format, s.EntryPreads)
+		}
+		db.Close()
+	}
+}

@@ -18,6 +18,7 @@ type Stats struct {
 	ObjectCacheMisses    int64 // ReadCached that had to read the object
 	PackRescans          int64 // pack directory rescans after a missing object
 	EntryPreads          int64 // pack entries read with pread rather than through the mapping
+	EntryWindowHits      int64 // pack entries found in a recent pread window instead
 	DeltaBaseCacheBound  int64 // the delta-base cache's bound now (it grows where a larger one would hit)
 }
 
@@ -33,6 +34,7 @@ type Reader struct {
 
 	chain    []chainLink
 	windows  [][]byte // pread windows of the entries of one read (see entry)
+	recent   recentWindows
 	refHops  []baseKey
 	deltaBuf []byte
 	looseBuf []byte
@@ -745,20 +747,46 @@ func (r *Reader) readEntry(p *pack, off uint64, slot int, packLen uint64) (h ent
 	for len(r.windows) <= slot {
 		r.windows = append(r.windows, nil)
 	}
-	n := min(uint64(entryWindow), end-off)
+	// The bytes from off that a recent window holds, if they hold the
+	// entry's header and stream, else a new window read from off.
+	var need uint64
+	win := r.recent.find(p, off)
+	if win != nil {
+		var err error
+		if h, err = p.entryHeaderIn(win, off, off, packLen); err != nil {
+			win = nil
+		} else if need = h.needed(off, end); need > uint64(len(win)) {
+			win = nil
+		} else {
+			r.stats.EntryWindowHits++
+		}
+	}
+	if win == nil {
+		w := r.recent.next(p, off)
+		n := min(uint64(entryWindow), end-off)
+		if _, err := p.file.ReadAt(w.buf[:n], int64(off)); err != nil {
+			w.p = nil
+			return h, nil, false
+		}
+		w.n = n
+		r.stats.EntryPreads++
+		win = w.buf[:n]
+		var err error
+		if h, err = p.entryHeaderIn(win, off, off, packLen); err != nil {
+			return h, nil, false
+		}
+		need = h.needed(off, end)
+	}
+	if compressedBound(h.size) > maxPreadEntry {
+		return h, nil, false
+	}
+	// The entry's bytes go to the slot's own buffer: a recent window is
+	// replaced by the next read that misses, which may be a deeper link
+	// of this same read.
+	n := min(need, uint64(len(win)))
 	buf := grow(r.windows[slot], int(n))
-	if _, err := p.file.ReadAt(buf, int64(off)); err != nil {
-		return h, nil, false
-	}
-	h, err := p.entryHeaderIn(buf, off, off, packLen)
-	if err != nil {
-		return h, nil, false
-	}
-	bound := compressedBound(h.size)
-	if bound > maxPreadEntry {
-		return h, nil, false
-	}
-	need := min(h.dataOff-off+bound, end-off)
+	copy(buf, win[:n])
+	h, _ = p.entryHeaderIn(buf, off, off, packLen) // baseID into buf
 	if need > n {
 		if uint64(cap(buf)) >= need {
 			buf = buf[:need]
@@ -773,8 +801,62 @@ func (r *Reader) readEntry(p *pack, off uint64, slot int, packLen uint64) (h ent
 		}
 	}
 	r.windows[slot] = buf
-	r.stats.EntryPreads++
 	return h, buf[h.dataOff-off : need], true
+}
+
+// needed is how many bytes from off the entry at off takes at most: its
+// header and the bound of its stream, within the pack's streams, which
+// end at end.
+func (h *entryHeader) needed(off, end uint64) uint64 {
+	return min(h.dataOff-off+compressedBound(h.size), end-off)
+}
+
+// recentWindows are the last windows a Reader read with pread, each the
+// entryWindow bytes from an entry's offset: pack entries are mostly a
+// few hundred bytes and a blame reads neighbours (the links of a chain,
+// a tree and its base), so that on gitoxide's gix/src/lib.rs 42% of the
+// entries are found in one of the last 16 windows (32: 45%), and a copy
+// of a few hundred bytes replaces a pread of about 1.5 µs.
+type recentWindows struct {
+	w    [recentWindowCount]recentWindow
+	bufs []byte // the windows' buffers, allocated on first use
+	last int    // the window read last
+}
+
+const recentWindowCount = 16
+
+type recentWindow struct {
+	p   *pack // nil: empty
+	off uint64
+	n   uint64
+	buf []byte
+}
+
+// find returns the bytes from off that a recent window of p holds, nil
+// if none does. Newest first: a read's next entry is mostly near its
+// last.
+func (rw *recentWindows) find(p *pack, off uint64) []byte {
+	for i := range recentWindowCount {
+		w := &rw.w[(rw.last-i+recentWindowCount)%recentWindowCount]
+		if w.p == p && off >= w.off && off-w.off < w.n {
+			return w.buf[off-w.off : w.n]
+		}
+	}
+	return nil
+}
+
+// next returns the oldest window, which a read from off in p replaces.
+func (rw *recentWindows) next(p *pack, off uint64) *recentWindow {
+	if rw.bufs == nil {
+		rw.bufs = make([]byte, recentWindowCount*entryWindow)
+		for i := range rw.w {
+			rw.w[i].buf = rw.bufs[i*entryWindow : (i+1)*entryWindow : (i+1)*entryWindow]
+		}
+	}
+	rw.last = (rw.last + 1) % recentWindowCount
+	w := &rw.w[rw.last]
+	w.p, w.off, w.n = p, off, 0
+	return w
 }
 
 // mappedStream returns an entry's stream from the pack's mapping.
