@@ -24,7 +24,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	if r.WorkTree == "" {
 		return nil, fatalf("this operation must be run in a work tree")
 	}
-	ix, err := r.ReadIndex()
+	// The path's entries; the whole index only for the pseudo-commit's
+	// index (IndexFunc).
+	ix, whole, err := r.ReadIndexFor(path)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,13 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	}
 	wt.Mode = mode
 	id := oid.HashObject(r.Format, "blob", converted)
-	wt.IndexFunc = func() []blamecore.IndexEntry { return pseudoIndex(ix, path, mode, id) }
+	wt.IndexFunc = func() []blamecore.IndexEntry {
+		full, err := whole()
+		if err != nil {
+			full = ix // not reached: the bytes parsed once already
+		}
+		return pseudoIndex(full, path, mode, id)
+	}
 	return wt, nil
 }
 

@@ -61,6 +61,37 @@ func FuzzParseIndex(f *testing.F) {
 			format = oid.SHA256
 		}
 		ix, link, err := parseIndex(data, "index", format)
+		// Parsing for one path checks the same: the same error, and the
+		// same entries of each path (and of one the index lacks).
+		paths := []string{"a", "no such path"}
+		if err == nil {
+			for _, e := range ix.EntryList {
+				paths = append(paths, e.Path)
+			}
+		}
+		for _, p := range paths {
+			one, oneLink, oneErr := parseIndexOf(data, "index", format, &p)
+			if (err == nil) != (oneErr == nil) || err != nil && err.Error() != oneErr.Error() {
+				t.Fatalf("path %q: error %v, whole index %v", p, oneErr, err)
+			}
+			if err != nil {
+				continue
+			}
+			// All of p's entries (Entries, a binary search, finds them
+			// only in a sorted index, as every index git writes is).
+			var all []IndexEntry
+			for _, e := range ix.EntryList {
+				if e.Path == p {
+					all = append(all, e)
+				}
+			}
+			if got, want := describeIndex(&Index{EntryList: one.EntryList}), describeIndex(&Index{EntryList: all}); got != want {
+				t.Fatalf("path %q: entries\n%s\nwhole index\n%s", p, got, want)
+			}
+			if one.Sparse != ix.Sparse || (oneLink == nil) != (link == nil) || len(one.Messages) != len(ix.Messages) || one.Checksum != ix.Checksum {
+				t.Fatalf("path %q: sparse %v link %v messages %q; whole index %v %v %q", p, one.Sparse, oneLink != nil, one.Messages, ix.Sparse, link != nil, ix.Messages)
+			}
+		}
 		if err != nil {
 			return
 		}

@@ -148,6 +148,77 @@ func TestIndexEntriesLookup(t *testing.T) {
 	}
 }
 
+// TestReadIndexForOnePath: the index read for one path (a blame of the
+// work tree) holds exactly that path's entries of the whole index, for
+// every path of every fixture and paths the index lacks, the same
+// errors for damaged copies, and its whole index is ReadIndex's.
+func TestReadIndexForOnePath(t *testing.T) {
+	testgit.Golden(t) // skips without git, which builds the fixture
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "index", f, indexScript)
+		for _, name := range []string{"v2", "v3", "v4", "split", "sparse", "conflict", "long", "long4", "empty"} {
+			r, err := Discover(EnvFromList(filepath.Join(root, name), testgit.Env(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := r.ReadIndex()
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths := []string{"nonexistent", "dir", "dir/", "a.txt", "dir/sub/c.txt"}
+			for _, e := range full.EntryList {
+				paths = append(paths, e.Path)
+			}
+			for _, p := range paths {
+				ix, whole, err := r.ReadIndexFor(p)
+				if err != nil {
+					t.Fatalf("%s %s %q: %v", f, name, p, err)
+				}
+				if got, want := describeIndex(ix), describeIndex(&Index{EntryList: full.Entries(p)}); got != want {
+					t.Errorf("%s %s %q:\n got: %s\nwant: %s", f, name, p, got, want)
+				}
+				if got := ix.Entries(p); len(got) != len(full.Entries(p)) {
+					t.Errorf("%s %s %q: Entries gives %d, want %d", f, name, p, len(got), len(full.Entries(p)))
+				}
+				w, err := whole()
+				if err != nil || describeIndex(w) != describeIndex(full) {
+					t.Errorf("%s %s %q: the whole index differs (%v)", f, name, p, err)
+				}
+			}
+		}
+		// Damaged copies fail as ReadIndex fails, whichever the path.
+		dir := filepath.Join(root, "v3")
+		orig, err := os.ReadFile(filepath.Join(dir, ".git/index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := orig[:len(orig)-f.Size()]
+		cases := map[string][]byte{
+			"required-ext":  append(append(append([]byte{}, body...), "abcd\x00\x00\x00\x00"...), make([]byte, f.Size())...),
+			"bad-signature": append([]byte("DIRX"), orig[4:]...),
+			"truncated":     append(append([]byte{}, orig[:len(orig)/2]...), make([]byte, f.Size())...),
+			"too-small":     orig[:10],
+		}
+		for name, data := range cases {
+			idx := filepath.Join(t.TempDir(), "index")
+			if err := os.WriteFile(idx, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Discover(EnvFromList(dir, testgit.Env(f, "GIT_INDEX_FILE="+idx)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, wantErr := r.ReadIndex()
+			for _, p := range []string{"a.txt", "nonexistent"} {
+				_, _, err := r.ReadIndexFor(p)
+				if err == nil || wantErr == nil || renderFatal(err) != renderFatal(wantErr) {
+					t.Errorf("%s %s %q: %v, ReadIndex %v", f, name, p, err, wantErr)
+				}
+			}
+		}
+	}
+}
+
 // TestReadIndexDamaged edits copies of an index (zero trailer, unknown
 // extensions, bad signature and version, truncation) and compares with
 // what git makes of them.
