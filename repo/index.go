@@ -330,8 +330,37 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *string) (*I
 // extensions start. Each name but the last (which a v4 name is
 // compressed against) is dropped once compared: no allocation per entry.
 func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.Format, path string) (int, error) {
-	paths := make([]byte, 0, 256)
 	off := 12
+	if version != 4 {
+		// Names are whole: each is compared where it lies, and only
+		// the path's entries are decoded.
+		hashLen := format.Size()
+		var paths []byte
+		for i := 0; i < count; i++ {
+			flags, p, err := indexEntryHead(body, off, hashLen)
+			if err != nil {
+				return 0, err
+			}
+			name, size, err := indexEntryName(body, off, flags, p)
+			if err != nil {
+				return 0, err
+			}
+			if string(name) == path {
+				e, _, _, err := parseIndexEntry(body, off, version, format, &paths, [2]int{}, false)
+				if err != nil {
+					return 0, err
+				}
+				e.Path = path
+				ix.EntryList = append(ix.EntryList, e)
+			}
+			if mode := binary.BigEndian.Uint32(body[off+24:]); isSparseDir(mode, flags, name) {
+				ix.Sparse = true
+			}
+			off += size
+		}
+		return off, nil
+	}
+	paths := make([]byte, 0, 256)
 	prev := [2]int{}
 	for i := 0; i < count; i++ {
 		e, size, span, err := parseIndexEntry(body, off, version, format, &paths, prev, i > 0)
@@ -344,14 +373,21 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 			e.Path = path
 			ix.EntryList = append(ix.EntryList, e)
 		}
-		if e.Mode&0o170000 == 0o040000 && e.Flags&IndexSkipWorktree != 0 && bytes.HasSuffix(name, []byte("/")) {
-			ix.Sparse = true // IsSparseDir
+		if isSparseDir(e.Mode, e.Flags, name) {
+			ix.Sparse = true
 		}
+		// Only the last name is kept: the next is compressed against it.
 		n := copy(paths, name)
 		paths = paths[:n]
 		prev = [2]int{0, n}
 	}
 	return off, nil
+}
+
+// isSparseDir is IndexEntry.IsSparseDir of an entry's mode, flags and
+// name.
+func isSparseDir(mode, flags uint32, name []byte) bool {
+	return mode&0o170000 == 0o040000 && flags&IndexSkipWorktree != 0 && bytes.HasSuffix(name, []byte("/"))
 }
 
 // parseIndexExtensions reads the extensions of an index from body[off:]
@@ -408,16 +444,62 @@ func parseIndexExtensions(ix *Index, body []byte, off int, format oid.Format) (*
 	return ix, link, nil
 }
 
-// parseIndexEntry decodes the entry at body[off:].
+// errIndexCorrupt is git's "index file corrupt".
+func errIndexCorrupt() error { return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"} }
+
+// indexEntryHead checks the fixed part of the entry at body[off:] and
+// returns its flags (the extended ones included) and where its name
+// starts, relative to off.
+func indexEntryHead(body []byte, off, hashLen int) (flags uint32, name int, err error) {
+	if off+40+hashLen+2 > len(body) {
+		return 0, 0, errIndexCorrupt()
+	}
+	b := body[off:]
+	flags = uint32(binary.BigEndian.Uint16(b[40+hashLen:]))
+	name = 40 + hashLen + 2
+	if flags&IndexExtended != 0 {
+		if name+2 > len(b) {
+			return 0, 0, errIndexCorrupt()
+		}
+		ext := uint32(binary.BigEndian.Uint16(b[name:])) << 16
+		if ext&^indexExtendedMask != 0 {
+			return 0, 0, newError(ErrCorruptIndex, "unknown index entry format 0x%08x", ext)
+		}
+		flags |= ext
+		name += 2
+	}
+	return flags, name, nil
+}
+
+// indexEntryName returns the name of the v2 or v3 entry at body[off:],
+// whose name starts at off+p, and the entry's size.
+func indexEntryName(body []byte, off int, flags uint32, p int) (name []byte, size int, err error) {
+	b := body[off:]
+	nameLen := int(flags & indexNameMask)
+	if nameLen == indexNameMask {
+		nul := bytes.IndexByte(b[p:], 0)
+		if nul < 0 {
+			return nil, 0, errIndexCorrupt()
+		}
+		nameLen = nul
+	}
+	if p+nameLen > len(b) {
+		return nil, 0, errIndexCorrupt()
+	}
+	size = (p + nameLen + 8) &^ 7
+	if size > len(b) {
+		return nil, 0, errIndexCorrupt()
+	}
+	return b[p : p+nameLen], size, nil
+}
+
 // parseIndexEntry decodes the entry at body[off:], appending its path
 // to *paths; span is where it landed there, prev the previous entry's.
 func parseIndexEntry(body []byte, off, version int, format oid.Format, paths *[]byte, prev [2]int, hasPrev bool) (e IndexEntry, size int, span [2]int, err error) {
 	hashLen := format.Size()
-	corrupt := func() (IndexEntry, int, [2]int, error) {
-		return IndexEntry{}, 0, span, &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"}
-	}
-	if off+40+hashLen+2 > len(body) {
-		return corrupt()
+	flags, p, err := indexEntryHead(body, off, hashLen)
+	if err != nil {
+		return IndexEntry{}, 0, span, err
 	}
 	b := body[off:]
 	be := binary.BigEndian
@@ -428,27 +510,13 @@ func parseIndexEntry(body []byte, off, version int, format oid.Format, paths *[]
 		UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
 	}
 	e.ID = oid.FromBytes(format, b[40:])
-	flags := uint32(be.Uint16(b[40+hashLen:]))
-	nameLen := int(flags & indexNameMask)
-	p := 40 + hashLen + 2
-	if flags&IndexExtended != 0 {
-		if p+2 > len(b) {
-			return corrupt()
-		}
-		ext := uint32(be.Uint16(b[p:])) << 16
-		if ext&^indexExtendedMask != 0 {
-			return IndexEntry{}, 0, span, newError(ErrCorruptIndex, "unknown index entry format 0x%08x", ext)
-		}
-		flags |= ext
-		p += 2
-	}
 	e.Flags = flags &^ indexNameMask
 	e.Stage = int(flags&IndexStageMask) >> 12
 	start := len(*paths)
 	if version == 4 {
 		strip, n := decodeIndexVarint(b[p:])
 		if n == 0 {
-			return corrupt()
+			return IndexEntry{}, 0, span, errIndexCorrupt()
 		}
 		p += n
 		keep := 0
@@ -461,27 +529,17 @@ func parseIndexEntry(body []byte, off, version int, format oid.Format, paths *[]
 		}
 		nul := bytes.IndexByte(b[p:], 0)
 		if nul < 0 {
-			return corrupt()
+			return IndexEntry{}, 0, span, errIndexCorrupt()
 		}
 		*paths = append(*paths, (*paths)[prev[0]:prev[0]+keep]...)
 		*paths = append(*paths, b[p:p+nul]...)
 		return e, p + nul + 1, [2]int{start, len(*paths)}, nil
 	}
-	if nameLen == indexNameMask {
-		nul := bytes.IndexByte(b[p:], 0)
-		if nul < 0 {
-			return corrupt()
-		}
-		nameLen = nul
+	name, size, err := indexEntryName(body, off, flags, p)
+	if err != nil {
+		return IndexEntry{}, 0, span, err
 	}
-	if p+nameLen > len(b) {
-		return corrupt()
-	}
-	size = (p + nameLen + 8) &^ 7
-	if size > len(b) {
-		return corrupt()
-	}
-	*paths = append(*paths, b[p:p+nameLen]...)
+	*paths = append(*paths, name...)
 	return e, size, [2]int{start, len(*paths)}, nil
 }
 
