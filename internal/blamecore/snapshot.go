@@ -251,7 +251,8 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 		lno, sLno, numLines, origin int
 		piece, sus                  int
 	}
-	var cuts []cut
+	// Mostly a cut per piece: the whole file is one suspect.
+	cuts := make([]cut, 0, len(snap.Pieces))
 	for i := 0; i < len(snap.Pieces); {
 		j := i
 		for j < len(snap.Pieces) && snap.Pieces[j].Origin == snap.Pieces[i].Origin {
@@ -430,6 +431,9 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 
 	o.suspects = nil
 	var found, last *entry
+	if sb.opts.Record {
+		sb.snap.pieces = slices.Grow(sb.snap.pieces, len(cuts))
+	}
 	for _, k := range cuts {
 		suspect := origins[k.origin]
 		e := &entry{lno: k.lno, sLno: k.sLno, numLines: k.numLines, suspect: suspect}
