@@ -22,6 +22,8 @@ func TestMain(m *testing.M) {
 		processChildGC(false)
 	case "gc-hugepages":
 		processChildGC(true)
+	case "gc-hugepages-late":
+		processChildHugePagesLate()
 	case "hugepages":
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
@@ -87,6 +89,41 @@ func processChildGC(huge bool) {
 	os.Exit(0)
 }
 
+// processChildHugePagesLate makes the huge-page start the way a walk in
+// a large repository does, with 12 MiB already live under tuneGC and a
+// 16 MiB start: one collection (its own), not a second one from its
+// allocation reaching tuneGC's memory limit, and the collector still off
+// afterwards.
+func processChildHugePagesLate() {
+	if runtime.GOOS != "linux" {
+		os.Stdout.WriteString("ok\n") // no huge-page start elsewhere
+		os.Exit(0)
+	}
+	tuneGC(func(string) string { return "" })
+	live := make([][]byte, 0, 48)
+	for i := 0; i < cap(live); i++ {
+		live = append(live, make([]byte, 256<<10))
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	hugePageHeap(16 << 20)
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(live)
+	if n := after.NumGC - before.NumGC; n != 1 {
+		os.Stdout.WriteString(strconv.Itoa(int(n)) + " collections for the huge-page start, want its own one\n")
+		os.Exit(1)
+	}
+	for i := 0; i < 100; i++ {
+		runtime.Gosched()
+	}
+	if p := gcPercent(); p == 100 {
+		os.Stdout.WriteString("GOGC is 100 after the huge-page start\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
 // gcPercent is the collector's GOGC setting, read from runtime/metrics.
 func gcPercent() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
@@ -144,7 +181,7 @@ func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 }
 
 func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
-	for _, mode := range []string{"gc", "gc-hugepages"} {
+	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late"} {
 		if out := runProcessChild(t, mode); strings.TrimSpace(out) != "ok" {
 			t.Fatalf("child %s: %s", mode, out)
 		}
