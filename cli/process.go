@@ -63,13 +63,19 @@ var gcTuning struct {
 // armGC turns the collector off with the memory limit, until the next
 // collection frees a fresh sentinel and runs its cleanup, which restores
 // the defaults for the rest of the run.
-func armGC() {
+func armGC() { armGCAt(firstCollectionBytes) }
+
+// armGCAt is armGC with the memory limit at limit bytes: the huge-page
+// start's freed memory stays the runtime's and counts against the limit
+// (hugePageHeap adds it, so that the heap still reaches
+// firstCollectionBytes of its own before the first collection).
+func armGCAt(limit int64) {
 	gcTuning.Lock()
 	defer gcTuning.Unlock()
 	gcTuning.on = true
 	gcTuning.gen++
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(firstCollectionBytes)
+	debug.SetMemoryLimit(limit)
 	sentinel := new([2]uintptr)
 	runtime.AddCleanup(sentinel, func(gen uint64) {
 		gcTuning.Lock()

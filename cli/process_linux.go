@@ -32,7 +32,7 @@ func hugePageHeap(n int) {
 		// 18 MiB on top of the 7 MiB the run had: a second collection,
 		// 7 ms of a 48 ms README.md blame).
 		debug.SetMemoryLimit(math.MaxInt64)
-		defer armGC()
+		defer armGCAt(firstCollectionBytes + int64(n) + hugePageBytes)
 	} else if prev := debug.SetGCPercent(-1); prev >= 0 {
 		defer debug.SetGCPercent(prev)
 	}
