@@ -29,6 +29,23 @@ func paddedZlib(b []byte, pad int) []byte {
 	return binary.BigEndian.AppendUint32(out, adler32.Checksum(b))
 }
 
+// deltaChain makes a blob whose bytes 6-14 count up in each of n deltas
+// after it, each against the one before: the entries, to be written
+// from position at in the pack, and their contents.
+func deltaChain(format oid.Format, base []byte, n, at int) ([]testpack.Entry, [][]byte) {
+	entries := []testpack.Entry{testpack.Full(format, object.Blob, base)}
+	contents := [][]byte{base}
+	content := base
+	for i := 1; i <= n; i++ {
+		next := bytes.Clone(content)
+		copy(next[6:14], fmt.Sprintf("%08d", i))
+		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: at + i - 1, ID: oid.HashObject(format, "blob", next), DeclaredSize: -1})
+		contents = append(contents, next)
+		content = next
+	}
+	return entries, contents
+}
+
 // TestPreadEntries: entries read with pread give the bytes the mapping
 // gives, and the mapping serves what a window cannot: a stream longer
 // than its bound, an entry above maxPreadEntry, chain links past
@@ -62,13 +79,9 @@ func TestPreadEntries(t *testing.T) {
 		rid := oid.HashObject(format, "blob", result)
 		add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(small, result), OfsBase: 0, ID: rid, DeclaredSize: -1}, result)
 		// A chain 100 deep.
-		content := []byte("chain 00000000\n")
-		add(testpack.Full(format, object.Blob, content), content)
-		for i := 1; i <= 100; i++ {
-			next := bytes.Clone(content)
-			copy(next[6:14], fmt.Sprintf("%08d", i))
-			add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: len(entries) - 1, ID: oid.HashObject(format, "blob", next), DeclaredSize: -1}, next)
-			content = next
+		chain, contents := deltaChain(format, []byte("chain 00000000\n"), 100, len(entries))
+		for i, e := range chain {
+			add(e, contents[i])
 		}
 		testpack.Write(t, filepath.Join(objects, "pack"), format, "pread", entries)
 
@@ -170,13 +183,9 @@ func TestPreadRecentWindows(t *testing.T) {
 			content := fmt.Appendf(nil, "small blob %d of a pack whose entries are read in order\n", i)
 			add(testpack.Full(format, object.Blob, content), content)
 		}
-		content := []byte("chain 00000000 with a line that every version keeps\n")
-		add(testpack.Full(format, object.Blob, content), content)
-		for i := 1; i <= 40; i++ {
-			next := bytes.Clone(content)
-			copy(next[6:14], fmt.Sprintf("%08d", i))
-			add(testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: len(entries) - 1, ID: oid.HashObject(format, "blob", next), DeclaredSize: -1}, next)
-			content = next
+		chain, contents := deltaChain(format, []byte("chain 00000000 with a line that every version keeps\n"), 40, len(entries))
+		for i, e := range chain {
+			add(e, contents[i])
 		}
 		testpack.Write(t, filepath.Join(objects, "pack"), format, "windows", entries)
 		db, err := Open(objects, format, Options{})
