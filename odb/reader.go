@@ -819,8 +819,7 @@ func (h *entryHeader) needed(off, end uint64) uint64 {
 // of a few hundred bytes replaces a pread of about 1.5 µs.
 type recentWindows struct {
 	w    [recentWindowCount]recentWindow
-	bufs []byte // the windows' buffers, allocated on first use
-	last int    // the window read last
+	last int // the window read last
 }
 
 const recentWindowCount = 16
@@ -846,15 +845,14 @@ func (rw *recentWindows) find(p *pack, off uint64) []byte {
 }
 
 // next returns the oldest window, which a read from off in p replaces.
+// Each window's buffer is allocated when the window is first used: a
+// short blame reads a few entries.
 func (rw *recentWindows) next(p *pack, off uint64) *recentWindow {
-	if rw.bufs == nil {
-		rw.bufs = make([]byte, recentWindowCount*entryWindow)
-		for i := range rw.w {
-			rw.w[i].buf = rw.bufs[i*entryWindow : (i+1)*entryWindow : (i+1)*entryWindow]
-		}
-	}
 	rw.last = (rw.last + 1) % recentWindowCount
 	w := &rw.w[rw.last]
+	if w.buf == nil {
+		w.buf = make([]byte, entryWindow)
+	}
 	w.p, w.off, w.n = p, off, 0
 	return w
 }
