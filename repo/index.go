@@ -153,8 +153,9 @@ func (r *Repository) ReadIndex() (*Index, error) {
 // makes of the whole file (so a corrupt index is the same error), and
 // whole reads the rest when it is needed (the same bytes, parsed in
 // full). A split or sparse index is read whole at once: its entries are
-// not the file's alone. On git/git's index (4,800 entries) this is
-// 0.6 -> 0.1 ms of a working-tree blame's start.
+// not the file's alone. git/git's index (4,847 entries, 461 KB) parses
+// whole in 0.35 ms and is scanned in 0.07 (in-process, the file read
+// apart).
 func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index, error), err error) {
 	data, err := readIndexBytes(r.IndexFile(), r.indexFileName(), false)
 	if err != nil {
