@@ -30,7 +30,7 @@ func hugePageHeap(n int) {
 		// The collector is off, but tuneGC's memory limit would start
 		// one when this allocation takes the heap past it (on git/git,
 		// 18 MiB on top of the 7 MiB the run had: a second collection,
-		// 7 ms of a 48 ms README.md blame).
+		// 3 ms of a 35 ms README.md blame).
 		debug.SetMemoryLimit(math.MaxInt64)
 		defer armGCAt(firstCollectionBytes + int64(n) + hugePageBytes)
 	} else if prev := debug.SetGCPercent(-1); prev >= 0 {
