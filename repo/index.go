@@ -5,13 +5,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"unsafe"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -157,19 +158,24 @@ func (r *Repository) ReadIndex() (*Index, error) {
 // whole in 0.35 ms and is scanned in 0.07 (in-process, the file read
 // apart).
 func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index, error), err error) {
-	data, err := readIndexBytes(r.IndexFile(), r.indexFileName(), false)
+	// A large index is mapped, not read into fresh memory (as git
+	// maps it); the mapping lives as long as whole.
+	data, mapped, err := fsread.MapFile(r.IndexFile(), 0, indexMapBytes)
 	if err != nil {
-		return nil, nil, err
-	}
-	if data == nil {
-		empty := &Index{Version: 2}
-		return empty, func() (*Index, error) { return empty, nil }, nil
+		if errors.Is(err, fs.ErrNotExist) {
+			empty := &Index{Version: 2}
+			return empty, func() (*Index, error) { return empty, nil }, nil
+		}
+		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
 	}
 	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, &path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if link != nil || ix.Sparse {
+	if err != nil || link != nil || ix.Sparse {
+		if mapped {
+			fsread.Unmap(data)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
 		full, err := r.ReadIndex()
 		if err != nil {
 			return nil, nil, err
@@ -178,11 +184,26 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 		only.EntryList = full.Entries(path)
 		return &only, func() (*Index, error) { return full, nil }, nil
 	}
+	// The entries kept hold no byte of data: only whole reads it again.
+	held := &indexData{data}
+	if mapped {
+		runtime.AddCleanup(held, fsread.Unmap, data)
+	}
 	return ix, func() (*Index, error) {
-		full, _, err := parseIndex(data, r.indexFileName(), r.Format)
+		full, _, err := parseIndex(held.data, r.indexFileName(), r.Format)
+		runtime.KeepAlive(held)
 		return full, err
 	}, nil
 }
+
+// indexMapBytes: an index larger than this is mapped (ReadIndexFor).
+// git/git's 461 KB: 1,168 -> 1,091 faults for a gitsigns blame (-L
+// 40,+1 with a dirty buffer, 9.41 -> 9.27 ms); go-git's 76 KB gained
+// nothing from it.
+const indexMapBytes = 256 << 10
+
+// indexData holds the bytes of an index file for ReadIndexFor's whole.
+type indexData struct{ data []byte }
 
 // ReadIndexSparse is ReadIndex without expanding sparse directories.
 func (r *Repository) ReadIndexSparse() (*Index, error) {

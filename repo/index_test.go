@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -217,6 +218,41 @@ func TestReadIndexForOnePath(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReadIndexForMapped: an index above indexMapBytes is mapped; the
+// path's entries and the whole index read later (after collections,
+// while whole holds the mapping) are ReadIndex's.
+func TestReadIndexForMapped(t *testing.T) {
+	testgit.Golden(t) // skips without git, which builds the fixture
+	root := testgit.Fixture(t, "bigindex", oid.SHA1, bigIndexScript) // 20,000 entries, 2.1 MB
+	r, err := Discover(EnvFromList(filepath.Join(root, "r"), testgit.Env(oid.SHA1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(r.IndexFile()); err != nil || st.Size() <= indexMapBytes {
+		t.Fatalf("the fixture's index is not above %d bytes: %v", indexMapBytes, err)
+	}
+	full, err := r.ReadIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"dir000/sub00/file00000.txt", "dir199/sub36/file19998.txt", "dir007/sub07/file07777.txt", "nonexistent"} {
+		ix, whole, err := r.ReadIndexFor(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := describeIndex(ix), describeIndex(&Index{EntryList: full.Entries(p)}); got != want {
+			t.Errorf("%q:\n got: %s\nwant: %s", p, got, want)
+		}
+		runtime.GC()
+		runtime.GC()
+		w, err := whole()
+		if err != nil || len(w.EntryList) != len(full.EntryList) || describeIndex(w) != describeIndex(full) {
+			t.Errorf("%q: the whole index read later differs (%v)", p, err)
+		}
+	}
+	runtime.GC() // the mappings' cleanups run: nothing else reads them
 }
 
 // TestReadIndexDamaged edits copies of an index (zero trailer, unknown
