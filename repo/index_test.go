@@ -224,8 +224,9 @@ func TestReadIndexForOnePath(t *testing.T) {
 // path's entries and the whole index read later (after collections,
 // while whole holds the mapping) are ReadIndex's.
 func TestReadIndexForMapped(t *testing.T) {
-	testgit.Golden(t)                                                // skips without git, which builds the fixture
-	root := testgit.Fixture(t, "bigindex", oid.SHA1, bigIndexScript) // 20,000 entries, 2.1 MB
+	testgit.Golden(t) // skips without git, which builds the fixture
+	// 20,000 entries, 2.1 MB.
+	root := testgit.Fixture(t, "bigindex", oid.SHA1, bigIndexScript)
 	r, err := Discover(EnvFromList(filepath.Join(root, "r"), testgit.Env(oid.SHA1)))
 	if err != nil {
 		t.Fatal(err)
