@@ -241,7 +241,7 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		// octopus merge's parents that differ, the first two are
 		// followed (the walk reads the others itself).
 		var next [2]pathAheadItem
-		var found []pathAheadItem
+		found := next[:0]
 		same := -1
 		for i, p := range parents {
 			if behind {
