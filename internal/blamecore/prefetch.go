@@ -79,11 +79,13 @@ const lookAheadRatio = 32
 // a walk over a commit-graph that has proved long (taken commits) and
 // reads trees at one commit in lookAheadRatio or more so far: a walk
 // that the changed-path filters carry past nearly every commit would
-// only have the goroutine walk the graph a second time. (git/git
-// README.md reads 190 trees in 18,000 commits, but enough in its first
-// commits to start one: the same wall time, 14 ms more CPU.) Not in reverse. Under -C it looks up
-// the blamed path only (copies put lines on other paths, which the walk
-// looks up itself).
+// only have the goroutine walk the graph a second time. Once started it
+// runs to the end of the walk: git/git README.md, which reads enough
+// trees in its first commits to start one and 120 in 18,000 commits,
+// takes 60-70 of its answers, 8 ms of a 36 ms blame for 2.4 ms more CPU
+// (abandoning it when few answers are taken made that blame 44 ms). Not
+// in reverse. Under -C it looks up the blamed path only (copies put
+// lines on other paths, which the walk looks up itself).
 func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
 	g := sb.hist.commits.Graph()
 	o := firstWithSuspects(c)
