@@ -73,7 +73,13 @@ const (
 // dropped unwritten; their pages, advised too, are reused after the
 // first collection. (When t is v, a 2 MiB allocation leaves 2 MiB.)
 func hugePageFresh() {
-	probe := make([]byte, heapProbeBytes)
+	// The probe must come from the heap: a constant-size allocation that
+	// does not escape goes on the goroutine's stack (this one grew it to
+	// 64 KiB: 14-30 page faults), which says nothing of where the heap's
+	// free tail is.
+	heapProbe = make([]byte, heapProbeBytes)
+	probe := heapProbe
+	heapProbe = nil
 	t := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
 	v := alignUp(t, heapChunkBytes)
 	size := v + heapChunkBytes - t
@@ -96,5 +102,8 @@ func hugePageFresh() {
 	runtime.KeepAlive(probe)
 	runtime.KeepAlive(b)
 }
+
+// heapProbe makes hugePageFresh's probe escape to the heap.
+var heapProbe []byte
 
 func alignUp(p, to uintptr) uintptr { return (p + to - 1) &^ (to - 1) }

@@ -246,6 +246,19 @@ func testHugePageHeap(t *testing.T, mode string, collections int) {
 	}
 }
 
+// TestHugePageFreshAllocatesOnHeap checks that the fresh start's probe
+// is a heap allocation: on the goroutine's stack (where the compiler puts
+// a constant-size slice that does not escape) its address says nothing of
+// the heap's free tail, and the advice lands off the next allocations.
+func TestHugePageFreshAllocatesOnHeap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are advised on Linux only")
+	}
+	if n := testing.AllocsPerRun(2, hugePageFresh); n != 2 {
+		t.Errorf("hugePageFresh makes %v heap allocations, want 2 (the probe and the fresh block)", n)
+	}
+}
+
 func TestHugeHeapBytes(t *testing.T) {
 	for _, c := range []struct {
 		packs int64

@@ -8,27 +8,42 @@ from wait4) and once under `perf stat -e task-clock,page-faults,
 context-switches` (counts), one command after the other, so that the load
 of a shared machine falls on all of them alike. Prints medians and the
 load average. GOBLAME_CACHE=off is set (cold blames); STDIN=FILE feeds a
-file on standard input; NOPERF=1 skips the perf runs.
+file on standard input; NOPERF=1 skips the perf runs. A command may
+start with NAME=VALUE words, set in its environment only (no env(1)
+process in between).
 """
 import os, shlex, statistics, subprocess, sys, time
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 env = dict(os.environ, GOBLAME_CACHE="off")
 stdin = os.environ.get("STDIN")
+
+
+def split(c):
+    """The command's words and environment: leading NAME=VALUE words go
+    to the environment."""
+    words, cenv = shlex.split(c), dict(env)
+    while words and "=" in words[0] and not words[0].startswith("/"):
+        k, _, v = words.pop(0).partition("=")
+        cenv[k] = v
+    return words, cenv
+
+
 res = {c: {"wall": [], "cpu": [], "task": [], "pf": [], "cs": []} for c in cmds}
 for _ in range(rounds):
     for c in cmds:
         fin = open(stdin) if stdin else subprocess.DEVNULL
         t = time.perf_counter()
-        p = subprocess.Popen(shlex.split(c), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stdin=fin)
+        words, cenv = split(c)
+        p = subprocess.Popen(words, cwd=cwd, env=cenv, stdout=subprocess.DEVNULL, stdin=fin)
         _, _, ru = os.wait4(p.pid, 0)
         res[c]["wall"].append((time.perf_counter() - t) * 1000)
         res[c]["cpu"].append((ru.ru_utime + ru.ru_stime) * 1000)
         if os.environ.get("NOPERF"):
             continue
         fin = open(stdin) if stdin else subprocess.DEVNULL
-        p = subprocess.run(["perf", "stat", "-x", ",", "-e", "task-clock,page-faults,context-switches", "--"] + shlex.split(c),
-                           cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=fin, text=True)
+        p = subprocess.run(["perf", "stat", "-x", ",", "-e", "task-clock,page-faults,context-switches", "--"] + words,
+                           cwd=cwd, env=cenv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=fin, text=True)
         v = {}
         for line in p.stderr.splitlines():
             f = line.split(",")
