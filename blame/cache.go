@@ -133,12 +133,24 @@ func newCacheBases(area *blamecache.Area, key string) *cacheBases {
 func (c *cacheBases) has(commit oid.ID, path string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.list(path)[commit]
+}
+
+// list returns the commits with an entry for path; c.mu is held.
+func (c *cacheBases) list(path string) map[oid.ID]bool {
 	ids, ok := c.listed[path]
 	if !ok {
 		ids = c.area.Commits(c.key, path)
 		c.listed[path] = ids
 	}
-	return ids[commit]
+	return ids
+}
+
+// any reports whether the cache has an entry for path at any commit.
+func (c *cacheBases) any(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.list(path)) > 0
 }
 
 // Snapshot implements blamecore.Bases.

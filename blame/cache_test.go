@@ -233,15 +233,17 @@ func TestCacheProcesses(t *testing.T) {
 // faults) runs once for a long walk, and not for a history of a few
 // commits or a blame one commit past a cached entry, whose output is the
 // cold blame's.
-func TestBeforeWalkOnlyForLongWalks(t *testing.T) {
-	const script = `git init -q r && cd r
+// longWalkScript makes a 40-commit history of one file, f.txt.
+const longWalkScript = `git init -q r && cd r
 for i in $(seq 1 40); do
   printf 'line %s\n' $(seq 1 $i) >f.txt
   git add f.txt && test_tick && git commit -q -m "step $i"
 done
 `
+
+func TestBeforeWalkOnlyForLongWalks(t *testing.T) {
 	for _, f := range testgit.Formats {
-		dir := filepath.Join(testgit.Fixture(t, "long-walk", f, script), "r")
+		dir := filepath.Join(testgit.Fixture(t, "long-walk", f, longWalkScript), "r")
 		blameCounting := func(r *blame.Repository, rev string) (string, int) {
 			t.Helper()
 			walks := 0
@@ -279,6 +281,50 @@ done
 		}
 		if got != want {
 			t.Errorf("%s: blame over the cached parent differs from the cold one:\n%s\nwant:\n%s", f, got, want)
+		}
+	}
+}
+
+// TestPreparedCold: a blame is cold without a cache, with NoCache, and
+// with a cache that has no entry for its path; an entry for the path at
+// any commit (the walk may stop there) makes it warm.
+func TestPreparedCold(t *testing.T) {
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "long-walk", f, longWalkScript), "r")
+		cold := func(r *blame.Repository, rev string, opts blame.Options) bool {
+			t.Helper()
+			p, err := r.Prepare(context.Background(), rev, "f.txt", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			return p.Cold()
+		}
+		r, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if !cold(r, "HEAD", blame.Options{}) {
+			t.Errorf("%s: no cache: not cold", f)
+		}
+		r.SetCache(blame.OpenCache(t.TempDir(), 0))
+		if !cold(r, "HEAD", blame.Options{}) {
+			t.Errorf("%s: empty cache: not cold", f)
+		}
+		if _, err := r.File(context.Background(), "HEAD~5", "f.txt", blame.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, rev := range []string{"HEAD", "HEAD~5", "HEAD~10"} {
+			if cold(r, rev, blame.Options{}) {
+				t.Errorf("%s: %s with an entry for HEAD~5 cached: cold", f, rev)
+			}
+		}
+		if !cold(r, "HEAD", blame.Options{NoCache: true}) {
+			t.Errorf("%s: NoCache: not cold", f)
+		}
+		if !cold(r, "HEAD", blame.Options{IgnoreWhitespace: true}) {
+			t.Errorf("%s: other options (no entry under them): not cold", f)
 		}
 	}
 }

@@ -143,6 +143,12 @@ func (p *Prepared) Ranges() []LineRange { return p.ranges }
 // commits ahead on a second goroutine when not).
 func (p *Prepared) UsesCommitGraph() bool { return p.graph }
 
+// Cold reports whether the blame walks history with nothing from the
+// repository's cache to start or stop at: no cache, or no entry for its
+// path under its options. A program can size its memory for the whole
+// walk then, instead of waiting for Options.BeforeWalk.
+func (p *Prepared) Cold() bool { return p.run.bases == nil || !p.run.bases.any(p.blamer.Path()) }
+
 // Run walks history and returns the result, calling fn (when not nil)
 // with each entry as it is found; see Stream.
 func (p *Prepared) Run(fn func(Entry) error) (*Result, error) {

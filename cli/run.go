@@ -176,13 +176,21 @@ func (b *blameRun) run(args []string) error {
 	// entry), does not pay for it, and --incremental pays for it once
 	// its first entry is out, which is what an editor waits for.
 	var hugeStart func()
+	// hugeDone: the huge-page start is made (or, under --incremental,
+	// left to the first entry).
+	hugeDone := false
+	var packBytes int64
 	if env.Process {
-		packBytes := r.Objects.PackBytes()
+		packBytes = r.Objects.PackBytes()
 		walked := false
 		opts.BeforeWalk = func() {
 			// A long walk over a commit-graph looks its path up ahead
 			// on a second goroutine (traverse.Trees.LookAhead).
 			useProcs(b.procs)
+			if hugeDone {
+				return
+			}
+			hugeDone = true
 			if a.Incremental {
 				walked = true
 			} else {
@@ -201,6 +209,16 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 	defer p.Close()
+	if env.Process && !a.Incremental && !hugeDone && p.Cold() {
+		// A walk with nothing from the cache to stop at makes the
+		// huge-page start before it begins, while the heap is small:
+		// the collection costs less than at the walk's 17th commit
+		// (gitoxide README.md: 106 against 148 page faults, 1.6 against
+		// 2.7 ms), and the walk's first commits allocate on huge pages
+		// too.
+		hugeDone = true
+		hugePageHeap(hugeHeapBytes(packBytes))
+	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
 		// Without a commit-graph, commits are read ahead on a second
 		// goroutine; under -C, copy candidates are.
