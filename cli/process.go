@@ -25,12 +25,16 @@ import (
 //     does), so that allocations fault in 2 MiB at a time instead of
 //     4 KiB. At the start of the run, hugePageFresh grows the heap by
 //     unwritten allocations and advises MADV_HUGEPAGE on the
-//     hugeHeapFreshBytes behind them, without a collection. Before a walk
+//     hugeHeapFreshBytes behind them, without a collection. For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
 //     allocations that follow reuse its memory, which faults in a huge
-//     page at a time as they first write it. (It used to touch every
+//     page at a time as they first write it: before the walk when the
+//     cache has nothing for it (blame.Prepared.Cold; the collection is
+//     cheapest on a small heap), else once the walk proves long
+//     (Options.BeforeWalk), and under --incremental after the first
+//     entry. (It used to touch every
 //     huge page at once: zeroing 16 MiB for a blame that allocates 4-8
 //     MiB, 5-10% of gitoxide's and git/git's blames on 2026-12-03.)
 const (
