@@ -12,9 +12,13 @@ import (
 // hugePageHeap puts the next n bytes of the heap on huge pages (see
 // process.go) when n is more than the hugeHeapFreshBytes that
 // hugePageFresh advised at the start of the run: it allocates them in
-// one piece, advises the aligned part MADV_HUGEPAGE and frees the
-// allocation with a collection, so that the page allocator hands the
-// same memory out again; each huge page faults in when first written.
+// one piece, advises MADV_HUGEPAGE on it and frees it with a collection,
+// so that the page allocator hands the same memory out again; each huge
+// page faults in when first written. The allocation starts behind a
+// huge page's worth of pinned memory (heapPinned): its own start is
+// seldom 2 MiB-aligned, and the free pages below the first aligned
+// address, the lowest free ones after the collection, would fault in
+// 4 KiB at a time (gitoxide gix/src/lib.rs: 220 page faults of 860).
 // Where the kernel refuses the advice nothing changes but the cost of
 // one collection of an almost empty heap.
 func hugePageHeap(n int) {
@@ -36,13 +40,24 @@ func hugePageHeap(n int) {
 	} else if prev := debug.SetGCPercent(-1); prev >= 0 {
 		defer debug.SetGCPercent(prev)
 	}
-	buf := make([]byte, n+hugePageBytes)
-	start := (uintptr(unsafe.Pointer(&buf[0])) + hugePageBytes - 1) &^ (hugePageBytes - 1)
-	off := int(start - uintptr(unsafe.Pointer(&buf[0])))
-	aligned := buf[off : off+n]
-	unix.Madvise(aligned, unix.MADV_HUGEPAGE)
+	pin := make([]byte, hugePageBytes)
+	buf := make([]byte, n)
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(pin)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+	lo := alignUp(p, hugePageBytes)
+	if start != p+hugePageBytes {
+		// Not behind the pin: only its own aligned part.
+		lo = alignUp(start, hugePageBytes)
+	}
+	// Up to the next huge page boundary, in the chunk the heap mapped
+	// for the allocation's end.
+	hi := alignUp(start+uintptr(n), hugePageBytes)
+	if lo < hi {
+		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
+	}
+	heapPinned = append(heapPinned, pin)
 	runtime.KeepAlive(buf)
-	buf, aligned = nil, nil
+	buf = nil
 	runtime.GC()
 }
 
@@ -57,9 +72,12 @@ const (
 	heapChunkBytes = 4 << 20
 	heapPageBytes  = 8 << 10
 	heapArenaBytes = 64 << 20
-	// heapProbeBytes: an allocation this size (over 32 KiB) is a large
-	// one, taken from the page allocator directly.
-	heapProbeBytes = 5 * heapPageBytes
+	// heapProbeBytes: an allocation this size is a large one, taken from
+	// the page allocator directly, and larger than the holes freed
+	// goroutine stacks leave below the heap's free tail (a 40 KiB probe
+	// landed in one in about one run in eight: the advice then missed
+	// the allocations that followed).
+	heapProbeBytes = 32 * heapPageBytes
 )
 
 // hugePageFresh advises MADV_HUGEPAGE on memory the heap has mapped but
@@ -70,8 +88,10 @@ const (
 // so the runtime maps two fresh chunks from v, and the heap's next 4 MiB,
 // from v+4 MiB, are 2 MiB-aligned and unwritten: advised, they fault in
 // as two huge pages instead of 1,000 small ones. Both allocations are
-// dropped unwritten; their pages, advised too, are reused after the
-// first collection. (When t is v, a 2 MiB allocation leaves 2 MiB.)
+// kept unwritten for the rest of the run (freshPinned): freed by a
+// collection, the pages of the probe and of b below its first 2 MiB
+// boundary would be the lowest free ones and fault in 4 KiB at a time.
+// (When t is v, a 2 MiB allocation leaves 2 MiB.)
 func hugePageFresh() {
 	// The probe must come from the heap: a constant-size allocation that
 	// does not escape goes on the goroutine's stack (this one grew it to
@@ -99,11 +119,18 @@ func hugePageFresh() {
 	if lo < hi {
 		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
 	}
-	runtime.KeepAlive(probe)
-	runtime.KeepAlive(b)
+	freshPinned = [2][]byte{probe, b}
 }
 
 // heapProbe makes hugePageFresh's probe escape to the heap.
 var heapProbe []byte
+
+// freshPinned and heapPinned hold the huge-page starts' unwritten
+// allocations that must never be handed out again (they cost address
+// space, no memory).
+var (
+	freshPinned [2][]byte
+	heapPinned  [][]byte
+)
 
 func alignUp(p, to uintptr) uintptr { return (p + to - 1) &^ (to - 1) }
