@@ -12,21 +12,13 @@ file on standard input; NOPERF=1 skips the perf runs. A command may
 start with NAME=VALUE words, set in its environment only (no env(1)
 process in between).
 """
-import os, shlex, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
+
+from cmdline import split
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 env = dict(os.environ, GOBLAME_CACHE="off")
 stdin = os.environ.get("STDIN")
-
-
-def split(c):
-    """The command's words and environment: leading NAME=VALUE words go
-    to the environment."""
-    words, cenv = shlex.split(c), dict(env)
-    while words and "=" in words[0] and not words[0].startswith("/"):
-        k, _, v = words.pop(0).partition("=")
-        cenv[k] = v
-    return words, cenv
 
 
 res = {c: {"wall": [], "cpu": [], "task": [], "pf": [], "cs": []} for c in cmds}
@@ -34,7 +26,7 @@ for _ in range(rounds):
     for c in cmds:
         fin = open(stdin) if stdin else subprocess.DEVNULL
         t = time.perf_counter()
-        words, cenv = split(c)
+        words, cenv = split(c, env)
         p = subprocess.Popen(words, cwd=cwd, env=cenv, stdout=subprocess.DEVNULL, stdin=fin)
         _, _, ru = os.wait4(p.pid, 0)
         res[c]["wall"].append((time.perf_counter() - t) * 1000)

@@ -8,21 +8,13 @@ GOBLAME_CACHE=off is set; STDIN=FILE feeds a file on standard input.
 A command may start with NAME=VALUE words, set in its environment only
 (no env(1) process in between). Prints medians and the load average.
 """
-import os, shlex, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
+
+from cmdline import split
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 env = dict(os.environ, GOBLAME_CACHE="off")
 stdin = os.environ.get("STDIN")
-
-
-def split(c):
-    """The command's words and environment: leading NAME=VALUE words go
-    to the environment."""
-    words, cenv = shlex.split(c), dict(env)
-    while words and "=" in words[0] and not words[0].startswith("/"):
-        k, _, v = words.pop(0).partition("=")
-        cenv[k] = v
-    return words, cenv
 
 
 res = {c: ([], []) for c in cmds}
@@ -30,7 +22,7 @@ for _ in range(rounds):
     for c in cmds:
         fin = open(stdin) if stdin else subprocess.DEVNULL
         t = time.perf_counter()
-        words, cenv = split(c)
+        words, cenv = split(c, env)
         p = subprocess.Popen(words, cwd=cwd, env=cenv, stdout=subprocess.PIPE, stdin=fin, bufsize=0)
         p.stdout.read(1)
         first = time.perf_counter()
