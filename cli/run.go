@@ -170,11 +170,13 @@ func (b *blameRun) run(args []string) error {
 	// --score-debug's reference counts count the origins the walk went
 	// through, which a cache entry does not keep.
 	opts.NoCache = a.ShowStats || a.ScoreDebug
-	// hugeStart makes the huge-page start of a walk (see process.go): a
-	// walk in a large repository gets a larger one; a blame the cache
-	// answers, or a walk of a few commits (one commit past a cached
-	// entry), does not pay for it, and --incremental pays for it once
-	// its first entry is out, which is what an editor waits for.
+	// The huge-page start of a walk (see process.go): a walk in a large
+	// repository gets a larger one. A cold blame (nothing in the cache
+	// for its path) makes it before the walk; a blame the cache answers,
+	// or a walk of a few commits (one commit past a cached entry), does
+	// not pay for it, a longer one makes it at its 17th commit
+	// (BeforeWalk); --incremental pays for it once its first entry is
+	// out (hugeStart), which is what an editor waits for.
 	var hugeStart func()
 	// hugeDone: the huge-page start is made (or, under --incremental,
 	// left to the first entry).
