@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		processChildGC(true)
 	case "gc-hugepages-late":
 		processChildHugePagesLate()
+	case "gc-hugepages-small":
+		processChildHugePagesSmall()
 	case "hugepages":
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
@@ -133,6 +135,36 @@ func processChildHugePagesLate() {
 	os.Exit(0)
 }
 
+// processChildHugePagesSmall makes the huge-page start of a small
+// repository's walk (a second fresh start) under tuneGC: no collection,
+// the collector still off, and the memory limit raised by the memory the
+// start keeps, at least 2 MiB.
+func processChildHugePagesSmall() {
+	if runtime.GOOS != "linux" {
+		os.Stdout.WriteString("ok\n")
+		os.Exit(0)
+	}
+	tuneGC(func(string) string { return "" })
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	hugePageHeap(hugeHeapFreshBytes)
+	runtime.ReadMemStats(&after)
+	if n := after.NumGC - before.NumGC; n != 0 {
+		os.Stdout.WriteString(strconv.Itoa(int(n)) + " collections for a small huge-page start, want none\n")
+		os.Exit(1)
+	}
+	if !gcTuned() || gcPercent() == 100 {
+		os.Stdout.WriteString("the collector is on after a small huge-page start\n")
+		os.Exit(1)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit < firstCollectionBytes+hugePageBytes {
+		os.Stdout.WriteString("memory limit " + strconv.FormatInt(limit, 10) + " after a small huge-page start, not raised by what it keeps\n")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
 // gcPercent is the collector's GOGC setting, read from runtime/metrics.
 func gcPercent() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
@@ -194,7 +226,7 @@ func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 }
 
 func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
-	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late"} {
+	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small"} {
 		if out := runProcessChild(t, mode); strings.TrimSpace(out) != "ok" {
 			t.Fatalf("child %s: %s", mode, out)
 		}
@@ -277,7 +309,7 @@ func TestHugePageFreshAllocatesOnHeap(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are advised on Linux only")
 	}
-	if n := testing.AllocsPerRun(2, hugePageFresh); n != 2 {
+	if n := testing.AllocsPerRun(2, func() { hugePageFresh() }); n != 2 {
 		t.Errorf("hugePageFresh makes %v heap allocations, want 2 (the probe and the fresh block)", n)
 	}
 }
