@@ -34,7 +34,8 @@ import (
 //     cache has nothing for it (blame.Prepared.Cold; the collection is
 //     cheapest on a small heap), else once the walk proves long
 //     (Options.BeforeWalk), and under --incremental after the first
-//     entry. A walk in a smaller repository gets a second fresh start
+//     entry (with a second fresh start at the walk's 17th commit until
+//     then). A walk in a smaller repository gets a second fresh start
 //     at those points instead (4 MiB more, no collection). (It used to touch every
 //     huge page at once: zeroing 16 MiB for a blame that allocates 4-8
 //     MiB, 5-10% of gitoxide's and git/git's blames on 2026-12-03.)

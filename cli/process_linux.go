@@ -29,10 +29,7 @@ func hugePageHeap(n int) {
 		// page faults, 29.4 -> 26.1 ms; README.md, whose heap fits
 		// the first 4 MiB, equal). Its pinned memory must not bring
 		// tuneGC's first collection sooner.
-		pinned := hugePageFresh()
-		if gcTuned() {
-			armGCAt(debug.SetMemoryLimit(-1) + pinned)
-		}
+		hugePageMore()
 		return
 	}
 	// Allocating it must not itself start a collection: one is enough.
@@ -69,6 +66,16 @@ func hugePageHeap(n int) {
 	runtime.KeepAlive(buf)
 	buf = nil
 	runtime.GC()
+}
+
+// hugePageMore makes another fresh start (hugePageFresh): 4 MiB more
+// of the heap on huge pages, without a collection. What it keeps must not
+// bring tuneGC's first collection sooner.
+func hugePageMore() {
+	pinned := hugePageFresh()
+	if gcTuned() {
+		armGCAt(debug.SetMemoryLimit(-1) + pinned)
+	}
 }
 
 // The Go runtime's heap, as hugePageFresh relies on it (Go 1.21 to 1.26;

@@ -2,8 +2,10 @@
 
 package cli
 
-// hugePageHeap and hugePageFresh do nothing where madvise's
+// hugePageHeap, hugePageFresh and hugePageMore do nothing where madvise's
 // MADV_HUGEPAGE is not known.
 func hugePageHeap(int) {}
 
 func hugePageFresh() int64 { return 0 }
+
+func hugePageMore() {}
