@@ -786,7 +786,11 @@ func (r *Reader) readEntry(p *pack, off uint64, slot int, packLen uint64) (h ent
 	n := min(need, uint64(len(win)))
 	buf := grow(r.windows[slot], int(n))
 	copy(buf, win[:n])
-	h, _ = p.entryHeaderIn(buf, off, off, packLen) // baseID into buf
+	if h.baseID != nil {
+		// The REF_DELTA base id ends where the stream starts: a view
+		// into buf now, not into the window.
+		h.baseID = buf[h.dataOff-off-uint64(len(h.baseID)) : h.dataOff-off]
+	}
 	if need > n {
 		if uint64(cap(buf)) >= need {
 			buf = buf[:need]
