@@ -2,7 +2,9 @@ package repo
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -46,8 +48,13 @@ ATTR
 printf '*.c linked\n' >target-attrs
 ln -s ../target-attrs linked/.gitattributes
 printf '*.x from-index\n' >idx/.gitattributes
-git add idx/.gitattributes
-rm idx/.gitattributes
+mkdir -p idx/deeper/deepest idx/wt
+printf '*.x from-deeper\n*.y from-deeper\n' >idx/deeper/.gitattributes
+printf '*.y from-deepest\n' >idx/deeper/deepest/.gitattributes
+printf '*.x from-wt-index\n' >idx/wt/.gitattributes
+git add idx/.gitattributes idx/deeper idx/wt
+rm idx/.gitattributes idx/deeper/.gitattributes idx/deeper/deepest/.gitattributes
+printf '*.x from-wt-file\n' >idx/wt/.gitattributes
 printf '*.c info-wins\n*.txt -whitespace\n' >.git/info/attributes
 printf '*.g from-global\n[attr]gmac g1 g2\n*.gm gmac\n' >../global-attrs
 git config core.attributesFile ../global-attrs
@@ -58,6 +65,9 @@ var attrPaths = []string{
 	"a/b/x.c", "a/b/c/x.c", "a/b/c/", "a/q/deep.c", "a/deep.c", "quoted name.c", "m.m", "negated.c",
 	"run.sh", "x.inv", "x.upper", "x.Upper", "a/x.h", "linked/l.c", "idx/f.x", "f.g", "f.gm", "docs/",
 	"a/b/c", "deep/a/b/x.c", "spaced", "[attr]",
+	// Attribute files in the index alone, at several depths, and one
+	// whose work-tree copy differs from the index's.
+	"idx/deeper/deepest/f.y", "idx/deeper/f.x", "idx/deeper/deepest/f.x", "idx/wt/f.x",
 }
 
 func TestAttributesMatchGit(t *testing.T) {
@@ -139,3 +149,43 @@ func TestAttributeWarningsMatchGit(t *testing.T) {
 // they contain special bytes; the fixture has only spaces, which are
 // not quoted).
 func quoteCheckAttrPath(p string) string { return p }
+
+// A large index, one .gitattributes in the index alone, deep below.
+const attrBigIndexScript = `
+git init -q r
+cd r
+blob=$(printf 'x\n' | git hash-object -w --stdin)
+attrs=$(printf '*.c from-index\n' | git hash-object -w --stdin)
+awk -v b="$blob" 'BEGIN { for (i = 0; i < 6000; i++) printf "100644 %s\tdir%02d/file%05d.c\n", b, i % 50, i }' |
+	git update-index --index-info
+printf '100644 %s\tdir07/deep/.gitattributes\n100644 %s\tdir07/deep/x.c\n' "$attrs" "$blob" |
+	git update-index --index-info
+`
+
+// TestAttributesReadOnlyTheirIndexEntries checks that the attribute files
+// an index holds are read without parsing the whole index: bytes
+// allocated, a count that does not depend on the machine, stay far below
+// what the index's 6,000 entries take parsed (about 1.5 MB; reading
+// only the attribute entries takes 74–133 KB).
+func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "attributes-big-index", f, attrBigIndexScript)
+		r, err := Discover(EnvFromList(filepath.Join(root, "r"), testgit.Env(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(r.IndexFile()); err != nil || st.Size() <= indexMapBytes {
+			t.Fatalf("index %v, %v: want one larger than %d bytes, which is mapped", st, err, indexMapBytes)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := r.Attributes("dir07/deep/x.c", "from-index")
+		runtime.ReadMemStats(&after)
+		if got["from-index"] != "set" {
+			t.Fatalf("%s: from-index %q, want set", f, got["from-index"])
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<10 {
+			t.Errorf("%s: reading the attributes allocated %d bytes, want at most 256 KiB", f, alloc)
+		}
+	}
+}

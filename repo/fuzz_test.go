@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"testing"
 
 	"github.com/goblame/goblame/oid"
@@ -70,7 +71,7 @@ func FuzzParseIndex(f *testing.F) {
 			}
 		}
 		for _, p := range paths {
-			one, oneLink, oneErr := parseIndexOf(data, "index", format, &p)
+			one, oneLink, oneErr := parseIndexOf(data, "index", format, []string{p})
 			if (err == nil) != (oneErr == nil) || err != nil && err.Error() != oneErr.Error() {
 				t.Fatalf("path %q: error %v, whole index %v", p, oneErr, err)
 			}
@@ -94,6 +95,26 @@ func FuzzParseIndex(f *testing.F) {
 		}
 		if err != nil {
 			return
+		}
+		// Every second path (one the index lacks among them) in one pass:
+		// the entries of those paths, in the file's order.
+		var some, want []IndexEntry
+		var picked []string
+		for i := 1; i < len(paths); i += 2 {
+			picked = append(picked, paths[i])
+		}
+		for _, e := range ix.EntryList {
+			if slices.Contains(picked, e.Path) {
+				want = append(want, e)
+			}
+		}
+		if many, _, err := parseIndexOf(data, "index", format, picked); err != nil {
+			t.Fatalf("paths %q: %v", picked, err)
+		} else {
+			some = many.EntryList
+		}
+		if got, want := describeIndex(&Index{EntryList: some}), describeIndex(&Index{EntryList: want}); got != want {
+			t.Fatalf("paths %q: entries\n%s\nwhole index\n%s", picked, got, want)
 		}
 		if link != nil && link.hasBitmaps {
 			base := &Index{EntryList: make([]IndexEntry, 3)}

@@ -168,7 +168,7 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 		}
 		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
 	}
-	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, &path)
+	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, []string{path})
 	if err != nil || link != nil || ix.Sparse {
 		if mapped {
 			fsread.Unmap(data)
@@ -194,6 +194,33 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 		runtime.KeepAlive(held)
 		return full, err
 	}, nil
+}
+
+// readIndexOf reads the entries of paths from the index, after the checks
+// ReadIndex makes of the whole file; a split or sparse index is read whole
+// (whole), without expanding sparse directories, as ReadIndexSparse reads
+// it.
+func (r *Repository) readIndexOf(paths []string) (ix *Index, whole bool, err error) {
+	data, mapped, err := fsread.MapFile(r.IndexFile(), 0, indexMapBytes)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &Index{Version: 2}, true, nil
+		}
+		return nil, false, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
+	}
+	// The entries kept hold no byte of data.
+	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, paths)
+	if mapped {
+		fsread.Unmap(data)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if link != nil || ix.Sparse {
+		ix, err = r.ReadIndexSparse()
+		return ix, err == nil, err
+	}
+	return ix, false, nil
 }
 
 // indexMapBytes: an index larger than this is mapped (ReadIndexFor).
@@ -276,10 +303,10 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 }
 
 // parseIndexOf parses the bytes of an index file named name, keeping
-// the entries of *only alone when only is not nil: the whole file is
-// checked as git checks it either way, and Sparse reports a directory
-// entry anywhere.
-func parseIndexOf(data []byte, name string, format oid.Format, only *string) (*Index, *splitLink, error) {
+// the entries of the paths in only alone when only is not nil: the whole
+// file is checked as git checks it either way, and Sparse reports a
+// directory entry anywhere.
+func parseIndexOf(data []byte, name string, format oid.Format, only []string) (*Index, *splitLink, error) {
 	hashLen := format.Size()
 	if len(data) < 12+hashLen {
 		return nil, nil, newError(ErrCorruptIndex, "%s: index file smaller than expected", name)
@@ -306,7 +333,7 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *string) (*I
 		return nil, nil, corrupt()
 	}
 	if only != nil {
-		off, err := scanIndexEntries(ix, body, int(count), int(version), format, *only)
+		off, err := scanIndexEntries(ix, body, int(count), int(version), format, only)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -348,16 +375,17 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *string) (*I
 }
 
 // scanIndexEntries checks the count entries from body[12:] as
-// parseIndex does and adds those of path to ix; it returns where the
-// extensions start. Each name but the last (which a v4 name is
-// compressed against) is dropped once compared: no allocation per entry.
-func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.Format, path string) (int, error) {
+// parseIndex does and adds those of the paths to ix, in the file's order;
+// it returns where the extensions start. Each name but the last (which a
+// v4 name is compressed against) is dropped once compared: no allocation
+// per entry.
+func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.Format, paths []string) (int, error) {
 	off := 12
 	if version != 4 {
 		// Names are whole: each is compared where it lies, and only
 		// the path's entries are decoded.
 		hashLen := format.Size()
-		var paths []byte
+		var names []byte
 		for i := 0; i < count; i++ {
 			flags, p, err := indexEntryHead(body, off, hashLen)
 			if err != nil {
@@ -367,8 +395,8 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 			if err != nil {
 				return 0, err
 			}
-			if string(name) == path {
-				e, _, _, err := parseIndexEntry(body, off, version, format, &paths, [2]int{}, false)
+			if path, ok := wanted(paths, name); ok {
+				e, _, _, err := parseIndexEntry(body, off, version, format, &names, [2]int{}, false)
 				if err != nil {
 					return 0, err
 				}
@@ -382,16 +410,16 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 		}
 		return off, nil
 	}
-	paths := make([]byte, 0, 256)
+	names := make([]byte, 0, 256)
 	prev := [2]int{}
 	for i := 0; i < count; i++ {
-		e, size, span, err := parseIndexEntry(body, off, version, format, &paths, prev, i > 0)
+		e, size, span, err := parseIndexEntry(body, off, version, format, &names, prev, i > 0)
 		if err != nil {
 			return 0, err
 		}
 		off += size
-		name := paths[span[0]:span[1]]
-		if string(name) == path {
+		name := names[span[0]:span[1]]
+		if path, ok := wanted(paths, name); ok {
 			e.Path = path
 			ix.EntryList = append(ix.EntryList, e)
 		}
@@ -399,11 +427,21 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 			ix.Sparse = true
 		}
 		// Only the last name is kept: the next is compressed against it.
-		n := copy(paths, name)
-		paths = paths[:n]
+		n := copy(names, name)
+		names = names[:n]
 		prev = [2]int{0, n}
 	}
 	return off, nil
+}
+
+// wanted returns the path of paths that name is.
+func wanted(paths []string, name []byte) (string, bool) {
+	for _, p := range paths {
+		if string(name) == p {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // isSparseDir is IndexEntry.IsSparseDir of an entry's mode, flags and
