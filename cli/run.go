@@ -188,7 +188,14 @@ func (b *blameRun) run(args []string) error {
 		opts.BeforeWalk = func() {
 			// A long walk over a commit-graph looks its path up ahead
 			// on a second goroutine (traverse.Trees.LookAhead).
-			useProcs(b.procs)
+			// Under --incremental the second processor comes with the
+			// first entry, or lookAheadDelay into the walk if that is
+			// sooner (see process.go).
+			if a.Incremental {
+				time.AfterFunc(lookAheadDelay, func() { useProcs(b.procs) })
+			} else {
+				useProcs(b.procs)
+			}
 			if hugeDone {
 				return
 			}
@@ -209,6 +216,9 @@ func (b *blameRun) run(args []string) error {
 			}
 		}
 		hugeStart = func() {
+			if a.Incremental {
+				useProcs(b.procs)
+			}
 			if walked {
 				walked = false
 				hugePageHeap(hugeHeapBytes(packBytes))

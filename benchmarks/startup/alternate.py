@@ -7,7 +7,8 @@ Each round runs every command once bare (wall time, and user+system CPU
 from wait4) and once under `perf stat -e task-clock,page-faults,
 context-switches` (counts), one command after the other, so that the load
 of a shared machine falls on all of them alike. Prints medians and the
-load average. GOBLAME_CACHE=off is set (cold blames); STDIN=FILE feeds a
+load average. GOBLAME_CACHE=off is set (cold blames) unless
+GOBLAME_CACHE_OVERRIDE gives its value (empty: the default cache); STDIN=FILE feeds a
 file on standard input; NOPERF=1 skips the perf runs. A command may
 start with NAME=VALUE words, set in its environment only (no env(1)
 process in between).
@@ -17,7 +18,7 @@ import os, statistics, subprocess, sys, time
 from cmdline import split
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-env = dict(os.environ, GOBLAME_CACHE="off")
+env = dict(os.environ, GOBLAME_CACHE=os.environ.get("GOBLAME_CACHE_OVERRIDE", "off"))
 stdin = os.environ.get("STDIN")
 
 
