@@ -8,7 +8,6 @@ import (
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -73,13 +72,12 @@ type attrChecker struct {
 	index attrIndex
 }
 
-// attrIndex is the index as readTreeAttr reads it: the entries of the
-// attribute files asked for (covered), or the whole index where it is
-// read whole.
+// attrIndex is the index as readTreeAttr reads it: the entries of every
+// attribute file it holds, read in one pass (or the whole index, where
+// a split or sparse index is read whole).
 type attrIndex struct {
-	ix      *Index
-	whole   bool
-	covered []string
+	ix     *Index
+	passes int // passes over the index file (one at most)
 	// broken: the index could not be read; the attribute files it holds
 	// are empty from then on.
 	broken bool
@@ -103,7 +101,7 @@ func (r *Repository) attrs() *attrChecker {
 		if global != "" {
 			c.base = append(c.base, orEmpty(r.readAttrFile(join(r.gitCwd, global), global, true, false)))
 		}
-		top := r.readTreeAttr(c, ".gitattributes", true, nil)
+		top := r.readTreeAttr(c, ".gitattributes", true)
 		top.origin, top.hasOrigin = "", true
 		c.base = append(c.base, top)
 		c.info = orEmpty(r.readAttrFile(r.CommonDir+"/info/attributes", r.commonDirName+"/info/attributes", true, false))
@@ -121,16 +119,15 @@ func orEmpty(f *attrFile) *attrFile {
 
 // readTreeAttr reads a .gitattributes file of the work tree (not
 // following symbolic links), or its index copy when the file is not
-// there, as git does when checking files in. The index is read for path
-// and the attribute files in more, which are likely to be asked for next.
-func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool, more []string) *attrFile {
+// there, as git does when checking files in.
+func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool) *attrFile {
 	if r.Bare || r.WorkTree == "" {
 		return &attrFile{}
 	}
 	if f := r.readAttrFileIn(r.WorkTree, path, macroOK); f != nil {
 		return f
 	}
-	ix := r.attrIndexFor(&c.index, path, more)
+	ix := r.attrIndex(&c.index)
 	if ix == nil {
 		return &attrFile{}
 	}
@@ -153,25 +150,27 @@ func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool, mor
 	return parseAttrText(data, path, macroOK, r, false)
 }
 
-// attrIndexFor returns an index that holds path's entries: x's, or the
-// entries of path and more read afresh (a path's entries alone, not the
-// whole index: on gitoxide's 336 KB index, parsing it whole for the
-// attributes of gix/src/lib.rs cost 210 of a blame's 727 page faults).
-func (r *Repository) attrIndexFor(x *attrIndex, path string, more []string) *Index {
+// attrIndex returns the index entries of the attribute files: x's, or
+// read in one pass over the index the first time one is asked for. Not
+// the whole index: on gitoxide's 336 KB index, parsing it whole for the
+// attributes of gix/src/lib.rs cost 210 of a blame's 727 page faults.
+// Nor a pass per directory: under -C the attributes of every candidate
+// path are asked for, and a pass for each new directory's file took 27%
+// of gitoxide's -C blame of gix/src/lib.rs.
+func (r *Repository) attrIndex(x *attrIndex) *Index {
 	if x.broken {
 		return nil
 	}
-	if x.ix != nil && (x.whole || slices.Contains(x.covered, path)) {
-		return x.ix
+	if x.ix == nil {
+		x.passes++
+		ix, _, err := r.readIndexOf(&indexFilter{attrFiles: true})
+		if err != nil {
+			x.broken = true
+			return nil
+		}
+		x.ix = ix
 	}
-	paths := append([]string{path}, more...)
-	ix, whole, err := r.readIndexOf(paths)
-	if err != nil {
-		x.broken = true
-		return nil
-	}
-	x.ix, x.whole, x.covered = ix, whole, paths
-	return ix
+	return x.ix
 }
 
 // indexBlobForAttr finds path in the index at stage 0, or at stage 2
@@ -485,17 +484,6 @@ func (r *Repository) attrStack(path string) []*attrFile {
 		dirlen = i
 	}
 	dir := path[:dirlen]
-	// The attribute files of the directories not read yet, deepest last:
-	// where one must come from the index, the rest are looked up in the
-	// same pass over it.
-	var unread []string
-	for i := 0; i < len(dir); i++ {
-		if i+1 == len(dir) || dir[i+1] == '/' {
-			if _, ok := c.dirs[dir[:i+1]]; !ok {
-				unread = append(unread, dir[:i+1]+"/.gitattributes")
-			}
-		}
-	}
 	for i := 0; i < len(dir); {
 		j := strings.IndexByte(dir[i:], '/')
 		if j < 0 {
@@ -506,7 +494,7 @@ func (r *Repository) attrStack(path string) []*attrFile {
 		sub := dir[:j]
 		f, ok := c.dirs[sub]
 		if !ok {
-			f = r.readTreeAttr(c, sub+"/.gitattributes", false, unread)
+			f = r.readTreeAttr(c, sub+"/.gitattributes", false)
 			f.origin, f.hasOrigin = sub, true
 			c.dirs[sub] = f
 		}

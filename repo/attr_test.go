@@ -166,7 +166,9 @@ printf '100644 %s\tdir07/deep/.gitattributes\n100644 %s\tdir07/deep/x.c\n' "$att
 // an index holds are read without parsing the whole index: bytes
 // allocated, a count that does not depend on the machine, stay far below
 // what the index's 6,000 entries take parsed (about 1.5 MB; reading
-// only the attribute entries takes 74–133 KB).
+// only the attribute entries takes 74–133 KB); and in one pass over it,
+// however many directories are asked about (as -C asks about every
+// candidate path's).
 func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "attributes-big-index", f, attrBigIndexScript)
@@ -186,6 +188,18 @@ func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<10 {
 			t.Errorf("%s: reading the attributes allocated %d bytes, want at most 256 KiB", f, alloc)
+		}
+		for i := 0; i < 50; i++ {
+			p := fmt.Sprintf("dir%02d/file%05d.c", i, i)
+			if got := r.Attributes(p, "from-index")["from-index"]; got != "unspecified" {
+				t.Errorf("%s: %s: from-index %q, want unset", f, p, got)
+			}
+		}
+		if got := r.Attributes("dir07/deep/x.c", "from-index")["from-index"]; got != "set" {
+			t.Errorf("%s: from-index %q after the other directories, want set", f, got)
+		}
+		if n := r.attrCheck.index.passes; n != 1 {
+			t.Errorf("%s: %d passes over the index for 51 directories' attributes, want 1", f, n)
 		}
 	}
 }

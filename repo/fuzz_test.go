@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/oid"
@@ -56,6 +57,17 @@ func FuzzParseIndex(f *testing.F) {
 	link = append(link, make([]byte, 40)...)
 	f.Add(link, uint8(1))
 	f.Add([]byte("DIRC\x00\x00\x00\x03\xff\xff\xff\xff"), uint8(2))
+	// Three entries, two of them attribute files (the attribute
+	// files' pass keeps those two).
+	attrs := []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x03")
+	for _, name := range []string{".gitattributes", "d/.gitattributes", "d/x.gitattributes"} {
+		e := append([]byte{}, entry...)
+		binary.BigEndian.PutUint16(e[60:], uint16(len(name)))
+		e = append(e, name...)
+		attrs = append(attrs, append(e, make([]byte, 8-len(e)%8)...)...)
+	}
+	f.Add(append(attrs, make([]byte, 20)...), uint8(1))
+
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		format := oid.SHA1
 		if which%2 == 0 {
@@ -71,7 +83,7 @@ func FuzzParseIndex(f *testing.F) {
 			}
 		}
 		for _, p := range paths {
-			one, oneLink, oneErr := parseIndexOf(data, "index", format, []string{p})
+			one, oneLink, oneErr := parseIndexOf(data, "index", format, &indexFilter{paths: []string{p}})
 			if (err == nil) != (oneErr == nil) || err != nil && err.Error() != oneErr.Error() {
 				t.Fatalf("path %q: error %v, whole index %v", p, oneErr, err)
 			}
@@ -108,13 +120,26 @@ func FuzzParseIndex(f *testing.F) {
 				want = append(want, e)
 			}
 		}
-		if many, _, err := parseIndexOf(data, "index", format, picked); err != nil {
+		if many, _, err := parseIndexOf(data, "index", format, &indexFilter{paths: picked}); err != nil {
 			t.Fatalf("paths %q: %v", picked, err)
 		} else {
 			some = many.EntryList
 		}
 		if got, want := describeIndex(&Index{EntryList: some}), describeIndex(&Index{EntryList: want}); got != want {
 			t.Fatalf("paths %q: entries\n%s\nwhole index\n%s", picked, got, want)
+		}
+		// The attribute files' pass: every .gitattributes entry, at the
+		// top and in any directory, and nothing else.
+		var attrs []IndexEntry
+		for _, e := range ix.EntryList {
+			if e.Path == ".gitattributes" || strings.HasSuffix(e.Path, "/.gitattributes") {
+				attrs = append(attrs, e)
+			}
+		}
+		if got, _, err := parseIndexOf(data, "index", format, &indexFilter{attrFiles: true}); err != nil {
+			t.Fatalf("attribute files: %v", err)
+		} else if g, w := describeIndex(&Index{EntryList: got.EntryList}), describeIndex(&Index{EntryList: attrs}); g != w {
+			t.Fatalf("attribute files: entries\n%s\nwhole index\n%s", g, w)
 		}
 		if link != nil && link.hasBitmaps {
 			base := &Index{EntryList: make([]IndexEntry, 3)}

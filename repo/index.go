@@ -168,7 +168,7 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 		}
 		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
 	}
-	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, []string{path})
+	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, &indexFilter{paths: []string{path}})
 	if err != nil || link != nil || ix.Sparse {
 		if mapped {
 			fsread.Unmap(data)
@@ -196,11 +196,11 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 	}, nil
 }
 
-// readIndexOf reads the entries of paths from the index, after the checks
-// ReadIndex makes of the whole file; a split or sparse index is read whole
-// (whole), without expanding sparse directories, as ReadIndexSparse reads
-// it.
-func (r *Repository) readIndexOf(paths []string) (ix *Index, whole bool, err error) {
+// readIndexOf reads the entries only selects from the index, after the
+// checks ReadIndex makes of the whole file; a split or sparse index is
+// read whole (whole), without expanding sparse directories, as
+// ReadIndexSparse reads it.
+func (r *Repository) readIndexOf(only *indexFilter) (ix *Index, whole bool, err error) {
 	data, mapped, err := fsread.MapFile(r.IndexFile(), 0, indexMapBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -209,7 +209,7 @@ func (r *Repository) readIndexOf(paths []string) (ix *Index, whole bool, err err
 		return nil, false, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
 	}
 	// The entries kept hold no byte of data.
-	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, paths)
+	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, only)
 	if mapped {
 		fsread.Unmap(data)
 	}
@@ -302,11 +302,34 @@ func parseIndex(data []byte, name string, format oid.Format) (*Index, *splitLink
 	return parseIndexOf(data, name, format, nil)
 }
 
+// indexFilter selects the entries a filtered pass over an index keeps:
+// those of paths, and with attrFiles every attribute file's
+// (.gitattributes at the top or in any directory).
+type indexFilter struct {
+	paths     []string
+	attrFiles bool
+}
+
+// keeps returns the path of the entry named name when f keeps it.
+func (f *indexFilter) keeps(name []byte) (string, bool) {
+	for _, p := range f.paths {
+		if string(name) == p {
+			return p, true
+		}
+	}
+	if f.attrFiles && bytes.HasSuffix(name, []byte(".gitattributes")) {
+		if n := len(name) - len(".gitattributes"); n == 0 || name[n-1] == '/' {
+			return string(name), true
+		}
+	}
+	return "", false
+}
+
 // parseIndexOf parses the bytes of an index file named name, keeping
-// the entries of the paths in only alone when only is not nil: the whole
-// file is checked as git checks it either way, and Sparse reports a
-// directory entry anywhere.
-func parseIndexOf(data []byte, name string, format oid.Format, only []string) (*Index, *splitLink, error) {
+// the entries only selects alone when only is not nil: the whole file is
+// checked as git checks it either way, and Sparse reports a directory
+// entry anywhere.
+func parseIndexOf(data []byte, name string, format oid.Format, only *indexFilter) (*Index, *splitLink, error) {
 	hashLen := format.Size()
 	if len(data) < 12+hashLen {
 		return nil, nil, newError(ErrCorruptIndex, "%s: index file smaller than expected", name)
@@ -375,11 +398,11 @@ func parseIndexOf(data []byte, name string, format oid.Format, only []string) (*
 }
 
 // scanIndexEntries checks the count entries from body[12:] as
-// parseIndex does and adds those of the paths to ix, in the file's order;
+// parseIndex does and adds those only keeps to ix, in the file's order;
 // it returns where the extensions start. Each name but the last (which a
 // v4 name is compressed against) is dropped once compared: no allocation
 // per entry.
-func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.Format, paths []string) (int, error) {
+func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.Format, only *indexFilter) (int, error) {
 	off := 12
 	if version != 4 {
 		// Names are whole: each is compared where it lies, and only
@@ -395,7 +418,7 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 			if err != nil {
 				return 0, err
 			}
-			if path, ok := wanted(paths, name); ok {
+			if path, ok := only.keeps(name); ok {
 				e, _, _, err := parseIndexEntry(body, off, version, format, &names, [2]int{}, false)
 				if err != nil {
 					return 0, err
@@ -419,7 +442,7 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 		}
 		off += size
 		name := names[span[0]:span[1]]
-		if path, ok := wanted(paths, name); ok {
+		if path, ok := only.keeps(name); ok {
 			e.Path = path
 			ix.EntryList = append(ix.EntryList, e)
 		}
@@ -432,16 +455,6 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 		prev = [2]int{0, n}
 	}
 	return off, nil
-}
-
-// wanted returns the path of paths that name is.
-func wanted(paths []string, name []byte) (string, bool) {
-	for _, p := range paths {
-		if string(name) == p {
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // isSparseDir is IndexEntry.IsSparseDir of an entry's mode, flags and
