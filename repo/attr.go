@@ -163,7 +163,7 @@ func (r *Repository) attrIndex(x *attrIndex) *Index {
 	}
 	if x.ix == nil {
 		x.passes++
-		ix, _, err := r.readIndexOf(&indexFilter{attrFiles: true})
+		ix, err := r.readIndexOf(&indexFilter{attrFiles: true})
 		if err != nil {
 			x.broken = true
 			return nil

@@ -198,15 +198,15 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 
 // readIndexOf reads the entries only selects from the index, after the
 // checks ReadIndex makes of the whole file; a split or sparse index is
-// read whole (whole), without expanding sparse directories, as
-// ReadIndexSparse reads it.
-func (r *Repository) readIndexOf(only *indexFilter) (ix *Index, whole bool, err error) {
+// read whole, without expanding sparse directories, as ReadIndexSparse
+// reads it (its Entries find the same entries).
+func (r *Repository) readIndexOf(only *indexFilter) (*Index, error) {
 	data, mapped, err := fsread.MapFile(r.IndexFile(), 0, indexMapBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return &Index{Version: 2}, true, nil
+			return &Index{Version: 2}, nil
 		}
-		return nil, false, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
+		return nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
 	}
 	// The entries kept hold no byte of data.
 	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, only)
@@ -214,13 +214,12 @@ func (r *Repository) readIndexOf(only *indexFilter) (ix *Index, whole bool, err 
 		fsread.Unmap(data)
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if link != nil || ix.Sparse {
-		ix, err = r.ReadIndexSparse()
-		return ix, err == nil, err
+		return r.ReadIndexSparse()
 	}
-	return ix, false, nil
+	return ix, nil
 }
 
 // indexMapBytes: an index larger than this is mapped (ReadIndexFor).
