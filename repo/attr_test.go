@@ -203,3 +203,47 @@ func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
 		}
 	}
 }
+
+// attrSplitIndexScript keeps attribute files in the index alone, some in
+// the shared index of a split index and one in its own part (a split
+// index is read whole, not in a filtered pass).
+const attrSplitIndexScript = `
+git init -q r
+cd r
+mkdir -p d/e
+printf '*.x from-top\n' >.gitattributes
+printf '*.x from-d\n*.y from-d\n' >d/.gitattributes
+printf 'x\n' >d/e/f.x
+git add .gitattributes d
+git update-index --split-index
+printf '*.y from-e\n' >d/e/.gitattributes
+git add d/e/.gitattributes
+rm .gitattributes d/.gitattributes d/e/.gitattributes
+`
+
+// TestAttributesFromSplitIndexMatchGit compares the attributes read from
+// a split index's attribute files with git check-attr's.
+func TestAttributesFromSplitIndexMatchGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "attributes-split-index", f, attrSplitIndexScript)
+		dir := filepath.Join(root, "r")
+		if m, _ := filepath.Glob(filepath.Join(dir, ".git", "sharedindex.*")); len(m) == 0 {
+			t.Fatalf("%s: no shared index: the fixture is not a split index", f)
+		}
+		r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"f.x", "d/f.x", "d/f.y", "d/e/f.x", "d/e/f.y", "d/e/g/f.y"} {
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"check-attr", "-a", "--", p}})
+			var b strings.Builder
+			for _, a := range r.AllAttributes(p) {
+				fmt.Fprintf(&b, "%s: %s: %s\n", quoteCheckAttrPath(p), a.Name, a.Value)
+			}
+			if got := b.String(); got != string(res.Stdout) {
+				t.Errorf("%s %q:\n got: %s\nwant: %s", f, p, got, res.Stdout)
+			}
+		}
+	}
+}
