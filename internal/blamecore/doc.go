@@ -40,11 +40,14 @@
 // counter of the queue); the differential tests compare the results with
 // git byte for byte.
 //
-// Known differences: git frees origins whose reference count drops to
-// zero and may later recreate them at the front of their commit's list;
-// goblame keeps them. The order of a commit's origins only matters when
-// one commit holds suspects for several paths at once (renames and -C),
-// and then only for grouping and --incremental order.
+// A commit's origins are worked on front first, and git frees an origin
+// once its reference count drops to zero (no entry, no live origin
+// naming it as previous, no pass at work holding it), a later lookup of
+// the path making a new one at the front. The scoreboard unlinks an
+// origin at the same points (origin.go: release), so that its lists, and
+// with them the order of --incremental entries when a commit holds
+// suspects for several paths (renames, -M, -C), are git's
+// (TestCopyHistoriesIncrementalOrderMatchesGit).
 //
 // # Use
 //

@@ -2,6 +2,7 @@ package blamecore
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/goblame/goblame/diff"
@@ -304,25 +305,6 @@ func (sb *scoreboard) prefetchWant(o *origin) bool {
 	return false
 }
 
-// forgetOrigin unlinks o, an origin a -C round made for a candidate file
-// and nothing refers to, from its commit, as git frees an origin whose
-// reference count drops to zero: under -C -C -C a round makes one for
-// every file of the parent, and keeping them all held most of the heap
-// (2 million origins on git.git's builtin/blame.c). The list order stays
-// git's: a later getOrigin makes a new one at the front, where git's
-// get_origin puts it too.
-func (sb *scoreboard) forgetOrigin(o *origin) {
-	list := o.commit.origins
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i] == o {
-			copy(list[i:], list[i+1:])
-			list[len(list)-1] = nil
-			o.commit.origins = list[:len(list)-1]
-			return
-		}
-	}
-}
-
 // splitsUse reports whether a best split found so far in a -C round
 // blames lines on o.
 func splitsUse(splits []split, o *origin) bool {
@@ -542,6 +524,10 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 	var leftover *entry
 	blamedApp := listAppender{link: lastLink(blamed)}
 	smallLink := toosmall
+	var inSplits []*origin // the candidates a best split named this round
+	// applied: the origins of the splits applied, which their entries in
+	// *blamed hold until the pass distributes them.
+	var applied []*origin
 	for unblamed != nil {
 		var ents []*entry
 		for e := unblamed; e != nil; e = e.next {
@@ -560,7 +546,6 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if porigin != nil && ch.Path == porigin.path {
 				continue // find_move already looked there
 			}
-			fresh := findLiveOrigin(parent, ch.Path) == nil
 			norigin := sb.getOrigin(parent, ch.Path)
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
 			cand, err := sb.candidateBlob(norigin, pf)
@@ -573,9 +558,14 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 				if norigin.suspects == nil {
 					sb.dropFile(norigin)
-					if fresh {
-						sb.forgetOrigin(norigin)
-					}
+				}
+				// git's get_origin reference ends with the
+				// candidate (under -C -C -C a round makes an origin
+				// for every file of the parent: kept, they held
+				// most of the heap, 2 million origins on git.git's
+				// builtin/blame.c).
+				if !slices.Contains(applied, norigin) {
+					sb.release(norigin)
 				}
 				continue
 			}
@@ -606,10 +596,14 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				// num read blob does not count it again).
 				if !splitsUse(splits, norigin) {
 					sb.dropFile(norigin)
-					if fresh {
-						sb.forgetOrigin(norigin)
-					}
 				}
+			}
+			if splitsUse(splits, norigin) {
+				// A best split holds it until the round ends or a
+				// better split replaces it.
+				inSplits = append(inSplits, norigin)
+			} else if !slices.Contains(applied, norigin) {
+				sb.release(norigin)
 			}
 			sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 		}
@@ -624,6 +618,9 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 					held = make(map[*origin]bool)
 				}
 				held[s[1].suspect] = true
+				if !slices.Contains(applied, s[1].suspect) {
+					applied = append(applied, s[1].suspect)
+				}
 			} else {
 				e.next = leftover
 				leftover = e
@@ -638,6 +635,13 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				sb.dropFile(o)
 			}
 		}
+		// The splits let go: what only they held is freed.
+		for _, o := range inSplits {
+			if !slices.Contains(applied, o) {
+				sb.release(o)
+			}
+		}
+		inSplits = inSplits[:0]
 		unblamed = newUnblamed
 		smallLink = sb.filterSmall(smallLink, &unblamed, sb.opts.copyScore())
 	}

@@ -10,7 +10,10 @@ import (
 type origin struct {
 	commit *commitNode
 	path   string
-	seq    int // creation order, a deterministic stand-in for pointer order
+	seq    int32 // creation order, a deterministic stand-in for pointer order
+	// prevRefs counts the linked origins naming this one as previous:
+	// with its entries, git's references to it (see alive).
+	prevRefs int32
 
 	// blob and mode of path in commit; blobKnown is false until filled.
 	// (The flags fill the padding after blob: a walk makes an origin or
@@ -65,9 +68,63 @@ func (sb *scoreboard) makeOrigin(c *commitNode, path string) *origin {
 	}
 	o := &sb.originSlab[0]
 	sb.originSlab = sb.originSlab[1:]
-	*o = origin{commit: c, path: path, seq: sb.originSeq}
+	*o = origin{commit: c, path: path, seq: int32(sb.originSeq)}
 	c.origins = append(c.origins, o)
 	return o
+}
+
+// alive reports whether git still holds a reference to o outside the
+// pass at work: an entry (its suspects, or guilty entries in the
+// result), a live origin naming it as previous, or, for the final
+// origin, setup_scoreboard's. (A pass holds its target and the parents'
+// origins it found until it ends, and its -M/-C splits' origins until
+// they are distributed: its callers release those when it lets go.)
+func (sb *scoreboard) alive(o *origin) bool {
+	return o.suspects != nil || o.guilty || o.prevRefs > 0 || o == sb.finalOrigin
+}
+
+// release unlinks o from its commit when nothing holds it any more, as
+// git frees an origin whose reference count drops to zero, and then the
+// origin o named as previous, whose reference it held, and so on. The
+// lists then hold what git's hold: a later lookup of the path makes a new
+// origin at the front (get_origin), where find_origin would otherwise
+// have found the old one without moving it, and the commit's origins
+// would be worked on, and their --incremental entries written, in
+// another order than git's.
+func (sb *scoreboard) release(o *origin) {
+	for o != nil && !sb.alive(o) {
+		if !unlinkOrigin(o) {
+			return // released before
+		}
+		sb.dropFile(o)
+		p := o.previous
+		if p == nil {
+			return
+		}
+		p.prevRefs--
+		o = p
+	}
+}
+
+// setPrevious makes p o's previous origin, which o then holds.
+func setPrevious(o, p *origin) {
+	o.previous = p
+	p.prevRefs++
+}
+
+// unlinkOrigin removes o from its commit's list; false if it is not
+// there.
+func unlinkOrigin(o *origin) bool {
+	list := o.commit.origins
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i] == o {
+			copy(list[i:], list[i+1:])
+			list[len(list)-1] = nil
+			o.commit.origins = list[:len(list)-1]
+			return true
+		}
+	}
+	return false
 }
 
 // findLiveOrigin returns c's origin for path without reordering the list.

@@ -415,6 +415,8 @@ func (sb *scoreboard) assign() error {
 				sb.ent = suspect.suspects
 				suspect.suspects = nil
 			}
+			// git's reference from assign_blame's loop ends here.
+			sb.release(suspect)
 			if sb.err != nil {
 				return sb.err
 			}
@@ -450,6 +452,10 @@ func (sb *scoreboard) passBlame(o *origin) error {
 	var blamed *entry // -M/-C results, distributed at the end
 	var toosmall *entry
 	sgOrigins := make([]*origin, len(sgs))
+	// The parents' origins the pass finds are git's sg_origin
+	// references, let go when it ends, and so are those it lets go at
+	// once (a blob identical to an earlier parent's): released.
+	var released []*origin
 
 	finish := func() {
 		sb.distribute(blamed)
@@ -467,6 +473,14 @@ func (sb *scoreboard) passBlame(o *origin) error {
 			}
 		}
 		sb.dropFile(o)
+		for _, p := range sgOrigins {
+			if p != nil {
+				sb.release(p)
+			}
+		}
+		for _, p := range released {
+			sb.release(p)
+		}
 	}
 	if len(sgs) == 0 {
 		sb.notePass(o, nil, nil, nil)
@@ -517,6 +531,8 @@ func (sb *scoreboard) passBlame(o *origin) error {
 			}
 			if !same {
 				sgOrigins[i] = porigin
+			} else {
+				released = append(released, porigin)
 			}
 		}
 	}
@@ -529,7 +545,7 @@ func (sb *scoreboard) passBlame(o *origin) error {
 			continue
 		}
 		if o.previous == nil {
-			o.previous = porigin
+			setPrevious(o, porigin)
 		}
 		if err := sb.passToParent(o, porigin, false); err != nil {
 			return err

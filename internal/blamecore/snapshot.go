@@ -364,7 +364,7 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	}
 	for i, so := range snap.Origins {
 		if origins[i] != nil && so.Previous >= 0 && origins[i].previous == nil && origins[so.Previous] != nil {
-			origins[i].previous = origins[so.Previous]
+			setPrevious(origins[i], origins[so.Previous])
 		}
 	}
 	for i, sc := range snap.Commits {

@@ -47,7 +47,7 @@ type recording struct {
 func (sb *scoreboard) extendTrail(t *trail, o *origin) *trail {
 	r := &sb.rec
 	var first *trail
-	if o.seq < len(r.firstTrail) {
+	if int(o.seq) < len(r.firstTrail) {
 		first = r.firstTrail[o.seq]
 	}
 	if first != nil {
@@ -66,8 +66,8 @@ func (sb *scoreboard) extendTrail(t *trail, o *origin) *trail {
 	*n = trail{o: o, prev: t}
 	r.numTrails++
 	if first == nil {
-		if o.seq >= len(r.firstTrail) {
-			r.firstTrail = slices.Grow(r.firstTrail, max(o.seq+1, sb.originSeq+1)-len(r.firstTrail))
+		if int(o.seq) >= len(r.firstTrail) {
+			r.firstTrail = slices.Grow(r.firstTrail, max(int(o.seq)+1, sb.originSeq+1)-len(r.firstTrail))
 			r.firstTrail = r.firstTrail[:cap(r.firstTrail)]
 		}
 		r.firstTrail[o.seq] = n
@@ -101,8 +101,8 @@ func (sb *scoreboard) notePass(o, whole *origin, scapegoats []*origin, skipped [
 		return
 	}
 	r := &sb.rec
-	if o.seq >= len(r.passes) {
-		r.passes = slices.Grow(r.passes, max(o.seq+1, sb.originSeq+1)-len(r.passes))
+	if int(o.seq) >= len(r.passes) {
+		r.passes = slices.Grow(r.passes, max(int(o.seq)+1, sb.originSeq+1)-len(r.passes))
 		r.passes = r.passes[:cap(r.passes)]
 	}
 	p := &r.passes[o.seq]
@@ -117,7 +117,7 @@ func (sb *scoreboard) notePass(o, whole *origin, scapegoats []*origin, skipped [
 
 // passOf returns o's pass, nil when none was noted.
 func (sb *scoreboard) passOf(o *origin) *originPass {
-	if o.seq < len(sb.rec.passes) {
+	if int(o.seq) < len(sb.rec.passes) {
 		if p := &sb.rec.passes[o.seq]; p.whole != nil || p.more != nil {
 			return p
 		}
