@@ -186,12 +186,20 @@ func incrementalOrder(out []byte) []string {
 // in: an origin git frees (nothing refers to it) and later makes again
 // goes to the front of its commit's list, where one kept and found again
 // would have stayed in place (gitoxide's changelogs: a -C --incremental
-// blame wrote two groups of entries the other way round). The first
-// seed keeps goldens.
+// blame wrote two groups of entries the other way round, and so did
+// every one of 20 of its changelogs). Seed 140 is one of the two in 300
+// where the scoreboard went wrong before it unlinked the origins git
+// frees (with -C and -C -C on one file); it and seed 1 keep goldens.
 func TestCopyHistoriesIncrementalOrderMatchesGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	flagSets := [][]string{{"-M"}, {"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}}
+	seeds := []int64{140}
 	for seed := int64(1); seed <= int64(2*randomSeeds()); seed++ {
+		if seed != 140 {
+			seeds = append(seeds, seed)
+		}
+	}
+	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			t.Parallel()
 			format := testgit.Formats[int(seed)%len(testgit.Formats)]
@@ -210,7 +218,7 @@ func TestCopyHistoriesIncrementalOrderMatchesGit(t *testing.T) {
 						args := append(append([]string{"blame", "--incremental"}, flags...), rev, "--", file)
 						c := testgit.Case{Dir: dir, Format: format, Args: args}
 						var res testgit.Result
-						if seed == 1 {
+						if seed == 1 || seed == 140 {
 							res = goldens.Run(c)
 						} else {
 							var live bool
