@@ -556,14 +556,12 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if !sb.copyKeys.mayHoldCopy(&cand.sum, sb.opts.copyScore()) {
 				sb.dropData(cand)
 				sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
-				if norigin.suspects == nil {
-					sb.dropFile(norigin)
-				}
 				// git's get_origin reference ends with the
 				// candidate (under -C -C -C a round makes an origin
 				// for every file of the parent: kept, they held
 				// most of the heap, 2 million origins on git.git's
-				// builtin/blame.c).
+				// builtin/blame.c). One that something else holds
+				// keeps its blob, as git's keeps its file.
 				if !slices.Contains(applied, norigin) {
 					sb.release(norigin)
 				}
@@ -589,15 +587,10 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				}
 				sb.copySplitIfBetter(&splits[j], &potential)
 			}
-			if norigin.suspects == nil {
-				// A split that holds the origin keeps its blob, as git's
-				// reference from the split keeps the origin and its file:
-				// applied, the next pass finds the blob read (and git's
-				// num read blob does not count it again).
-				if !splitsUse(splits, norigin) {
-					sb.dropFile(norigin)
-				}
-			}
+			// A split that holds the origin keeps its blob, as git's
+			// reference from the split keeps the origin and its file:
+			// applied, the next pass finds the blob read (and git's num
+			// read blob does not count it again).
 			if splitsUse(splits, norigin) {
 				// A best split holds it until the round ends or a
 				// better split replaces it.
@@ -609,15 +602,10 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		}
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}
-		var held map[*origin]bool // the origins of the splits applied
 		for j, e := range ents {
 			s := &splits[j]
 			if s[1].suspect != nil && sb.opts.copyScore() < sb.entryScore(&s[1]) {
 				sb.applySplit(&blamedApp, &unb, s, e)
-				if held == nil {
-					held = make(map[*origin]bool)
-				}
-				held[s[1].suspect] = true
 				if !slices.Contains(applied, s[1].suspect) {
 					applied = append(applied, s[1].suspect)
 				}
@@ -626,16 +614,9 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				leftover = e
 			}
 		}
-		// The origin of a split not applied, which no applied split
-		// names and which has no suspects, loses its blob: git frees it
-		// with its file when the split lets go (decref_split). Those
-		// of applied splits keep theirs until they are blamed.
-		for j := range splits {
-			if o := splits[j][1].suspect; o != nil && !held[o] && o != target && o.suspects == nil && o.file != nil {
-				sb.dropFile(o)
-			}
-		}
-		// The splits let go: what only they held is freed.
+		// The splits let go (decref_split): what only they held is
+		// freed with its blob; the origins of applied splits keep theirs
+		// until they are blamed.
 		for _, o := range inSplits {
 			if !slices.Contains(applied, o) {
 				sb.release(o)
