@@ -47,14 +47,7 @@ func TestRealRepositories(t *testing.T) {
 		maxFiles, _ = strconv.Atoi(v)
 	}
 	for _, dir := range strings.Split(list, ":") {
-		out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-object-format").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		format, err := oid.ParseFormat(strings.TrimSpace(string(out)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		format := repoFormat(t, dir)
 		files := textFilesAtHead(t, dir, 400<<10)
 		if len(files) > maxFiles {
 			files = files[:maxFiles]
@@ -109,6 +102,19 @@ func TestRealRepositories(t *testing.T) {
 		wg.Wait()
 		t.Logf("%s: %d files, %d comparisons, %d different", dir, len(files), compared, failed)
 	}
+}
+
+// repoFormat is the object format of the repository at dir.
+func repoFormat(t *testing.T, dir string) oid.Format {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-object-format").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	format, err := oid.ParseFormat(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return format
 }
 
 // textFilesAtHead lists the blobs at HEAD no larger than limit whose
@@ -208,16 +214,9 @@ func TestRealRepositoriesRandomOptions(t *testing.T) {
 		}
 	}
 	for _, dir := range strings.Split(list, ":") {
-		out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-object-format").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		format, err := oid.ParseFormat(strings.TrimSpace(string(out)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		format := repoFormat(t, dir)
 		files := textFilesAtHead(t, dir, 400<<10)
-		out, err = exec.Command("git", "-C", dir, "rev-list", "--max-count=400", "HEAD").Output()
+		out, err := exec.Command("git", "-C", dir, "rev-list", "--max-count=400", "HEAD").Output()
 		if err != nil {
 			t.Fatal(err)
 		}

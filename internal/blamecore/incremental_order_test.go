@@ -6,9 +6,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math/rand"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,11 +44,7 @@ func generateCopyHistory(seed int64, commits int) string {
 		bname := h.names[h.r.Intn(len(h.names))]
 		b := h.branches[bname]
 		nf := copyFiles(b.files)
-		paths := make([]string, 0, len(nf))
-		for p := range nf {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
+		paths := slices.Sorted(maps.Keys(nf))
 		parents := []int{b.mark}
 		switch op := h.r.Intn(10); {
 		case op < 1: // a new branch
@@ -61,7 +58,7 @@ func generateCopyHistory(seed int64, commits int) string {
 				continue
 			}
 			o := h.branches[oname]
-			for _, p := range sortedKeys(o.files) {
+			for _, p := range slices.Sorted(maps.Keys(o.files)) {
 				if _, ok := nf[p]; !ok || h.r.Intn(2) == 0 {
 					nf[p] = append([]string(nil), o.files[p]...)
 				}
@@ -114,20 +111,8 @@ func generateCopyHistory(seed int64, commits int) string {
 // only the files that differ from the first parent's (from): the whole
 // tree in every commit makes a script too long for one argument.
 func commitChanged(h *randomHistory, branch string, from, files map[string][]string, parents []int, msg string) int {
-	h.mark++
-	d := h.tick()
-	fmt.Fprintf(&h.out, "commit refs/heads/%s\nmark :%d\n", branch, h.mark)
-	fmt.Fprintf(&h.out, "author A U Thor <author@example.com> %d -0700\n", d)
-	fmt.Fprintf(&h.out, "committer C O Mitter <committer@example.com> %d -0700\n", d)
-	fmt.Fprintf(&h.out, "data %d\n%s\n", len(msg), msg)
-	for i, p := range parents {
-		if i == 0 {
-			fmt.Fprintf(&h.out, "from :%d\n", p)
-		} else {
-			fmt.Fprintf(&h.out, "merge :%d\n", p)
-		}
-	}
-	for _, p := range sortedKeys(files) {
+	h.commitHeader(branch, parents, msg)
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if old, ok := from[p]; ok && strings.Join(old, "\n") == strings.Join(files[p], "\n") {
 			continue
 		}
@@ -148,15 +133,6 @@ var releaseLines = []string{
 	"### New Features",
 	"",
 	"}",
-}
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // incrementalOrder is the order in which git blame --incremental wrote
@@ -191,7 +167,7 @@ func incrementalOrder(out []byte) []string {
 // where the scoreboard went wrong before it unlinked the origins git
 // frees (with -C and -C -C on one file); it and seed 1 keep goldens.
 func TestCopyHistoriesIncrementalOrderMatchesGit(t *testing.T) {
-	goldens := testgit.Golden(t) // skips without git
+	testgit.Golden(t) // skips without git
 	flagSets := [][]string{{"-M"}, {"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}}
 	seeds := []int64{140}
 	for seed := int64(1); seed <= int64(2*randomSeeds()); seed++ {
@@ -217,14 +193,9 @@ func TestCopyHistoriesIncrementalOrderMatchesGit(t *testing.T) {
 					for _, flags := range flagSets {
 						args := append(append([]string{"blame", "--incremental"}, flags...), rev, "--", file)
 						c := testgit.Case{Dir: dir, Format: format, Args: args}
-						var res testgit.Result
-						if seed == 1 || seed == 140 {
-							res = goldens.Run(c)
-						} else {
-							var live bool
-							if res, live = goldens.Live(c); !live {
-								continue
-							}
+						res, ok := goldenOrLive(t, c, seed == 1 || seed == 140)
+						if !ok {
+							continue
 						}
 						if res.ExitCode != 0 {
 							t.Fatalf("git %v: %s", args, res)
