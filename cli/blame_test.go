@@ -15,6 +15,12 @@ import (
 // runGoblame runs the command in-process with the hermetic environment
 // of testgit, as the real git is run next to it.
 func runGoblame(dir string, format oid.Format, stdin []byte, extra []string, args ...string) testgit.Result {
+	return runGoblameAt(dir, format, stdin, extra, time.Now, args...)
+}
+
+// runGoblameAt is runGoblame with the clock now (the time of an
+// uncommitted line).
+func runGoblameAt(dir string, format oid.Format, stdin []byte, extra []string, now func() time.Time, args ...string) testgit.Result {
 	envList := testgit.Env(format, extra...)
 	m := map[string]string{}
 	for _, kv := range envList {
@@ -30,7 +36,7 @@ func runGoblame(dir string, format oid.Format, stdin []byte, extra []string, arg
 		Stdin:     bytes.NewReader(stdin),
 		Stdout:    &stdout,
 		Stderr:    &stderr,
-		Now:       time.Now,
+		Now:       now,
 	}
 	code := Main(args, env)
 	return testgit.Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code}
