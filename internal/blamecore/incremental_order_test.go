@@ -217,16 +217,7 @@ func TestCopyHistoriesIncrementalOrderMatchesGit(t *testing.T) {
 // incrementalOrder reads git's.
 func libraryIncrementalOrder(t *testing.T, db *odb.DB, format oid.Format, rev, file string, flags []string) []string {
 	t.Helper()
-	opts := blamecore.DefaultOptions()
-	for _, f := range flags {
-		switch f {
-		case "-M":
-			opts.Move = true
-		case "-C":
-			opts.Move = true
-			opts.CopyLevel++
-		}
-	}
+	opts := optionsFor(t, format, flags)
 	var order []string
 	opts.OnGuilty = func(e blamecore.Entry) {
 		order = append(order, fmt.Sprintf("%s %d %d %d %s", e.Commit.ID, e.SLno+1, e.Lno+1, e.NumLines, e.Path))

@@ -587,13 +587,11 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 				}
 				sb.copySplitIfBetter(&splits[j], &potential)
 			}
-			// A split that holds the origin keeps its blob, as git's
-			// reference from the split keeps the origin and its file:
+			// A best split holds the origin, and with it its blob,
+			// until the round ends or a better split replaces it:
 			// applied, the next pass finds the blob read (and git's num
 			// read blob does not count it again).
 			if splitsUse(splits, norigin) {
-				// A best split holds it until the round ends or a
-				// better split replaces it.
 				inSplits = append(inSplits, norigin)
 			} else if !slices.Contains(applied, norigin) {
 				sb.release(norigin)

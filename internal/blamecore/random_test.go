@@ -410,6 +410,45 @@ func TestRandomHistoriesLookAhead(t *testing.T) {
 	}
 }
 
+// optionsFor is the blamecore options of git blame's flags (those the
+// random-history tests use).
+func optionsFor(t *testing.T, format oid.Format, flags []string) blamecore.Options {
+	t.Helper()
+	opts := blamecore.DefaultOptions()
+	for i, f := range flags {
+		switch f {
+		case "--ignore-rev":
+			id, err := oid.ParseHex(format, flags[i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Ignore = append(opts.Ignore, id)
+		case "-w":
+			opts.Diff.IgnoreWhitespace = true
+		case "--minimal":
+			opts.Diff.Minimal = true
+		case "--no-indent-heuristic":
+			opts.Diff.IndentHeuristic = false
+		case "--root":
+			opts.ShowRoot = true
+		case "--first-parent":
+			opts.FirstParent = true
+		case "-M":
+			opts.Move = true
+		case "-C":
+			opts.Move = true
+			opts.CopyLevel++
+		default:
+			if n, err := strconv.Atoi(strings.TrimPrefix(f, "-C")); err == nil && strings.HasPrefix(f, "-C") {
+				opts.Move = true
+				opts.CopyLevel++
+				opts.CopyScore = n
+			}
+		}
+	}
+	return opts
+}
+
 // goldenOrLive is git's result for c: kept in the goldens when golden
 // is set, else from git 2.39.x itself only (false without it), for cases
 // too many to keep.
@@ -447,38 +486,7 @@ func (r lagReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 func compareAttributionLagging(t *testing.T, db *odb.DB, g *traverse.Graph, format oid.Format, rev, file string, flags []string, label string, gitOut []byte, lag bool) blamecore.Stats {
 	t.Helper()
 	want := parseLinePorcelain(t, gitOut)
-	opts := blamecore.DefaultOptions()
-	for i, f := range flags {
-		switch f {
-		case "--ignore-rev":
-			id, err := oid.ParseHex(format, flags[i+1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts.Ignore = append(opts.Ignore, id)
-		case "-w":
-			opts.Diff.IgnoreWhitespace = true
-		case "--minimal":
-			opts.Diff.Minimal = true
-		case "--no-indent-heuristic":
-			opts.Diff.IndentHeuristic = false
-		case "--root":
-			opts.ShowRoot = true
-		case "--first-parent":
-			opts.FirstParent = true
-		case "-M":
-			opts.Move = true
-		case "-C":
-			opts.Move = true
-			opts.CopyLevel++
-		default:
-			if n, err := strconv.Atoi(strings.TrimPrefix(f, "-C")); err == nil && strings.HasPrefix(f, "-C") {
-				opts.Move = true
-				opts.CopyLevel++
-				opts.CopyScore = n
-			}
-		}
-	}
+	opts := optionsFor(t, format, flags)
 	id, err := oid.ParseHex(format, rev)
 	if err != nil {
 		t.Fatal(err)

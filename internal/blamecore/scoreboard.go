@@ -468,16 +468,14 @@ func (sb *scoreboard) passBlame(o *origin) error {
 			o.suspects = toosmall
 		}
 		for _, p := range sgOrigins {
-			if p != nil && p.suspects == nil {
-				sb.dropFile(p)
-			}
-		}
-		sb.dropFile(o)
-		for _, p := range sgOrigins {
 			if p != nil {
+				if p.suspects == nil {
+					sb.dropFile(p)
+				}
 				sb.release(p)
 			}
 		}
+		sb.dropFile(o)
 		for _, p := range released {
 			sb.release(p)
 		}
