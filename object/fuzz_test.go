@@ -683,6 +683,42 @@ func sortedForGit(entries []TreeEntry) bool {
 }
 
 // findEntryIter is FindEntry written over TreeIter, as it was.
+// checkFindEntryIn asks FindEntryIn about name on prefixes of body (all
+// of them for a short body, some for a long one, and body as a prefix):
+// where a prefix decides, its answer is FindEntry's on the whole tree
+// (got, found, err), unless the whole tree fails where the prefix
+// cannot see: past the bytes the prefix search used, or in the NUL git
+// checks before the tree's last ID.
+func checkFindEntryIn(t *testing.T, format oid.Format, body, name []byte, got TreeEntry, found bool, err error) {
+	t.Helper()
+	if e, f, decided, used, werr := FindEntryIn(format, body, name, true); !decided || werr != err && (werr == nil || err == nil || werr.Error() != err.Error()) ||
+		f != found || e.ID != got.ID || e.Mode != got.Mode || used > len(body) {
+		t.Fatalf("FindEntryIn(%q, whole) = %+v, %v, decided %v, used %d, %v; FindEntry %+v, %v, %v", name, e, f, decided, used, werr, got, found, err)
+	}
+	step := max(1, len(body)/64)
+	for cut := 0; cut <= len(body); cut += step {
+		e, f, decided, used, perr := FindEntryIn(format, body[:cut:cut], name, false)
+		if perr != nil || used > cut {
+			t.Fatalf("FindEntryIn(%q, %d-byte prefix) used %d, error %v", name, cut, used, perr)
+		}
+		if !decided {
+			continue
+		}
+		if err != nil {
+			var fe *FormatError
+			hs := format.Size()
+			tailBad := len(body) < hs+3 || body[len(body)-hs-1] != 0
+			if !errors.As(err, &fe) || fe.Offset < used && !tailBad {
+				t.Fatalf("FindEntryIn(%q, %d-byte prefix) decided %+v, %v after %d bytes; the whole tree fails: %v", name, cut, e, f, used, err)
+			}
+			continue
+		}
+		if f != found || e.ID != got.ID || e.Mode != got.Mode || !bytes.Equal(e.Name, got.Name) {
+			t.Fatalf("FindEntryIn(%q, %d-byte prefix) = %+v, %v; FindEntry on the whole tree %+v, %v", name, cut, e, f, got, found)
+		}
+	}
+}
+
 func findEntryIter(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) {
 	it := NewTreeIter(f, body)
 	var e TreeEntry
@@ -733,6 +769,7 @@ func FuzzFindEntry(f *testing.F) {
 				got.Mode != rgot.Mode || got.ID != rgot.ID || !bytes.Equal(got.Name, rgot.Name) {
 				t.Fatalf("FindEntry(%q) = %+v, %v, %v; over TreeIter %+v, %v, %v", q, got, found, err, rgot, rfound, rerr)
 			}
+			checkFindEntryIn(t, format, body, q, got, found, err)
 			first := slices.IndexFunc(s.entries, func(e TreeEntry) bool { return bytes.Equal(e.Name, q) })
 			switch {
 			case found:

@@ -154,16 +154,35 @@ func (it *TreeIter) Err() error { return it.err }
 // git's sort order to stop early: entries compare as their names, with
 // directories as if followed by '/'.
 func FindEntry(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) {
+	e, found, _, _, err := FindEntryIn(f, body, name, true)
+	return e, found, err
+}
+
+// FindEntryIn is FindEntry on a tree body that is the whole tree (whole)
+// or only its first bytes. decided reports whether those bytes settle
+// the answer: for a prefix, not when they end before the entry that
+// decides, or before the entry after it, which FindEntry decodes too
+// (the whole tree must then be searched); for a whole tree, always.
+// used is how many bytes of body the search read.
+func FindEntryIn(f oid.Format, body []byte, name []byte, whole bool) (e TreeEntry, found, decided bool, used int, err error) {
 	// TreeIter's walk (an entry counts once the one after it decodes),
 	// without copying out the ID of every entry passed over.
 	hs := f.Size()
-	fail := func(off int, msg string) (TreeEntry, bool, error) {
-		return TreeEntry{}, false, &FormatError{Type: Tree, Offset: off, Msg: msg}
+	decode := decodeEntry
+	if !whole {
+		decode = decodePrefixEntry
+	}
+	fail := func(off int, msg string) (TreeEntry, bool, bool, int, error) {
+		if !whole {
+			// Maybe an entry the prefix cuts short.
+			return TreeEntry{}, false, false, off, nil
+		}
+		return TreeEntry{}, false, true, off, &FormatError{Type: Tree, Offset: off, Msg: msg}
 	}
 	if len(body) == 0 {
-		return TreeEntry{}, false, nil
+		return TreeEntry{}, false, whole, 0, nil
 	}
-	mode, ename, idAt, n, msg := decodeEntry(body, hs)
+	mode, ename, idAt, n, msg := decode(body, hs)
 	if msg != "" {
 		return fail(0, msg)
 	}
@@ -174,23 +193,49 @@ func FindEntry(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) 
 		var nName []byte
 		var nIDAt, nLen int
 		if next < len(body) {
-			if nMode, nName, nIDAt, nLen, msg = decodeEntry(body[next:], hs); msg != "" {
+			if nMode, nName, nIDAt, nLen, msg = decode(body[next:], hs); msg != "" {
 				return fail(next, msg)
 			}
+		} else if !whole {
+			return TreeEntry{}, false, false, next, nil
 		}
 		c := bytes.Compare(ename, name)
 		if c == 0 {
-			return TreeEntry{Mode: mode, Name: ename, ID: oid.FromBytes(f, body[off+idAt:])}, true, nil
+			return TreeEntry{Mode: mode, Name: ename, ID: oid.FromBytes(f, body[off+idAt:])}, true, true, next + nLen, nil
 		}
 		// An entry whose name is a proper prefix of name may still sort
 		// before it, and so may "name" as a directory ("name/") relative
 		// to entries such as "name.c". Stop only once an entry is greater
 		// than both "name" and "name/".
 		if c > 0 && !bytes.HasPrefix(ename, name) || next >= len(body) {
-			return TreeEntry{}, false, nil
+			return TreeEntry{}, false, true, next + nLen, nil
 		}
 		off, mode, ename, idAt, n = next, nMode, nName, nIDAt, nLen
 	}
+}
+
+// decodePrefixEntry is decodeEntry for the first bytes of a tree, where
+// the end of b is not the end of the tree: what git checks there (a NUL
+// before the tree's last ID) cannot be, and an entry running past the
+// end of b fails as one that is malformed does.
+func decodePrefixEntry(b []byte, hs int) (mode uint32, name []byte, idAt, n int, msg string) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
+		return 0, nil, 0, 0, "malformed mode in tree entry"
+	}
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			return 0, nil, 0, 0, "malformed mode in tree entry"
+		}
+		mode = mode<<3 | uint32(c-'0')
+	}
+	nul := bytes.IndexByte(b[sp+1:], 0)
+	if nul <= 0 || sp+1+nul+1+hs > len(b) {
+		return 0, nil, 0, 0, "truncated tree entry"
+	}
+	name = b[sp+1 : sp+1+nul]
+	idAt = sp + 1 + nul + 1
+	return CanonMode(mode), name, idAt, idAt + hs, ""
 }
 
 // CompareEntryNames orders two tree entries as git sorts them

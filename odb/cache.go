@@ -17,6 +17,7 @@ type baseEntry struct {
 	key     baseKey
 	typ     object.Type
 	data    []byte
+	partial bool   // data is only the first bytes of the object (Reader.ReadPrefix)
 	weight  uint32 // cost of recomputing one byte of this entry (1/16 ns)
 	prio    uint64 // clock + weight when last used
 	seq     uint64 // when last used, to order entries of equal priority
@@ -149,23 +150,45 @@ func (c *deltaBaseCache) down(i int) {
 	}
 }
 
-// get returns the cached base at key. The bytes belong to the cache: they
-// are valid only until the next put.
+// get returns the cached base at key, the whole object. The bytes belong
+// to the cache: they are valid only until the next put.
 func (c *deltaBaseCache) get(key baseKey) (object.Type, []byte, bool) {
+	typ, data, _, ok := c.getPrefix(key, -1)
+	return typ, data, ok
+}
+
+// getPrefix is get that also takes the first bytes of the object, as
+// ReadPrefix leaves them, where there are at least n of them (n < 0:
+// only the whole object); partial says data is such a prefix.
+func (c *deltaBaseCache) getPrefix(key baseKey, n int) (typ object.Type, data []byte, partial, ok bool) {
 	i, ok := c.index[key]
 	if !ok {
-		return 0, nil, false
+		return 0, nil, false, false
 	}
 	e := &c.entries[i]
+	if e.partial && (n < 0 || len(e.data) < n) {
+		return 0, nil, false, false
+	}
 	c.touch(e)
 	c.down(int(e.heapPos)) // priorities only grow
-	return e.typ, e.data, true
+	return e.typ, e.data, e.partial, true
 }
 
 // put stores data (taking ownership) under key, evicting entries of lowest
 // priority to stay within the limit. weight is the cost of recomputing
 // one byte of data (costInflate for a full object).
 func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight uint32) {
+	c.store(key, typ, data, weight, false)
+}
+
+// putPrefix is put for the first bytes of an object (ReadPrefix's
+// intermediate results): they take the place of a shorter prefix, never
+// of the whole object or of a longer prefix.
+func (c *deltaBaseCache) putPrefix(key baseKey, typ object.Type, data []byte, weight uint32) {
+	c.store(key, typ, data, weight, true)
+}
+
+func (c *deltaBaseCache) store(key baseKey, typ object.Type, data []byte, weight uint32, partial bool) {
 	size := int64(cap(data))
 	if size > c.limit {
 		if size <= c.maxLimit {
@@ -174,9 +197,12 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight u
 		c.recycle(data)
 		return
 	}
-	if _, ok := c.index[key]; ok {
-		c.recycle(data)
-		return
+	if i, ok := c.index[key]; ok {
+		if e := &c.entries[i]; !e.partial || partial && len(e.data) >= len(data) {
+			c.recycle(data)
+			return
+		}
+		c.remove(i)
 	}
 	for c.used+size > c.limit && len(c.heap) > 0 {
 		c.evictMin()
@@ -189,7 +215,7 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight u
 		c.entries = append(c.entries, baseEntry{})
 		i = int32(len(c.entries) - 1)
 	}
-	c.entries[i] = baseEntry{key: key, typ: typ, data: data, weight: weight, heapPos: int32(len(c.heap))}
+	c.entries[i] = baseEntry{key: key, typ: typ, data: data, partial: partial, weight: weight, heapPos: int32(len(c.heap))}
 	c.touch(&c.entries[i])
 	c.heap = append(c.heap, i)
 	c.up(len(c.heap) - 1)
@@ -199,17 +225,31 @@ func (c *deltaBaseCache) put(key baseKey, typ object.Type, data []byte, weight u
 
 func (c *deltaBaseCache) evictMin() {
 	i := c.heap[0]
-	last := len(c.heap) - 1
-	c.swap(0, last)
-	c.heap = c.heap[:last]
-	if last > 0 {
-		c.down(0)
-	}
+	c.clock = c.entries[i].prio
+	c.evict(i, true)
+}
+
+// remove drops entry i (a prefix a longer result replaces): an eviction
+// that neither advances the clock nor leaves a ghost.
+func (c *deltaBaseCache) remove(i int32) {
+	c.evict(i, false)
+}
+
+// evict takes entry i out of the heap and the index and recycles its
+// buffer, remembering it as a ghost if ghost is set.
+func (c *deltaBaseCache) evict(i int32, ghost bool) {
 	e := &c.entries[i]
-	c.clock = e.prio
+	pos := int(e.heapPos)
+	last := len(c.heap) - 1
+	c.swap(pos, last)
+	c.heap = c.heap[:last]
+	if pos < last {
+		c.down(pos)
+		c.up(pos)
+	}
 	delete(c.index, e.key)
 	c.used -= int64(cap(e.data))
-	if c.limit < c.maxLimit {
+	if ghost && c.limit < c.maxLimit {
 		c.ghosts.add(e.key, int64(cap(e.data)), c.maxLimit-c.limit)
 	}
 	c.recycle(e.data)

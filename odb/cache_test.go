@@ -229,3 +229,69 @@ func TestFullCacheStartsAtItsBound(t *testing.T) {
 		t.Errorf("adaptive cache starts at %d", got)
 	}
 }
+
+// TestDeltaBaseCachePrefixes checks the cache's prefixes (ReadPrefix's
+// intermediate results): get never returns one, getPrefix only one of
+// at least the bytes asked for, a whole object replaces a prefix but
+// never the other way round, a longer prefix replaces a shorter one, and
+// the heap and the byte count stay consistent through the replacements.
+func TestDeltaBaseCachePrefixes(t *testing.T) {
+	c := newDeltaBaseCache(1 << 20)
+	k := func(i int) baseKey { return baseKey{1, uint64(i)} }
+	buf := func(n int, fill byte) []byte {
+		b := c.buffer(n)
+		for i := range b {
+			b[i] = fill
+		}
+		return b
+	}
+	c.putPrefix(k(1), 3, buf(100, 'p'), costReplay)
+	if _, _, ok := c.get(k(1)); ok {
+		t.Fatal("get returned a prefix")
+	}
+	if _, d, partial, ok := c.getPrefix(k(1), 100); !ok || !partial || len(d) != 100 {
+		t.Fatalf("getPrefix(100) = %d bytes, partial %v, ok %v", len(d), partial, ok)
+	}
+	if _, _, _, ok := c.getPrefix(k(1), 101); ok {
+		t.Fatal("getPrefix(101) returned a 100-byte prefix")
+	}
+	c.putPrefix(k(1), 3, buf(50, 's'), costReplay) // shorter: ignored
+	if _, d, _, _ := c.getPrefix(k(1), 0); len(d) != 100 {
+		t.Fatalf("a shorter prefix replaced a longer one: %d bytes", len(d))
+	}
+	c.putPrefix(k(1), 3, buf(200, 'l'), costReplay) // longer: replaces
+	if _, d, _, _ := c.getPrefix(k(1), 150); len(d) != 200 || d[0] != 'l' {
+		t.Fatalf("a longer prefix did not replace a shorter one: %d bytes", len(d))
+	}
+	c.put(k(1), 3, buf(300, 'w'), costInflate) // whole: replaces
+	if _, d, ok := c.get(k(1)); !ok || len(d) != 300 || d[0] != 'w' {
+		t.Fatalf("the whole object did not replace a prefix: %d bytes, %v", len(d), ok)
+	}
+	c.putPrefix(k(1), 3, buf(250, 'x'), costReplay) // never over the whole
+	if _, d, partial, _ := c.getPrefix(k(1), 10); partial || d[0] != 'w' {
+		t.Fatal("a prefix replaced the whole object")
+	}
+	// Many replacements among many entries: the heap stays a heap and
+	// used counts the buffers held.
+	for i := 0; i < 2000; i++ {
+		key := k(10 + i%37)
+		if i%3 == 0 {
+			c.put(key, 3, buf(64+i%500, 'w'), costInflate)
+		} else {
+			c.putPrefix(key, 3, buf(32+i%700, 'p'), costReplay)
+		}
+		var used int64
+		for j, e := range c.heap {
+			if c.entries[e].heapPos != int32(j) {
+				t.Fatalf("step %d: entry %d at heap %d says %d", i, e, j, c.entries[e].heapPos)
+			}
+			if j > 0 && c.less(j, (j-1)/2) {
+				t.Fatalf("step %d: heap order broken at %d", i, j)
+			}
+			used += int64(cap(c.entries[e].data))
+		}
+		if used != c.used || len(c.index) != len(c.heap) {
+			t.Fatalf("step %d: used %d, buffers %d; index %d, heap %d", i, c.used, used, len(c.index), len(c.heap))
+		}
+	}
+}

@@ -187,3 +187,84 @@ func applyDelta(out, base, ops []byte) error {
 	}
 	return nil
 }
+
+// deltaOp decodes the instruction at ops[i]: a copy of size bytes from
+// off in the base, or (isCopy false) an insert of the size bytes that
+// follow it. next is where the next instruction starts; ok is false for
+// an instruction cut short or opcode 0.
+func deltaOp(ops []byte, i int) (next int, isCopy bool, off, size int, ok bool) {
+	cmd := ops[i]
+	i++
+	if cmd&0x80 == 0 {
+		n := int(cmd)
+		if n == 0 || n > len(ops)-i {
+			return i, false, 0, 0, false
+		}
+		return i + n, false, i, n, true
+	}
+	for bit := uint(0); bit < 7; bit++ {
+		if cmd&(1<<bit) == 0 {
+			continue
+		}
+		if i >= len(ops) {
+			return i, true, 0, 0, false
+		}
+		v := int(ops[i])
+		i++
+		if bit < 4 {
+			off |= v << (8 * bit)
+		} else {
+			size |= v << (8 * (bit - 4))
+		}
+	}
+	if size == 0 {
+		size = 0x10000
+	}
+	return i, true, off, size, true
+}
+
+// deltaCopyReach returns how many leading bytes of the base the
+// instructions making the first need bytes of the result copy from: the
+// end of the furthest base byte they reach (ops have been checked by
+// deltaResultLen).
+func deltaCopyReach(ops []byte, need int) int {
+	reach, pos := 0, 0
+	for i := 0; i < len(ops) && pos < need; {
+		next, isCopy, off, size, ok := deltaOp(ops, i)
+		if !ok {
+			break
+		}
+		take := min(size, need-pos)
+		if isCopy {
+			reach = max(reach, off+take)
+		}
+		pos += take
+		i = next
+	}
+	return reach
+}
+
+// applyDeltaPrefix replays ops against base (the first bytes of the
+// delta's base, as many as deltaCopyReach asked for) until out is full,
+// and reports whether it filled out with every copy inside base.
+func applyDeltaPrefix(out, base, ops []byte) bool {
+	pos := 0
+	for i := 0; i < len(ops) && pos < len(out); {
+		next, isCopy, off, size, ok := deltaOp(ops, i)
+		if !ok {
+			return false
+		}
+		take := min(size, len(out)-pos)
+		if isCopy {
+			if off < 0 || off > len(base) || take > len(base)-off {
+				return false
+			}
+			copy(out[pos:pos+take], base[off:off+take])
+		} else {
+			copy(out[pos:pos+take], ops[off:off+take])
+		}
+		pos += take
+		i = next
+	}
+	return pos == len(out)
+}

@@ -94,6 +94,17 @@
 // empty tree always does; replace refs are not applied, as in git's
 // has_object).
 //
+// ReadPrefix returns at least the first n bytes of an object, for a tree
+// lookup that needs the entries up to the name it looks for (partial.go):
+// a delta chain is replayed only as far as those bytes need, each delta
+// copying from the start of its base, and the full object at the chain's
+// bottom is inflated only that far. The prefixes made on the way go to
+// the delta-base cache marked as prefixes (get never returns them; the
+// next prefix read of the chain stops at one long enough). Every delta's
+// data is inflated whole and checked as Read checks it; what a prefix
+// read does not check is the rest of the bottom object's zlib stream and
+// its checksum, which Read would report damaged.
+//
 // # Abbreviations
 //
 // ResolvePrefix lists the stored objects whose name starts with a hex

@@ -49,6 +49,21 @@ func FuzzDelta(f *testing.F) {
 		if err := applyDelta(out, base, ops); err != nil {
 			t.Fatalf("deltaResultLen accepted a delta applyDelta refuses: %v", err)
 		}
+		// A prefix of the result (ReadPrefix) is made from as much of
+		// the base as deltaCopyReach says, and equals the result's start.
+		for _, k := range []int{0, 1, int(n) / 3, int(n) / 2, int(n) - 1, int(n)} {
+			if k < 0 || k > int(n) {
+				continue
+			}
+			reach := deltaCopyReach(ops, k)
+			if reach < 0 || reach > len(base) {
+				t.Fatalf("deltaCopyReach(%d) = %d, base has %d bytes", k, reach, len(base))
+			}
+			part := make([]byte, k)
+			if !applyDeltaPrefix(part, base[:reach:reach], ops) || !bytes.Equal(part, out[:k]) {
+				t.Fatalf("applyDeltaPrefix of %d bytes from %d of the base differs from the whole result's start", k, reach)
+			}
+		}
 	})
 }
 

@@ -20,6 +20,7 @@ type Stats struct {
 	EntryPreads          int64 // pack entries read with pread rather than through the mapping
 	EntryWindowHits      int64 // pack entries found in a recent pread window instead
 	DeltaBaseCacheBound  int64 // the delta-base cache's bound now (it grows where a larger one would hit)
+	PrefixReads          int64 // ReadPrefix calls answered with the start of an object (not counted in ObjectsRead)
 }
 
 // Reader reads objects from a DB. It owns an inflater, a delta-base cache,
@@ -32,14 +33,18 @@ type Reader struct {
 	objects  *objectCache
 	stats    Stats
 
-	chain    []chainLink
-	windows  [][]byte // pread windows of the entries of one read (see entry)
-	recent   recentWindows
-	refHops  []baseKey
-	deltaBuf []byte
-	looseBuf []byte
-	hdrBuf   [maxLooseHeader]byte
-	sizeBuf  [20]byte // the two size varints at the start of delta data
+	chain []chainLink
+	root  chainLink // walkChain's full entry at the bottom of a chain
+	// ReadPrefix's deltas, inflated, and what it knows of each.
+	prefixDeltas []byte
+	prefixLinks  []prefixLink
+	windows      [][]byte // pread windows of the entries of one read (see entry)
+	recent       recentWindows
+	refHops      []baseKey
+	deltaBuf     []byte
+	looseBuf     []byte
+	hdrBuf       [maxLooseHeader]byte
+	sizeBuf      [20]byte // the two size varints at the start of delta data
 
 	growCache bool // default cache size: grow it for bulk reads
 	// stride: only every stride-th intermediate result of a delta chain
@@ -140,6 +145,12 @@ func (r *Reader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	if err := r.checkFormat(id); err != nil {
 		return 0, nil, err
 	}
+	return r.readReplaced(id, dst)
+}
+
+// readReplaced is Read of an ID replace refs have been applied to, of the
+// database's format.
+func (r *Reader) readReplaced(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	typ, data, err := r.read(id, dst)
 	if err == nil {
 		r.stats.ObjectsRead++
@@ -386,100 +397,47 @@ func (r *Reader) noteRefHop(k baseKey) bool {
 // deltas upwards. Intermediate results go to the delta-base cache (taking
 // ownership, no copy); the last one is written straight into dst.
 func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byte, error) {
-	chain := r.chain[:0]
-	r.refHops = r.refHops[:0]
+	chain, bottom, err := r.walkChain(p, off, -1)
 	defer func() { r.chain = chain[:0] }()
+	if err != nil {
+		return 0, nil, err
+	}
+	return r.replayChain(chain, bottom, dst)
+}
 
+// replayChain makes the object at the top of chain from its bottom
+// (walkChain's results).
+func (r *Reader) replayChain(chain []chainLink, bottom chainBottom, dst []byte) (object.Type, []byte, error) {
 	var (
-		baseType  object.Type
-		base      []byte
-		baseOwned bool // base is a buffer of ours, to hand to the cache
-		baseKeyOK bool // base came from a pack entry (cacheable under baseKey)
+		baseType  = bottom.typ
+		base      = bottom.data
+		baseOwned = bottom.owned // base is a buffer of ours, to hand to the cache
+		baseKeyOK bool           // base came from a pack entry (cacheable under baseKey)
 		bKey      baseKey
 		// baseWeight is the cost of recomputing a byte of base.
 		baseWeight uint32 = costInflate
 	)
-	curP, curOff := p, off
-	for {
-		key := baseKey{curP.id, curOff}
-		if typ, data, ok := r.bases.get(key); ok {
-			r.stats.DeltaBaseCacheHits++
-			if len(chain) == 0 {
-				return typ, append(dst[:0], data...), nil
-			}
-			baseType, base = typ, data
-			break
+	switch {
+	case bottom.cached && len(chain) == 0:
+		return baseType, append(dst[:0], base...), nil
+	case bottom.entry != nil:
+		// A base goes to a buffer of the delta-base cache, whose spare
+		// capacity the inflater may use; the object itself to the
+		// caller's dst, which it may not.
+		e := bottom.entry
+		var buf []byte
+		if len(chain) == 0 {
+			buf = grow(dst, int(e.hdr.size))
+		} else {
+			buf = r.bases.buffer(int(e.hdr.size))
 		}
-		if len(chain) > 0 {
-			r.stats.DeltaBaseCacheMisses++
-		}
-		r.bases.missed(key)
-		h, stream, fromFile, err := r.entry(curP, curOff, len(chain))
-		if err != nil {
+		if err := r.inflateEntry(e, buf, len(chain) > 0); err != nil {
 			return 0, nil, err
 		}
-		if h.typ < typeOfsDelta {
-			if h.size > maxInflatedFrom(len(stream)) {
-				return 0, nil, corrupt(curP.packPath(), int64(curOff), nil, "entry claims %d bytes, more than the rest of the pack can hold", h.size)
-			}
-			if h.size > r.db.maxObject {
-				return 0, nil, r.db.tooLarge(curP.packPath(), int64(curOff), h.size)
-			}
-			// A base goes to a buffer of the delta-base cache, whose
-			// spare capacity the inflater may use; the object itself to
-			// the caller's dst, which it may not.
-			var buf []byte
-			inflate := r.inflater.inflate
-			if len(chain) == 0 {
-				buf = grow(dst, int(h.size))
-			} else {
-				buf = r.bases.buffer(int(h.size))
-				inflate = r.inflater.inflateSpare
-			}
-			consumed, err := inflate(buf, stream)
-			if err != nil && fromFile {
-				// The window may have cut the stream short: the mapping
-				// holds all of it (and says what is wrong if it is bad).
-				stream, fromFile = r.mappedStream(curP, &h), false
-				consumed, err = inflate(buf, stream)
-			}
-			if err != nil {
-				return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "unable to inflate %s entry", object.Type(h.typ))
-			}
-			r.stats.BytesInflated += int64(h.size)
-			if !fromFile {
-				curP.touch(curOff, h.dataOff+uint64(consumed))
-			}
-			if len(chain) == 0 {
-				return object.Type(h.typ), buf, nil
-			}
-			baseType, base, baseOwned, baseKeyOK, bKey = object.Type(h.typ), buf, true, true, key
-			break
+		if len(chain) == 0 {
+			return baseType, buf, nil
 		}
-		chain = append(chain, chainLink{pack: curP, off: curOff, hdr: h, stream: stream, fromFile: fromFile})
-		if len(chain) > deltaChainLimit {
-			return 0, nil, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
-		}
-		if h.typ == typeOfsDelta {
-			curOff = h.baseOff
-			continue
-		}
-		loc, err := r.followRef(curP, h.baseID)
-		if err != nil {
-			return 0, nil, corrupt(curP.packPath(), int64(curOff), err, "cannot find REF_DELTA base %x", h.baseID)
-		}
-		if loc.pack == nil {
-			typ, buf, err := r.readLoose(loc.looseDir, h.baseID, r.bases.buffer(0))
-			if err != nil {
-				return 0, nil, err
-			}
-			baseType, base, baseOwned = typ, buf, true
-			break
-		}
-		if r.noteRefHop(baseKey{loc.pack.id, loc.offset}) {
-			return 0, nil, corrupt(curP.packPath(), int64(curOff), errChainCycle, "delta chain cycles")
-		}
-		curP, curOff = loc.pack, loc.offset
+		base, baseOwned, baseKeyOK, bKey = buf, true, true, baseKey{e.pack.id, e.off}
 	}
 
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -512,6 +470,106 @@ func (r *Reader) readPacked(p *pack, off uint64, dst []byte) (object.Type, []byt
 		base, baseOwned, baseKeyOK, bKey = out, keep, true, baseKey{l.pack.id, l.off}
 	}
 	return baseType, base, nil
+}
+
+// chainBottom is where the replay of a delta chain starts: a base from
+// the delta-base cache (cached: data is the cache's, not to be modified;
+// partial: only its first bytes), a loose base read into a buffer of
+// ours (owned), or a full entry of a pack not inflated yet (entry, whose
+// typ is set).
+type chainBottom struct {
+	typ     object.Type
+	data    []byte
+	cached  bool
+	partial bool
+	owned   bool
+	entry   *chainLink
+}
+
+// walkChain walks from the entry at (p, off) down its delta chain to a
+// cached base or a full object, checking each link's header, and returns
+// the deltas met on the way (the requested entry first; they alias
+// r.chain, which the caller resets when done with them) and the bottom.
+// A cached base is the whole object, or with prefix >= 0 also the first
+// bytes of one if there are at least prefix of them (ReadPrefix).
+func (r *Reader) walkChain(p *pack, off uint64, prefix int) ([]chainLink, chainBottom, error) {
+	chain := r.chain[:0]
+	r.refHops = r.refHops[:0]
+	curP, curOff := p, off
+	for {
+		key := baseKey{curP.id, curOff}
+		if typ, data, partial, ok := r.bases.getPrefix(key, prefix); ok {
+			r.stats.DeltaBaseCacheHits++
+			return chain, chainBottom{typ: typ, data: data, cached: true, partial: partial}, nil
+		}
+		if len(chain) > 0 {
+			r.stats.DeltaBaseCacheMisses++
+		}
+		r.bases.missed(key)
+		h, stream, fromFile, err := r.entry(curP, curOff, len(chain))
+		if err != nil {
+			return chain, chainBottom{}, err
+		}
+		if h.typ < typeOfsDelta {
+			if h.size > maxInflatedFrom(len(stream)) {
+				return chain, chainBottom{}, corrupt(curP.packPath(), int64(curOff), nil, "entry claims %d bytes, more than the rest of the pack can hold", h.size)
+			}
+			if h.size > r.db.maxObject {
+				return chain, chainBottom{}, r.db.tooLarge(curP.packPath(), int64(curOff), h.size)
+			}
+			r.root = chainLink{pack: curP, off: curOff, hdr: h, stream: stream, fromFile: fromFile}
+			return chain, chainBottom{typ: object.Type(h.typ), entry: &r.root}, nil
+		}
+		chain = append(chain, chainLink{pack: curP, off: curOff, hdr: h, stream: stream, fromFile: fromFile})
+		if len(chain) > deltaChainLimit {
+			return chain, chainBottom{}, corrupt(p.packPath(), int64(off), errChainTooDeep, "delta chain too deep")
+		}
+		if h.typ == typeOfsDelta {
+			curOff = h.baseOff
+			continue
+		}
+		loc, err := r.followRef(curP, h.baseID)
+		if err != nil {
+			return chain, chainBottom{}, corrupt(curP.packPath(), int64(curOff), err, "cannot find REF_DELTA base %x", h.baseID)
+		}
+		if loc.pack == nil {
+			typ, buf, err := r.readLoose(loc.looseDir, h.baseID, r.bases.buffer(0))
+			if err != nil {
+				return chain, chainBottom{}, err
+			}
+			return chain, chainBottom{typ: typ, data: buf, owned: true}, nil
+		}
+		if r.noteRefHop(baseKey{loc.pack.id, loc.offset}) {
+			return chain, chainBottom{}, corrupt(curP.packPath(), int64(curOff), errChainCycle, "delta chain cycles")
+		}
+		curP, curOff = loc.pack, loc.offset
+	}
+}
+
+// inflateEntry inflates the full (not delta) entry e into buf, which has
+// its declared size; spare says buf is a buffer of ours whose spare
+// capacity the inflater may use.
+func (r *Reader) inflateEntry(e *chainLink, buf []byte, spare bool) error {
+	inflate := r.inflater.inflate
+	if spare {
+		inflate = r.inflater.inflateSpare
+	}
+	stream := e.stream
+	consumed, err := inflate(buf, stream)
+	if err != nil && e.fromFile {
+		// The window may have cut the stream short: the mapping holds
+		// all of it (and says what is wrong if it is bad).
+		stream, e.fromFile = r.mappedStream(e.pack, &e.hdr), false
+		consumed, err = inflate(buf, stream)
+	}
+	if err != nil {
+		return corrupt(e.pack.packPath(), int64(e.off), err, "unable to inflate %s entry", object.Type(e.hdr.typ))
+	}
+	r.stats.BytesInflated += int64(e.hdr.size)
+	if !e.fromFile {
+		e.pack.touch(e.off, e.hdr.dataOff+uint64(consumed))
+	}
+	return nil
 }
 
 // keepIntermediate reports whether the result of the delta n links above

@@ -21,7 +21,9 @@ const (
 type TreeStats struct {
 	LookupHits   int // path components answered from the cache
 	LookupMisses int // ... that had to read a tree
-	TreesRead    int // tree objects read (lookups and diffs)
+	TreesRead    int // tree objects read whole (lookups and diffs)
+	TreePrefixes int // trees of which a lookup read only the start
+	PrefixMisses int // lookups whose prefix ended too soon (then read whole)
 	AheadHits    int // lookups answered by the look-ahead (LookAhead)
 	AheadStarts  int // look-aheads started
 }
@@ -72,6 +74,10 @@ type levelCache struct {
 	// comparison saves most map probes.
 	last     lookupResult
 	lastTree oid.ID
+	// prefix is how many bytes of a tree at this level find reads to
+	// look the component up (ReadPrefix), 0 for whole trees: see
+	// prefixFor.
+	prefix int
 	// sizeHint is the first map's initial size for the first levels of
 	// a path, none below (a path thousands of directories deep has a
 	// level per directory, and a full-size map per level cost 600 MB
@@ -177,7 +183,7 @@ func (t *Trees) Lookup(tree oid.ID, path []byte) (mode uint32, id oid.ID, found 
 			t.stats.LookupHits++
 		} else {
 			t.stats.LookupMisses++
-			r, err = t.find(cur, comp)
+			r, err = t.find(cur, comp, &lc.prefix)
 			if err != nil {
 				return 0, oid.ID{}, false, err
 			}
@@ -202,31 +208,87 @@ func (t *Trees) Lookup(tree oid.ID, path []byte) (mode uint32, id oid.ID, found 
 	return r.mode, r.id, true, nil
 }
 
-// find reads tree and looks for name in it.
-func (t *Trees) find(tree oid.ID, name []byte) (lookupResult, error) {
+// PrefixReader is an ObjectReader that can read the first bytes of an
+// object alone (odb.Reader.ReadPrefix): whole reports that data is the
+// whole object.
+type PrefixReader interface {
+	ReadPrefix(id oid.ID, n int, dst []byte) (typ object.Type, data []byte, whole bool, err error)
+}
+
+// find reads tree and looks for name in it. *prefix is how many bytes of
+// the tree to read where the reader can read a prefix (0: all of it);
+// find sets it for the next tree at the same level (prefixFor).
+func (t *Trees) find(tree oid.ID, name []byte, prefix *int) (lookupResult, error) {
 	if len(name) == 0 || tree.IsZero() || tree == oid.EmptyTree(t.format) {
 		return lookupResult{}, nil
 	}
-	// Read into a reused buffer rather than through the reader's object
-	// cache: the lookup cache above already remembers what matters of
-	// each tree, so caching the bytes would only add memory churn.
-	typ, body, err := t.rd.Read(tree, t.findBuf[:0])
+	body, whole, err := t.readTree(tree, *prefix)
 	if err != nil {
-		return lookupResult{}, fmt.Errorf("reading tree %s: %w", tree, err)
+		return lookupResult{}, err
+	}
+	e, found, decided, used, err := object.FindEntryIn(t.format, body, name, whole)
+	if !decided {
+		// The prefix ended too soon: the whole tree.
+		t.stats.PrefixMisses++
+		if body, whole, err = t.readTree(tree, 0); err != nil {
+			return lookupResult{}, err
+		}
+		e, found, _, used, err = object.FindEntryIn(t.format, body, name, true)
+	}
+	if err != nil {
+		return lookupResult{}, fmt.Errorf("tree %s: %w", tree, err)
+	}
+	*prefix = prefixFor(used, len(body), whole)
+	return lookupResult{mode: e.Mode, id: e.ID, found: found}, nil
+}
+
+// readTree reads tree for find, whole, or at least its first n bytes
+// (whole false) where n > 0 and the reader can read a prefix alone. It
+// reads into a reused buffer rather than through the reader's object
+// cache: the lookup cache above already remembers what matters of each
+// tree, so caching the bytes would only add memory churn.
+func (t *Trees) readTree(tree oid.ID, n int) (body []byte, whole bool, err error) {
+	var typ object.Type
+	whole = true
+	if pr, ok := t.rd.(PrefixReader); ok && n > 0 {
+		typ, body, whole, err = pr.ReadPrefix(tree, n, t.findBuf[:0])
+	} else {
+		typ, body, err = t.rd.Read(tree, t.findBuf[:0])
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading tree %s: %w", tree, err)
 	}
 	if cap(body) <= 1<<20 {
 		t.findBuf = body[:0]
 	}
-	t.stats.TreesRead++
+	if whole {
+		t.stats.TreesRead++
+	} else {
+		t.stats.TreePrefixes++
+	}
 	if typ != object.Tree {
-		return lookupResult{}, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
+		return nil, false, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
 	}
-	e, found, err := object.FindEntry(t.format, body, name)
-	if err != nil {
-		return lookupResult{}, fmt.Errorf("tree %s: %w", tree, err)
-	}
-	return lookupResult{mode: e.Mode, id: e.ID, found: found}, nil
+	return body, whole, nil
 }
+
+// prefixFor is how many bytes of the next tree at a level to read, after
+// a search that used bytes of a tree (whole, or a prefix of it): the
+// bytes used with room to spare for entries added before the one looked
+// for, or 0 (the whole tree) where that is not much less than the tree.
+// The trees at a level are versions of one directory, their sizes and
+// the place of an entry in them change slowly.
+func prefixFor(used, size int, whole bool) int {
+	n := used + used/4 + minTreePrefix/2
+	if whole && 2*n > size {
+		return 0
+	}
+	return max(n, minTreePrefix)
+}
+
+// minTreePrefix is the least prefix worth reading: below it, reading
+// the whole tree costs about the same.
+const minTreePrefix = 1 << 10
 
 // lookupSlashed finds rest in tree through an entry whose name contains
 // a slash: the entry named rest itself, or a tree entry named by a

@@ -1,0 +1,143 @@
+package odb
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/oid"
+)
+
+// bigTreesScript adds to historyScript a directory of 300 files whose
+// tree (about 10 KB) changes in sixty commits: a file changed, entries
+// added before the others (which moves every later entry), some removed,
+// repacked with long delta chains, so that trees larger than a prefix
+// are deltas of deltas.
+const bigTreesScript = `
+mkdir -p big
+for i in $(seq 1 300); do echo "file $i" > big/f$(printf %03d $i); done
+commit_all "big tree"
+for i in $(seq 1 60); do
+	echo "change $i" >> big/f$(printf %03d $((i * 7 % 300 + 1)))
+	if test $((i % 5)) = 0; then echo new > big/a$i; fi
+	if test $((i % 11)) = 0; then git rm -q big/f$(printf %03d $i); fi
+	commit_all "big $i"
+done
+git repack -adfq --depth=50 --window=250
+`
+
+// TestReadPrefix reads every object of several pack layouts with
+// ReadPrefix at lengths from one byte to past the object's end, in
+// orders and with caches that make chains stop at whole bases, at
+// prefixes left by earlier prefix reads and at full entries: the bytes
+// must be the start of git's content (all of it when whole is set), and
+// Read between them must still return whole objects, never a prefix the
+// cache keeps.
+func TestReadPrefix(t *testing.T) {
+	fixtures := []struct{ name, script string }{
+		{"bigtrees", bigTreesScript},
+		{"deep", layoutFixtures[2].script},
+		{"refdelta", layoutFixtures[3].script},
+		{"midx", layoutFixtures[6].script},
+		{"fetched", layoutFixtures[8].script},
+	}
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		for _, fx := range fixtures {
+			dir := fixture(t, fx.name, format, fx.script)
+			if fx.name == "fetched" {
+				dir += "/../clone"
+			}
+			want := catFileAll(t, dir, format)
+			db, err := Open(objectsDir(t, dir, format), format, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(len(want)), 7))
+			var prefixes int64
+			for pass, rd := range []*Reader{db.NewReader(), db.newReader(16<<10, -1), db.newReader(-1, -1)} {
+				order := rng.Perm(len(want))
+				if pass == 0 {
+					for i := range order {
+						order[i] = i
+					}
+				}
+				var buf []byte
+				for k, i := range order {
+					w := want[i]
+					size := len(w.content)
+					for _, n := range []int{1 + rng.IntN(64), 1 + rng.IntN(size+1), size/2 + 1, size, size + 1, 4096} {
+						if n <= 0 {
+							continue
+						}
+						typ, data, whole, err := rd.ReadPrefix(w.id, n, buf)
+						if err != nil {
+							t.Fatalf("%s %s: ReadPrefix(%s, %d): %v", format, fx.name, w.id, n, err)
+						}
+						if typ != w.typ || len(data) < min(n, size) || !bytes.HasPrefix(w.content, data) || whole && len(data) != size {
+							t.Fatalf("%s %s: ReadPrefix(%s, %d) = %v, %d bytes, whole %v; git has %v, %d bytes%s",
+								format, fx.name, w.id, n, typ, len(data), whole, w.typ, size, firstDiff(data, w.content[:min(len(data), size)]))
+						}
+						if !whole && n >= size {
+							t.Fatalf("%s %s: ReadPrefix(%s, %d) of a %d-byte object is not whole", format, fx.name, w.id, n, size)
+						}
+						buf = data
+					}
+					if k%3 == 0 {
+						typ, data, err := rd.Read(w.id, buf)
+						if err != nil || typ != w.typ || !bytes.Equal(data, w.content) {
+							t.Fatalf("%s %s: Read(%s) after prefix reads: %v, %d bytes, %v; git %d bytes", format, fx.name, w.id, typ, len(data), err, size)
+						}
+						buf = data
+					}
+				}
+				prefixes += rd.Stats().PrefixReads
+			}
+			if prefixes == 0 {
+				t.Errorf("%s %s: no read was answered with a prefix", format, fx.name)
+			}
+			db.Close()
+		}
+	}
+}
+
+// TestReadPrefixOfLargeTrees reads, in the order a blame's lookups take
+// them (newest first), the trees of the big directory with the prefixes
+// a lookup asks for: after the first, no whole tree is inflated at the
+// bottom of a chain, and every answer is git's.
+func TestReadPrefixOfLargeTrees(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		dir := fixture(t, "bigtrees", format, bigTreesScript)
+		want := catFileAll(t, dir, format)
+		db, err := Open(objectsDir(t, dir, format), format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := db.NewReader()
+		var trees []gitObject
+		for _, w := range want {
+			if w.typ == object.Tree && len(w.content) > 8<<10 {
+				trees = append(trees, w)
+			}
+		}
+		if len(trees) < 50 {
+			t.Fatalf("%s: %d large trees, want the big directory's sixty", format, len(trees))
+		}
+		for _, w := range trees {
+			typ, data, whole, err := rd.ReadPrefix(w.id, 1024, nil)
+			if err != nil || typ != object.Tree || whole || len(data) < 1024 || !bytes.HasPrefix(w.content, data) {
+				t.Fatalf("%s: ReadPrefix(%s, 1024) = %v, %d bytes, whole %v, %v", format, w.id, typ, len(data), whole, err)
+			}
+		}
+		st := rd.Stats()
+		if st.PrefixReads != int64(len(trees)) {
+			t.Errorf("%s: %d prefix reads of %d trees", format, st.PrefixReads, len(trees))
+		}
+		// Each tree is at most 1 KiB of a full entry's inflation plus its
+		// deltas: well under one whole tree each.
+		if st.BytesInflated > int64(len(trees))*4<<10 {
+			t.Errorf("%s: %d bytes inflated for %d prefixes of about 1 KiB", format, st.BytesInflated, len(trees))
+		}
+		db.Close()
+	}
+}
