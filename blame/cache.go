@@ -2,8 +2,10 @@ package blame
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,11 +68,15 @@ func (c *Cache) Counts() CacheCounts {
 
 // SetCache makes every blame of r use c (nil: none), except those with
 // Options.NoCache. Blames whose attribution the cache cannot reproduce
-// exactly do not use it: --reverse, -M, -C, ignored revisions, -S
-// grafts, repositories with replace refs, grafts or a shallow boundary,
-// and configurations with a textconv driver. A cache inside the
-// repository is not used (goblame never writes there). Set it before r
-// is shared between goroutines.
+// exactly do not use it: --reverse, -S grafts, revision ranges with
+// bottoms under -M, -C or ignored revisions, repositories with replace
+// refs, grafts or a shallow boundary, and configurations with a
+// textconv driver. Under -M, -C and ignored revisions (whose results
+// depend on which lines are blamed together) the cache keeps a blame's
+// final result for the same blame again (the same commit, path, options
+// and line ranges), and blames of uncommitted files do not use it. A
+// cache inside the repository is not used (goblame never writes there).
+// Set it before r is shared between goroutines.
 func (r *Repository) SetCache(c *Cache) {
 	r.cache = c
 	if c == nil {
@@ -101,19 +107,65 @@ func cacheKey(core *blamecore.Options) string {
 		d.IgnoreWhitespace, d.Minimal, d.IndentHeuristic, d.Algorithm, core.ShowRoot, core.FirstParent, core.NoFollow, core.HasSince, core.Since)
 }
 
-// usesCache reports whether this blame may use the cache.
-func (b *run) usesCache(core *blamecore.Options, historyRewritten bool) bool {
-	if b.r.cacheArea == nil || b.opts.NoCache || historyRewritten || core.Reverse || core.Move || core.CopyLevel > 0 || len(core.Ignore) > 0 {
-		return false
+// exactKey is the rest of the key of an exact entry (core.Exact): the
+// options that make a snapshot stand for one blame only, and the lines
+// blamed (nil: the whole file).
+func exactKey(core *blamecore.Options, ranges []LineRange) string {
+	var k strings.Builder
+	fmt.Fprintf(&k, " exact move=%t copy=%d score=%d/%d ignore=", core.Move, core.CopyLevel, core.MoveScore, core.CopyScore)
+	if len(core.Ignore) > 0 {
+		ids := make([]string, len(core.Ignore))
+		for i, id := range core.Ignore {
+			ids[i] = id.String()
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		sum := sha256.Sum256([]byte(strings.Join(ids, "\n")))
+		fmt.Fprintf(&k, "%d:%x", len(ids), sum[:12])
+	}
+	k.WriteString(" lines=")
+	for i, r := range ranges {
+		if i > 0 {
+			k.WriteByte(',')
+		}
+		fmt.Fprintf(&k, "%d-%d", r.Start, r.End)
+	}
+	return k.String()
+}
+
+// cacheUse is how a blame uses the cache.
+type cacheUse int
+
+const (
+	noCache    cacheUse = iota
+	reuseCache          // takes over and leaves snapshots other walks can take over
+	exactCache          // keeps its final result for the same blame (core.Exact)
+)
+
+// usesCache says how this blame may use the cache.
+func (b *run) usesCache(core *blamecore.Options, req blamecore.Request, historyRewritten bool) cacheUse {
+	if b.r.cacheArea == nil || b.opts.NoCache || historyRewritten || core.Reverse {
+		return noCache
 	}
 	if !b.opts.NoTextConv {
 		for _, e := range b.repo.Config.Entries() {
 			if strings.HasPrefix(e.Key, "diff.") && strings.HasSuffix(e.Key, ".textconv") {
-				return false
+				return noCache
 			}
 		}
 	}
-	return true
+	if core.Move || core.CopyLevel > 0 || len(core.Ignore) > 0 {
+		if req.WorkTree != nil {
+			return noCache
+		}
+		for _, t := range req.Tips {
+			if t.Uninteresting {
+				return noCache
+			}
+		}
+		return exactCache
+	}
+	return reuseCache
 }
 
 // cacheBases serves a blame's snapshots from the cache: the commits with

@@ -61,9 +61,11 @@
 // reads its entry, a dirty buffer or the working tree over a cached HEAD
 // costs one diff, and a newer commit walks only down to a commit with an
 // entry. Every answer is the one a blame without the cache gives, entries
-// as found included; blames the cache cannot answer exactly (-M, -C,
-// ignored revisions, --reverse, rewritten histories, textconv) do not use
-// it, and Options.NoCache turns it off for one blame. ScoreDebug's
+// as found included. Under -M, -C and ignored revisions, whose answers
+// depend on which lines are blamed together, only the same blame again
+// (commit, path, options, line ranges) is answered from the cache;
+// --reverse, rewritten histories and textconv do not use it, and
+// Options.NoCache turns it off for one blame. ScoreDebug's
 // reference count describes the walk, which a cached blame does not do.
 //
 // # Errors

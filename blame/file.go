@@ -305,13 +305,17 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if b.usesCache(&core, rewritten) {
+	use := b.usesCache(&core, req, rewritten)
+	if use != noCache {
 		b.bases = newCacheBases(b.r.cacheArea, cacheKey(&core))
-		core.Bases, core.Record = b.bases, true
-		if wt := req.WorkTree; wt != nil && len(wt.Parents) == 1 && b.topPath == "" {
+		core.Bases, core.Record, core.Exact = b.bases, true, use == exactCache
+		switch wt := req.WorkTree; {
+		case use == exactCache:
+			// Its key gets the line ranges once they are known, below.
+		case wt != nil && len(wt.Parents) == 1 && b.topPath == "":
 			b.prime(ctx, b.bases, wt.Parents[0], path)
 			b.cached = b.bases.has(wt.Parents[0], path)
-		} else if wt == nil {
+		case wt == nil:
 			b.cached = b.bases.has(req.Final, path)
 		}
 	}
@@ -340,6 +344,14 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 			}
 		}
 		ranges = blamecore.MergeRanges(append(append([]LineRange(nil), ranges...), opts.LineRanges...))
+	}
+	if use == exactCache {
+		whole := ranges
+		if len(whole) == 1 && whole[0] == (LineRange{Start: 0, End: blamer.NumLines()}) {
+			whole = nil
+		}
+		b.bases.key += exactKey(&core, whole)
+		b.cached = b.bases.has(req.Final, path)
 	}
 
 	var mm blamecore.Mailmap

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,5 +157,70 @@ func compareLiveWithEnv(t *testing.T, dir string, format oid.Format, stdin []byt
 		}
 		t.Errorf("%v: goblame %s (env %q):\n%s", format, strings.Join(shellArgs(args), " "), extra, describeDiff(got, want))
 		return
+	}
+}
+
+// TestExactCacheMatchesGit checks the cache's exact entries, which keep
+// the final result of a blame under -M, -C or ignored revisions for the
+// same blame again: on the moves fixture (lines moved within a file,
+// copied from changed, unchanged and new files, a reformatting commit to
+// ignore), every option set and output format blames twice with one
+// cache per option set, the second answered from the first's entry
+// without a walk, and both print what git prints. A blame of other line
+// ranges, or the whole file, with the same options is not answered from
+// a range's entry.
+func TestExactCacheMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "moves", movesScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		reformat := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD~1"))
+		optionSets := [][]string{
+			{"-M"}, {"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}, {"-C30", "-M50"}, {"-w", "-C"},
+			{"--ignore-rev", reformat}, {"--ignore-revs-file", "revs"}, {"--ignore-rev", reformat, "-C"},
+			{"-M", "-L", "3,12"}, {"-C", "-C", "-L", "15,20", "-L", "/utility/,+3"},
+		}
+		outputFormats := [][]string{nil, {"--porcelain"}, {"--incremental"}, {"-c", "-s", "-n", "-f"}}
+		marks := []string{"GIT_CONFIG_PARAMETERS='blame.markIgnoredLines'='true' 'blame.markUnblamableLines'='true'"}
+		spliced := regexp.MustCompile(`Spliced:(\d+)`)
+		for _, file := range []string{"main.c", "util.c", "copy.c"} {
+			for _, opt := range optionSets {
+				cache := t.TempDir()
+				for i, outf := range outputFormats {
+					args := append(append(append([]string{}, opt...), outf...), "HEAD", "--", file)
+					var extra []string
+					if opt[0] == "--ignore-rev" && i == 3 {
+						extra = marks
+					}
+					want := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Env: extra, Args: append([]string{"blame"}, args...)})
+					for round := 0; round < 2; round++ {
+						env := append([]string{"GOBLAME_CACHE=" + cache, "GOBLAME_TRACE_STATS=1"}, extra...)
+						got := runGoblame(dir, format, nil, env, args...)
+						stats, _, _ := strings.Cut(string(got.Stderr), "goblame stats:")
+						if !bytes.Equal(got.Stdout, want.Stdout) || stats != string(want.Stderr) || got.ExitCode != want.ExitCode {
+							got.Stderr = []byte(stats)
+							t.Errorf("%v: goblame %s (round %d):\n%s", format, strings.Join(shellArgs(args), " "), round, describeDiff(got, want))
+						}
+						// (--incremental prints no stats.)
+						m := spliced.FindSubmatch(got.Stderr)
+						if got.ExitCode == 0 && (i > 0 || round > 0) && !slices.Contains(outf, "--incremental") && (m == nil || string(m[1]) == "0") {
+							t.Errorf("%v: goblame %s (round %d) did not take its cache entry: %q", format, strings.Join(shellArgs(args), " "), round, got.Stderr)
+						}
+					}
+				}
+				// The whole file with the ranges' entry in the cache.
+				if !slices.Contains(opt, "-L") {
+					continue
+				}
+				whole := []string{opt[0], "HEAD", "--", file}
+				if opt[1] == "-C" {
+					whole = append([]string{"-C"}, whole...)
+				}
+				want := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Args: append([]string{"blame"}, whole...)})
+				got := runGoblame(dir, format, nil, []string{"GOBLAME_CACHE=" + cache}, whole...)
+				if !bytes.Equal(got.Stdout, want.Stdout) || got.ExitCode != want.ExitCode {
+					t.Errorf("%v: goblame %s over a cached range:\n%s", format, strings.Join(shellArgs(whole), " "), describeDiff(got, want))
+				}
+			}
+		}
 	}
 }

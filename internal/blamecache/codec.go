@@ -10,13 +10,13 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// The entry file format, version 8 (all integers unsigned varints):
+// The entry file format, version 9 (all integers unsigned varints):
 //
 //	magic "goblame-cache\x00" version 1
 //	key            length, bytes: the attribution key and path it answers
 //	format         1 = sha1, 2 = sha256
 //	commit, blob   raw object IDs
-//	numLines, ordered (0 or 1), traced (0 or 1)
+//	numLines, ordered (0 or 1), traced (0 or 1), exact (0 or 1)
 //	commits        count, then per commit: raw ID, boundary (0 or 1),
 //	               text length+1 (0: none), text, committer time
 //	paths          count, then per path: length, bytes
@@ -27,13 +27,14 @@ import (
 //	               origin's commit's)
 //	trails         count, then per trail: origin, prev+1
 //	pieces         count, then per piece: lno, sLno, numLines, origin,
-//	               trail+1
+//	               trail+1, and in an exact entry its flags (1 ignored,
+//	               2 unblamable)
 //	checksum       CRC-32 (IEEE) of everything before it, 4 bytes big-endian
 //
 // Every count is checked against the bytes left before anything is
 // allocated, and the decoded snapshot is checked for consistency
 // (blamecore validates indexes and that the pieces cover every line).
-const magic = "goblame-cache\x00\x08"
+const magic = "goblame-cache\x00\x09"
 
 // errCorrupt is what any malformed entry decodes to: the caller ignores it.
 var errCorrupt = errors.New("blamecache: corrupt entry")
@@ -66,6 +67,7 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 	u(uint64(s.NumLines))
 	flag(s.Ordered)
 	flag(s.Traced)
+	flag(s.Exact)
 	u(uint64(len(s.Commits)))
 	for _, c := range s.Commits {
 		id(c.ID)
@@ -120,6 +122,16 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 		u(uint64(p.NumLines))
 		u(uint64(p.Origin))
 		u(uint64(p.Trail + 1))
+		if s.Exact {
+			var f uint64
+			if p.Ignored {
+				f |= 1
+			}
+			if p.Unblamable {
+				f |= 2
+			}
+			u(f)
+		}
 	}
 	return binary.BigEndian.AppendUint32(b, checksum(b))
 }
@@ -257,6 +269,7 @@ func decode(data []byte, key string, format oid.Format, light bool) (*blamecore.
 	s.NumLines = d.int(len(d.b) + 1) // a piece per line at most, each bytes long
 	s.Ordered = d.flag()
 	s.Traced = d.flag()
+	s.Exact = d.flag()
 	s.Commits = make([]blamecore.SnapshotCommit, d.count(format.Size()+3))
 	for i := range s.Commits {
 		s.Commits[i] = blamecore.SnapshotCommit{ID: d.id(format), Boundary: d.flag()}
@@ -326,6 +339,10 @@ func decode(data []byte, key string, format oid.Format, light bool) (*blamecore.
 		s.Pieces[i].Trail = d.int(numTrails+1) - 1
 		if light {
 			s.Pieces[i].Trail = -1
+		}
+		if s.Exact {
+			f := d.int(4)
+			s.Pieces[i].Ignored, s.Pieces[i].Unblamable = f&1 != 0, f&2 != 0
 		}
 	}
 	if light {

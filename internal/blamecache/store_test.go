@@ -35,17 +35,31 @@ func sampleSnapshot(f oid.Format, commit byte) *blamecore.Snapshot {
 	}
 }
 
+// exactSnapshot is an exact snapshot (a blame under -C of two of seven
+// lines, one of them unblamable, one ignored).
+func exactSnapshot(f oid.Format) *blamecore.Snapshot {
+	s := sampleSnapshot(f, 1)
+	s.Exact, s.Traced, s.Ordered, s.Trails = true, false, false, nil
+	for i := range s.Origins {
+		s.Origins[i].Pass, s.Origins[i].Whole, s.Origins[i].Scapegoats = blamecore.PassNone, -1, nil
+	}
+	s.Pieces = []blamecore.SnapshotPiece{{Lno: 4, SLno: 9, NumLines: 1, Origin: 1, Trail: -1, Unblamable: true},
+		{Lno: 2, SLno: 2, NumLines: 1, Origin: 0, Trail: -1, Ignored: true}}
+	return s
+}
+
 func TestCodecRoundTrip(t *testing.T) {
 	for _, f := range []oid.Format{oid.SHA1, oid.SHA256} {
-		s := sampleSnapshot(f, 1)
-		data := encode("k\x00dir/new.txt", f, s)
-		got, err := decode(data, "k\x00dir/new.txt", f, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got.Path = s.Path
-		if !reflect.DeepEqual(got, s) {
-			t.Errorf("%v: decoded\n%+v\nwant\n%+v", f, got, s)
+		for _, s := range []*blamecore.Snapshot{sampleSnapshot(f, 1), exactSnapshot(f)} {
+			data := encode("k\x00dir/new.txt", f, s)
+			got, err := decode(data, "k\x00dir/new.txt", f, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Path = s.Path
+			if !reflect.DeepEqual(got, s) {
+				t.Errorf("%v: decoded\n%+v\nwant\n%+v", f, got, s)
+			}
 		}
 	}
 }
@@ -74,7 +88,14 @@ func TestEncodeOneBuffer(t *testing.T) {
 // snapshot.
 func TestCodecRejectsDamage(t *testing.T) {
 	f := oid.SHA1
-	data := encode("key", f, sampleSnapshot(f, 1))
+	for _, s := range []*blamecore.Snapshot{sampleSnapshot(f, 1), exactSnapshot(f)} {
+		codecRejectsDamage(t, encode("key", f, s))
+	}
+}
+
+func codecRejectsDamage(t *testing.T, data []byte) {
+	t.Helper()
+	f := oid.SHA1
 	for n := 0; n < len(data); n++ {
 		if _, err := decode(data[:n], "key", f, false); err == nil {
 			t.Errorf("truncated to %d bytes: decoded", n)
@@ -100,6 +121,7 @@ func TestCodecRejectsDamage(t *testing.T) {
 // FuzzDecode: no input makes decode panic or allocate beyond its size.
 func FuzzDecode(f *testing.F) {
 	f.Add(encode("key", oid.SHA1, sampleSnapshot(oid.SHA1, 1)))
+	f.Add(encode("key", oid.SHA1, exactSnapshot(oid.SHA1)))
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := decode(data, "key", oid.SHA1, false)

@@ -71,6 +71,13 @@ type Options struct {
 	// Record keeps what a whole-file blame found in the order it found
 	// it, so that Result.Snapshot can hand it to later blames.
 	Record bool
+	// Exact makes Record and Bases deal in exact snapshots (see
+	// Snapshot.Exact), for a blame whose snapshots cannot be taken over
+	// by other walks (-M, -C, ignored revisions): the result is recorded
+	// whatever its line ranges, and only a snapshot of the same blame,
+	// which the caller keys by the options and ranges, is asked for, at
+	// the final commit. Not with Reverse or a range bottom.
+	Exact bool
 	// Bases, when set, is asked for snapshots of earlier blames that the
 	// walk can take over (see Snapshot); their entries are exactly what
 	// the walk would have found.

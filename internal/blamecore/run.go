@@ -229,7 +229,7 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 	for i := len(ranges) - 1; i >= 0; i-- {
 		r := ranges[i]
 		head = &entry{lno: r.Start, numLines: r.End - r.Start, suspect: o, sLno: r.Start, next: head}
-		if sb.opts.Record {
+		if sb.tracing() {
 			head.trail = sb.extendTrail(nil, o)
 		}
 	}

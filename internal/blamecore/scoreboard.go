@@ -231,7 +231,7 @@ func (sb *scoreboard) scapegoats(c *commitNode) []*commitNode {
 // if none of the commit's origins had suspects (git's queue_blames). The
 // commit is queued even for an empty list.
 func (sb *scoreboard) queueBlames(porigin *origin, sorted *entry) {
-	if sb.opts.Record {
+	if sb.tracing() {
 		// Entries handed on together mostly came the same way: one
 		// lookup per run of equal trails.
 		var from, to *trail

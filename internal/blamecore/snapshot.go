@@ -39,6 +39,16 @@ import (
 // snapshot's order, cut to the subset, is then the subset walk's. Ties or
 // clock skew make the order depend on the queue's history: such a
 // snapshot still answers blames that do not report entries as found.
+//
+// # Exact snapshots
+//
+// Under -M, -C and ignored revisions a line's fate depends on the lines
+// blamed with it (copies and moves are scored per chunk of suspects,
+// ignored lines are matched against their neighbours), so no snapshot
+// can stand for another walk. An exact snapshot (Options.Exact) is the
+// result of one blame, kept for the same blame again: the same commit,
+// path, options and line ranges. Its pieces cover the ranges' lines only
+// and keep the ignored and unblamable flags.
 type Snapshot struct {
 	// Commit and Path are what was blamed; Blob is Path's blob in
 	// Commit and NumLines the number of lines of its final image.
@@ -46,6 +56,8 @@ type Snapshot struct {
 	Path     string
 	Blob     oid.ID
 	NumLines int
+	// Exact: the result of exactly one blame (see above).
+	Exact bool
 	// Ordered: the walk took its commits in strictly decreasing
 	// committer date, one origin each (see above).
 	Ordered bool
@@ -113,6 +125,9 @@ const (
 type SnapshotPiece struct {
 	Lno, SLno, NumLines int
 	Origin              int
+	// Ignored and Unblamable are the entry's --ignore-rev flags (exact
+	// snapshots only).
+	Ignored, Unblamable bool
 	// Trail is the way the lines came (Traced snapshots): an index into
 	// Trails, whose chain of Prev leads from Origin back to Origins[0].
 	Trail int
@@ -168,6 +183,7 @@ type recorded struct {
 	lno, sLno, numLines int
 	suspect             *origin
 	trail               *trail
+	ignored, unblamable bool
 }
 
 // snapshotState is the scoreboard's bookkeeping for snapshots: what was
@@ -195,6 +211,15 @@ func (sb *scoreboard) reusable() bool {
 	return !o.Reverse && !o.Move && o.CopyLevel == 0 && len(o.Ignore) == 0 && !sb.hasBottoms
 }
 
+// exact reports whether this blame deals in exact snapshots (Options.Exact).
+func (sb *scoreboard) exact() bool {
+	return sb.opts.Exact && !sb.opts.Reverse && !sb.hasBottoms
+}
+
+// tracing reports whether the blame records the ways lines came (trails
+// and passes), which only snapshots that other walks take over need.
+func (sb *scoreboard) tracing() bool { return sb.opts.Record && !sb.opts.Exact }
+
 // notePop records a commit leaving the queue with suspects on origins
 // origins.
 func (s *snapshotState) notePop(c *commitNode, origins int) {
@@ -208,17 +233,22 @@ func (s *snapshotState) notePop(c *commitNode, origins int) {
 // taken from an otherwise empty queue, has one origin with suspects and a
 // snapshot is known for it. It reports whether it did.
 func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
-	if sb.opts.Bases == nil || !sb.reusable() || c.Uncommitted || !o.blobKnown {
+	if sb.opts.Bases == nil || c.Uncommitted || !o.blobKnown {
+		return false, nil
+	}
+	// An exact snapshot stands for this same blame only: at its start.
+	exact := sb.exact()
+	if exact && c != sb.final || !exact && !sb.reusable() {
 		return false, nil
 	}
 	// Light: no --incremental order to replay, and no recording (a
 	// blame of the snapshot's own commit, or of an uncommitted file).
-	light := sb.opts.OnGuilty == nil && (!sb.opts.Record || c == sb.final || sb.final.Uncommitted)
+	light := exact || sb.opts.OnGuilty == nil && (!sb.opts.Record || c == sb.final || sb.final.Uncommitted)
 	snap := sb.opts.Bases.Snapshot(sb.id(c), o.path, light)
-	if snap == nil || snap.Commit != sb.id(c) || snap.Path != o.path || snap.Blob != o.blob || !validSnapshot(snap) {
+	if snap == nil || snap.Commit != sb.id(c) || snap.Path != o.path || snap.Blob != o.blob || snap.Exact != exact || !validSnapshot(snap) {
 		return false, nil
 	}
-	if sb.opts.OnGuilty != nil && !snap.Ordered && !snap.Traced {
+	if sb.opts.OnGuilty != nil && !snap.Ordered && !snap.Traced && !snap.Exact {
 		return false, nil // the order entries are found in is not known
 	}
 	// Each of the snapshot's lines must be suspected by at most one entry
@@ -263,6 +293,9 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 			for l := p.Lno; l < p.Lno+p.NumLines; {
 				si := cover[l]
 				if si < 0 {
+					if snap.Exact {
+						return false, nil // not this blame's lines
+					}
 					l++
 					continue
 				}
@@ -273,6 +306,11 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 			}
 		}
 		g := cuts[group:]
+		if snap.Exact {
+			// The same blame: its pieces in the order it found them.
+			i = j
+			continue
+		}
 		sort.SliceStable(g, func(a, b int) bool { return g[a].sLno < g[b].sLno })
 		for k := 1; k < len(g); k++ {
 			if g[k].sLno == g[k-1].sLno && sb.opts.OnGuilty != nil && !snap.Traced {
@@ -280,6 +318,20 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 			}
 		}
 		i = j
+	}
+
+	if snap.Exact {
+		// Every line suspected, and no other.
+		n := 0
+		for _, k := range cuts {
+			n += k.numLines
+		}
+		for _, e := range sus {
+			n -= e.numLines
+		}
+		if n != 0 {
+			return false, nil
+		}
 	}
 
 	// A blame that starts from the snapshot's own commit gives the
@@ -437,6 +489,10 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	for _, k := range cuts {
 		suspect := origins[k.origin]
 		e := &entry{lno: k.lno, sLno: k.sLno, numLines: k.numLines, suspect: suspect}
+		if snap.Exact {
+			p := &snap.Pieces[k.piece]
+			e.ignored, e.unblamable = p.Ignored, p.Unblamable
+		}
 		if recording {
 			e.trail = trailOf(k.sus, snap.Pieces[k.piece].Trail)
 		}
@@ -510,20 +566,22 @@ func validSnapshot(s *Snapshot) bool {
 		}
 		n += p.NumLines
 	}
-	return n == s.NumLines
+	return s.Exact || n == s.NumLines
 }
 
 // record notes a guilty entry for the snapshot.
 func (sb *scoreboard) record(e *entry) {
 	if sb.opts.Record {
-		sb.snap.pieces = append(sb.snap.pieces, recorded{lno: e.lno, sLno: e.sLno, numLines: e.numLines, suspect: e.suspect, trail: e.trail})
+		sb.snap.pieces = append(sb.snap.pieces, recorded{lno: e.lno, sLno: e.sLno, numLines: e.numLines, suspect: e.suspect, trail: e.trail,
+			ignored: e.ignored, unblamable: e.unblamable})
 	}
 }
 
 // snapshot builds the snapshot of a finished whole-file blame, or nil when
 // this blame cannot stand for later ones.
 func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
-	if !sb.opts.Record || !wholeFile || !sb.reusable() || sb.snap.unusable || sb.final.Uncommitted || sb.finalConverted {
+	exact := sb.exact()
+	if !sb.opts.Record || !exact && (!wholeFile || !sb.reusable()) || sb.snap.unusable || sb.final.Uncommitted || sb.finalConverted {
 		return nil
 	}
 	s := &Snapshot{
@@ -532,6 +590,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		Blob:     sb.finalOrigin.blob,
 		NumLines: len(sb.lineStarts) - 1,
 		Ordered:  sb.snap.ordered,
+		Exact:    exact,
 	}
 	// Sized for every origin the walk made, which is what a traced
 	// snapshot of a long walk holds before compactSnapshot collapses its
@@ -577,13 +636,16 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	}
 	add(sb.finalOrigin)
 	s.Pieces = make([]SnapshotPiece, len(sb.snap.pieces))
-	traced := !sb.snap.untraced
-	if !sb.snap.untraced {
+	traced := !sb.snap.untraced && !exact
+	if traced {
 		s.Trails = make([]SnapshotTrail, 0, sb.rec.numTrails+1)
 	}
 	var steps []*trail
 	for i, p := range sb.snap.pieces {
 		s.Pieces[i] = SnapshotPiece{Lno: p.lno, SLno: p.sLno, NumLines: p.numLines, Origin: add(p.suspect), Trail: -1}
+		if exact {
+			s.Pieces[i].Ignored, s.Pieces[i].Unblamable = p.ignored, p.unblamable
+		}
 		if !traced {
 			continue
 		}

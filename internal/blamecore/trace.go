@@ -97,7 +97,7 @@ type passMore struct {
 
 // notePass records the first pass of o.
 func (sb *scoreboard) notePass(o, whole *origin, scapegoats []*origin, skipped []uint64) {
-	if !sb.opts.Record {
+	if !sb.tracing() {
 		return
 	}
 	r := &sb.rec
