@@ -1,12 +1,14 @@
 #!/bin/sh
-# The blame cache's three cases against git and against goblame cold,
+# The blame cache's four cases against git and against goblame cold,
 # side by side with hyperfine (outputs checked identical to git's first):
 #
 #   1. a repeated blame of HEAD -- FILE, answered from the cache;
 #   2. GitLens's dirty-buffer call, --root --incremental -w --contents -,
 #      over a cached HEAD (one diff, no walk);
 #   3. the last commit that changed FILE, with its parent's entry cached
-#      (the walk stops at the parent).
+#      (the walk stops at the parent);
+#   4. a repeated -C blame of HEAD -- FILE, answered from its exact entry
+#      (-M, -C and ignored revisions keep a blame's final result only).
 #
 # usage: benchmarks/cache/bench.sh REPO FILE [OUT.md]
 # Needs goblame built (make build), git and hyperfine. RUNS and WARMUP
@@ -76,10 +78,20 @@ timed "$work/3.md" off "git blame <newer> -- $file" "git blame $newer -- $file" 
 timed "$work/3.md" off "goblame, cold" "$goblame $newer -- $file" --prepare "$prep"
 timed "$work/3.md" "$work/c3" "goblame, parent cached" "$goblame $newer -- $file" --prepare "$prep"
 
+# 4. a repeated -C blame, answered by an exact entry (its final result)
+git blame -C HEAD -- "$file" >"$work/git.out"
+GOBLAME_CACHE="$work/c4" "$goblame" -C HEAD -- "$file" >/dev/null
+GOBLAME_CACHE="$work/c4" "$goblame" -C HEAD -- "$file" >"$work/goblame.out"
+same "-C HEAD -- $file"
+timed "$work/4.md" off "git blame -C HEAD -- $file" "git blame -C HEAD -- $file"
+timed "$work/4.md" off "goblame, cold" "$goblame -C HEAD -- $file"
+timed "$work/4.md" "$work/c4" "goblame, cached" "$goblame -C HEAD -- $file"
+
 {
 	echo "## $(basename "$repo") $file ($(git --version), $(date -u +%Y-%m-%d))"
 	echo
 	echo "1. Repeated blame of HEAD"; echo; cat "$work/1.md"; echo
 	echo "2. GitLens dirty buffer over the cached HEAD"; echo; cat "$work/2.md"; echo
 	echo "3. $(git rev-parse --short "$newer"), one commit past its cached parent"; echo; cat "$work/3.md"; echo
+	echo "4. Repeated -C blame of HEAD (an exact entry)"; echo; cat "$work/4.md"; echo
 } >"$out"

@@ -101,6 +101,9 @@ type scoreboard struct {
 	ignore map[oid.ID]bool
 	// hasBottoms: the command line named a range bottom (^A, A..B).
 	hasBottoms bool
+	// aheadWanted: the path look-ahead was due when the blame had one
+	// processor (lookAhead).
+	aheadWanted bool
 	snap       snapshotState
 	// rec is what a recording blame keeps for its snapshot: trails and
 	// passes (see trace.go).
