@@ -104,7 +104,7 @@ type scoreboard struct {
 	// aheadWanted: the path look-ahead was due when the blame had one
 	// processor (lookAhead).
 	aheadWanted bool
-	snap       snapshotState
+	snap        snapshotState
 	// rec is what a recording blame keeps for its snapshot: trails and
 	// passes (see trace.go).
 	rec recording
