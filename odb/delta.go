@@ -62,45 +62,18 @@ func deltaHeader(delta []byte) (baseSize, resultSize uint64, ops int, err error)
 // declared result size until this pass has confirmed it.
 func deltaResultLen(ops []byte, baseLen int) (uint64, error) {
 	var total uint64
-	base := uint64(baseLen)
 	for i := 0; i < len(ops); {
-		cmd := ops[i]
-		i++
-		switch {
-		case cmd&0x80 != 0:
-			var off, size uint64
-			for bit := uint(0); bit < 7; bit++ {
-				if cmd&(1<<bit) == 0 {
-					continue
-				}
-				if i >= len(ops) {
-					return 0, errDeltaWild
-				}
-				v := uint64(ops[i])
-				i++
-				if bit < 4 {
-					off |= v << (8 * bit)
-				} else {
-					size |= v << (8 * (bit - 4))
-				}
-			}
-			if size == 0 {
-				size = 0x10000
-			}
-			if off+size > base {
-				return 0, errDeltaWild
-			}
-			total += size
-		case cmd != 0:
-			n := int(cmd)
-			if n > len(ops)-i {
-				return 0, errDeltaWild
-			}
-			i += n
-			total += uint64(n)
-		default:
-			return 0, errDeltaOpcodeZero
+		next, isCopy, off, size, err := deltaOp(ops, i)
+		if err != nil {
+			return 0, err
 		}
+		// (off is read from four bytes: through uint32 it is right
+		// where int has 32 bits too.)
+		if isCopy && uint64(uint32(off))+uint64(size) > uint64(baseLen) {
+			return 0, errDeltaWild
+		}
+		total += uint64(size)
+		i = next
 	}
 	return total, nil
 }
@@ -190,24 +163,28 @@ func applyDelta(out, base, ops []byte) error {
 
 // deltaOp decodes the instruction at ops[i]: a copy of size bytes from
 // off in the base, or (isCopy false) an insert of the size bytes that
-// follow it. next is where the next instruction starts; ok is false for
-// an instruction cut short or opcode 0.
-func deltaOp(ops []byte, i int) (next int, isCopy bool, off, size int, ok bool) {
+// follow it, which start at off in ops. next is where the next
+// instruction starts. An instruction cut short is errDeltaWild, opcode 0
+// errDeltaOpcodeZero.
+func deltaOp(ops []byte, i int) (next int, isCopy bool, off, size int, err error) {
 	cmd := ops[i]
 	i++
 	if cmd&0x80 == 0 {
 		n := int(cmd)
-		if n == 0 || n > len(ops)-i {
-			return i, false, 0, 0, false
+		if n == 0 {
+			return i, false, 0, 0, errDeltaOpcodeZero
 		}
-		return i + n, false, i, n, true
+		if n > len(ops)-i {
+			return i, false, 0, 0, errDeltaWild
+		}
+		return i + n, false, i, n, nil
 	}
 	for bit := uint(0); bit < 7; bit++ {
 		if cmd&(1<<bit) == 0 {
 			continue
 		}
 		if i >= len(ops) {
-			return i, true, 0, 0, false
+			return i, true, 0, 0, errDeltaWild
 		}
 		v := int(ops[i])
 		i++
@@ -220,7 +197,7 @@ func deltaOp(ops []byte, i int) (next int, isCopy bool, off, size int, ok bool) 
 	if size == 0 {
 		size = 0x10000
 	}
-	return i, true, off, size, true
+	return i, true, off, size, nil
 }
 
 // deltaCopyReach returns how many leading bytes of the base the
@@ -230,8 +207,8 @@ func deltaOp(ops []byte, i int) (next int, isCopy bool, off, size int, ok bool) 
 func deltaCopyReach(ops []byte, need int) int {
 	reach, pos := 0, 0
 	for i := 0; i < len(ops) && pos < need; {
-		next, isCopy, off, size, ok := deltaOp(ops, i)
-		if !ok {
+		next, isCopy, off, size, err := deltaOp(ops, i)
+		if err != nil {
 			break
 		}
 		take := min(size, need-pos)
@@ -250,8 +227,8 @@ func deltaCopyReach(ops []byte, need int) int {
 func applyDeltaPrefix(out, base, ops []byte) bool {
 	pos := 0
 	for i := 0; i < len(ops) && pos < len(out); {
-		next, isCopy, off, size, ok := deltaOp(ops, i)
-		if !ok {
+		next, isCopy, off, size, err := deltaOp(ops, i)
+		if err != nil {
 			return false
 		}
 		take := min(size, len(out)-pos)
