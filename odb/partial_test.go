@@ -3,6 +3,7 @@ package odb
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/goblame/goblame/object"
@@ -137,6 +138,80 @@ func TestReadPrefixOfLargeTrees(t *testing.T) {
 		// deltas: well under one whole tree each.
 		if st.BytesInflated > int64(len(trees))*4<<10 {
 			t.Errorf("%s: %d bytes inflated for %d prefixes of about 1 KiB", format, st.BytesInflated, len(trees))
+		}
+		db.Close()
+	}
+}
+
+// TestReadPrefixDamagedBottom damages the deflate data of a full tree at
+// the bottom of delta chains, right at its start (a block of invalid
+// type): every ReadPrefix of a tree whose chain reaches it fails as Read
+// fails, with Read's error, and the other trees' prefixes are git's.
+func TestReadPrefixDamagedBottom(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		dir := fixture(t, "bigtrees", format, bigTreesScript)
+		var trees []gitObject
+		for _, w := range catFileAll(t, dir, format) {
+			if w.typ == object.Tree && len(w.content) > 8<<10 {
+				trees = append(trees, w)
+			}
+		}
+		work := t.TempDir()
+		copyTree(t, objectsDir(t, dir, format), work)
+
+		// The full entry at the bottom of the first large tree's chain.
+		db, err := Open(work, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := db.NewReader()
+		var packPath string
+		var at int64
+		for _, w := range trees {
+			loc, _ := db.locate(w.id.Raw(), nil)
+			if loc.pack == nil {
+				continue
+			}
+			chain, bottom, err := rd.walkChain(loc.pack, loc.offset, -1)
+			rd.chain = chain[:0]
+			if err == nil && len(chain) > 0 && bottom.entry != nil {
+				packPath, at = bottom.entry.pack.packPath(), int64(bottom.entry.hdr.dataOff)+2 // past the zlib header
+				break
+			}
+		}
+		db.Close()
+		if packPath == "" {
+			t.Fatalf("%s: no large tree is a delta of a full entry", format)
+		}
+		f, err := os.OpenFile(packPath, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt([]byte{0xff, 0xff, 0xff, 0xff}, at); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+
+		db, err = Open(work, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := 0
+		for _, w := range trees {
+			_, _, rerr := db.NewReader().Read(w.id, nil)
+			typ, data, whole, perr := db.NewReader().ReadPrefix(w.id, 1024, nil)
+			switch {
+			case rerr != nil:
+				failed++
+				if perr == nil || perr.Error() != rerr.Error() {
+					t.Errorf("%s: ReadPrefix(%s) = %d bytes, whole %v, error %v; Read: %v", format, w.id, len(data), whole, perr, rerr)
+				}
+			case perr != nil || typ != object.Tree || len(data) < 1024 || !bytes.HasPrefix(w.content, data):
+				t.Errorf("%s: ReadPrefix(%s) of an undamaged chain = %v, %d bytes, %v", format, w.id, typ, len(data), perr)
+			}
+		}
+		if failed < 2 {
+			t.Errorf("%s: %d trees unreadable after the damage, want the chains through it", format, failed)
 		}
 		db.Close()
 	}

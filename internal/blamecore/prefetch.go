@@ -100,8 +100,8 @@ func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
 		// was dense enough when first asked; by then the ratio, which
 		// counts from the walk's start, has fallen on most histories
 		// whose first changes are close together (gitoxide README.md:
-		// the look-ahead never started under --incremental, 21.5 ms
-		// against 17.3 without it).
+		// the look-ahead never started under --incremental, which took
+		// 21.5 ms against 17.3 for the same blame without it).
 		sb.aheadWanted = sb.aheadWanted || dense
 		return
 	}
