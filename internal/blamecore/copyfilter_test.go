@@ -187,3 +187,170 @@ func openCopyScoreFixture(t *testing.T, format oid.Format) (string, *odb.DB) {
 	t.Cleanup(func() { db.Close() })
 	return dir, db
 }
+
+// TestEntryDiffsRuledOutChangeNothing blames every file of the seeded
+// random histories at every branch tip and a sample of older commits
+// under -M and -C, at the default scores and at scores around the lines'
+// (their "line N www" lines have 5-9 alphanumerics, braces none), with
+// and without -w, once with the entry prefilter (entryMayHoldRun) and
+// once diffing every entry: the attribution must be the same, every
+// diff left out must be one the second run made, and the prefilter must
+// have left some out. Unlike the comparisons with git, it needs no git
+// of the same version, and it covers commits with equal dates, where git
+// itself is not deterministic under -M and -C.
+func TestEntryDiffsRuledOutChangeNothing(t *testing.T) {
+	flagSets := [][]string{
+		{"-M"}, {"-M5"}, {"-M12"}, {"-M40"}, {"-w", "-M"},
+		{"-C"}, {"-C10"}, {"-C", "-C"}, {"-C", "-C", "-C"}, {"-w", "-C", "-C"}, {"-C", "-C", "-C", "-M9"},
+	}
+	var ruledOut, made int
+	for seed := int64(1); seed <= int64(randomSeeds()); seed++ {
+		dir, format, db, _ := randomRepository(t, seed)
+		revs := strings.Fields(testgit.Git(t, dir, format, "for-each-ref", "--format=%(objectname)", "refs/heads"))
+		all := strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all"))
+		for i := 0; i < len(all); i += 5 {
+			revs = append(revs, all[i])
+		}
+		for _, rev := range revs {
+			id, err := oid.ParseHex(format, rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, file := range strings.Fields(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)) {
+				for _, flags := range flagSets {
+					blame := func(ruleOut bool) *blamecore.Result {
+						defer blamecore.SetRuleOutEntryDiffs(ruleOut)()
+						hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+						res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: file, Final: id, FinalName: rev}, optionsFor(t, format, flags))
+						if err != nil {
+							t.Fatalf("seed %d: blame %v %s %s: %v", seed, flags, rev, file, err)
+						}
+						return res
+					}
+					with, without := blame(true), blame(false)
+					if d := diffAttrs(skeleton(with), skeleton(without)); d != "" {
+						t.Errorf("seed %d: blame %s %s -- %s with the entry prefilter: %s", seed, strings.Join(flags, " "), rev, file, d)
+					}
+					w, wo := with.Stats, without.Stats
+					if wo.EntryDiffsRuledOut != 0 || w.EntryDiffs+w.EntryDiffsRuledOut != wo.EntryDiffs {
+						t.Errorf("seed %d: blame %s %s -- %s: %d entry diffs and %d ruled out, %d without the prefilter (%d ruled out)", seed, strings.Join(flags, " "), rev, file, w.EntryDiffs, w.EntryDiffsRuledOut, wo.EntryDiffs, wo.EntryDiffsRuledOut)
+					}
+					ruledOut += w.EntryDiffsRuledOut
+					made += w.EntryDiffs
+				}
+			}
+		}
+	}
+	if ruledOut == 0 || made == 0 {
+		t.Errorf("%d entry diffs made, %d ruled out: the histories do not exercise the prefilter", made, ruledOut)
+	}
+	t.Logf("%d entry diffs made, %d ruled out", made, ruledOut)
+}
+
+// moveScoreScript moves runs of lines within target.c around the move
+// score's boundary, for the entry prefilter (entryMayHoldRun): an entry
+// is diffed against the parent's blob only if it has a run of the
+// blob's lines that scores above the move score (default 20: 1 + its
+// ASCII alphanumerics). The runs: 20 alphanumerics (a move), 19 (not
+// one), two of 10 around a line new in the commit (two runs, neither a
+// move), 10 + 10 with braces and a blank line between them (which the
+// parent has: one run), a line respaced (equal under -w only), and the
+// parent's last line, without a newline there and with one here.
+const moveScoreScript = `git init -q r && cd r
+L () { printf '(%s);\n' "$(printf "%${2}s" | tr ' ' "$1")"; }
+{
+	echo "int main(void)"
+	echo "{"
+	L a 20
+	L b 19
+	L c 10; L d 10
+	L e 10; echo "}"; echo; L f 10
+	echo "  ( $(printf '%21s' | tr ' ' g) ) ;"
+	echo "}"
+	for i in $(seq 1 30); do echo "static int filler_$i;"; done
+	printf '(%s);' "$(printf '%20s' | tr ' ' h)"
+} >target.c
+commit_all initial
+{
+	echo "int main(void)"
+	echo "{"
+	for i in $(seq 1 30); do echo "static int filler_$i;"; done
+	echo "}"
+	L a 20
+	echo "(new1);"
+	L b 19
+	echo "(new2);"
+	L c 10; echo "(new3);"; L d 10
+	echo "(new4);"
+	L e 10; echo "}"; echo; L f 10
+	echo "(new5);"
+	echo "(  $(printf '%21s' | tr ' ' g)  );"
+	echo "(new6);"
+	L h 20
+} >target.c.new
+mv target.c.new target.c
+commit_all "moves around the move score"
+`
+
+// TestMoveScoreBoundaryMatchesGit compares -M, -M<num> around the runs'
+// scores, -w -M and -C with git on moveScoreScript's target.c, where the
+// entry prefilter rules out some entries' diffs and must keep every
+// entry whose lines could move.
+func TestMoveScoreBoundaryMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "blame-movescore", format, moveScoreScript), "r")
+		db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD"))
+		for _, flags := range [][]string{{"-M"}, {"-M19"}, {"-M20"}, {"-M21"}, {"-M11"}, {"-M22"}, {"-w", "-M"}, {"-w", "-M22"}, {"-C"}, {"-M1"}} {
+			compareWithGit(t, db, nil, dir, format, head, "target.c", flags, "movescore/"+format.String(), format == oid.SHA1)
+		}
+		db.Close()
+	}
+}
+
+// TestMovePrefilterCounts is the work budget of the entry prefilter on
+// moveScoreScript's second commit, where -M looks for the commit's one
+// entry (lines 33-49) in the parent's blob in three rounds. The first
+// diffs it and moves e, "}", the blank line and f; the second diffs the
+// part before them, which holds a (moved), and rules out the part after
+// them (new5, g respaced, new6, h with a newline: no line of it is the
+// parent's); the third rules out the part between a and e (b scores 20,
+// c and d 11 each, new lines between them), and "}" alone is too small
+// to look for. git makes the four diffs. -w diffs the part after too (g
+// and h are the parent's there); -M1 looks for c, d and the pieces left
+// between the moved lines as well.
+func TestMovePrefilterCounts(t *testing.T) {
+	format := oid.SHA1
+	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
+	dir := filepath.Join(testgit.Fixture(t, "blame-movescore", format, moveScoreScript), "r")
+	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flags           []string
+		diffs, ruledOut int
+	}{
+		{[]string{"-M"}, 2, 2},
+		{[]string{"-w", "-M"}, 3, 1},
+		{[]string{"-M1"}, 5, 5},
+	} {
+		hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+		res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, optionsFor(t, format, c.flags))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := res.Stats; s.EntryDiffs != c.diffs || s.EntryDiffsRuledOut != c.ruledOut {
+			t.Errorf("%v: %d entry diffs, %d ruled out; want %d, %d", c.flags, s.EntryDiffs, s.EntryDiffsRuledOut, c.diffs, c.ruledOut)
+		}
+	}
+}

@@ -7,3 +7,11 @@ func SetLineTableBudget(n int) (restore func()) {
 	lineTableBudget = n
 	return func() { lineTableBudget = old }
 }
+
+// SetRuleOutEntryDiffs turns the -M/-C entry prefilter (entryMayHoldRun)
+// on or off and returns a function that restores it.
+func SetRuleOutEntryDiffs(on bool) (restore func()) {
+	old := ruleOutEntryDiffs
+	ruleOutEntryDiffs = on
+	return func() { ruleOutEntryDiffs = old }
+}

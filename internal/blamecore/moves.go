@@ -84,6 +84,7 @@ func (sb *scoreboard) copySplitIfBetter(best, potential *split) {
 func (sb *scoreboard) findCopyInBlob(e *entry, efile *diff.File, parent *origin, pfile *diff.File) (split, error) {
 	var best split
 	var err error
+	sb.stats.EntryDiffs++
 	sb.hunks, err = sb.differ.BlameDiffFiles(sb.hunks, pfile, efile, sb.diffOpts)
 	if err != nil {
 		return best, fmt.Errorf("unable to generate diff (%s): %w", sb.id(parent.commit), err)
@@ -428,7 +429,15 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 		if err != nil {
 			return err
 		}
+		sb.blobLines.Reset(pfile)
 		for i, e := range ents {
+			if !entryMayHoldRun(efiles[i], &sb.blobLines, sb.opts.moveScore()) {
+				// No split of it could be applied (copyfilter.go).
+				sb.stats.EntryDiffsRuledOut++
+				e.next = leftover
+				leftover = e
+				continue
+			}
 			s, err := sb.findCopyInBlob(e, efiles[i], parent, pfile)
 			if err != nil {
 				return err
@@ -580,7 +589,12 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if err != nil {
 				return fmt.Errorf("unable to generate diff (%s): %w", sb.id(parent), err)
 			}
+			sb.blobLines.Reset(pfile)
 			for j, e := range ents {
+				if !entryMayHoldRun(efiles[j], &sb.blobLines, sb.opts.copyScore()) {
+					sb.stats.EntryDiffsRuledOut++
+					continue // it cannot decide the round (copyfilter.go)
+				}
 				potential, err := sb.findCopyInBlob(e, efiles[j], norigin, pfile)
 				if err != nil {
 					return err

@@ -439,6 +439,10 @@ func optionsFor(t *testing.T, format oid.Format, flags []string) blamecore.Optio
 			opts.Move = true
 			opts.CopyLevel++
 		default:
+			if n, err := strconv.Atoi(strings.TrimPrefix(f, "-M")); err == nil && strings.HasPrefix(f, "-M") {
+				opts.Move = true
+				opts.MoveScore = n
+			}
 			if n, err := strconv.Atoi(strings.TrimPrefix(f, "-C")); err == nil && strings.HasPrefix(f, "-C") {
 				opts.Move = true
 				opts.CopyLevel++

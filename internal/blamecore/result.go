@@ -124,6 +124,11 @@ type Stats struct {
 	// with: the blobs of those diffed, the line summaries of the others
 	// (moves.go).
 	CopyBlobsRead, CopyHeldPeak int
+	// EntryDiffs counts the diffs of an entry's lines against a blob that
+	// -M and -C made (git's find_copy_in_blob), EntryDiffsRuledOut those
+	// left out because the entry had no run of the blob's lines that
+	// scores above the move or copy score (entryMayHoldRun).
+	EntryDiffs, EntryDiffsRuledOut int
 	// Spliced counts the lines whose blame was taken from a snapshot of
 	// an earlier blame (Options.Bases) instead of walking.
 	Spliced int

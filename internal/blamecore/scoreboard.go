@@ -90,8 +90,9 @@ type scoreboard struct {
 	prefetchPos     int
 	candidateBytes  int
 	candidateTick   int64
-	copyKeys        lineKeys  // the lines a -C round looks for (copyfilter.go)
-	originCandidate candidate // candidateBlob's answer for an origin's own blob
+	copyKeys        lineKeys     // the lines a -C round looks for (copyfilter.go)
+	blobLines       diff.LineSet // the lines of the blob -M/-C diffs entries against (entryMayHoldRun)
+	originCandidate candidate    // candidateBlob's answer for an origin's own blob
 	hunks           []diff.Hunk
 	bloomKeys       map[string]*traverse.BloomKey // by origin path
 	lastBloomPath   string                        // bloomKey's last answer
