@@ -142,8 +142,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 	}
 	wt.Mode = mode
-	id := oid.HashObject(r.Format, "blob", converted)
-	wt.IndexFunc = func() []blamecore.IndexEntry {
+	wt.IndexFunc = func(id oid.ID) []blamecore.IndexEntry {
 		full, err := whole()
 		if err != nil {
 			full = ix // not reached: the bytes parsed once already

@@ -91,9 +91,10 @@ type WorkTree struct {
 	// Index is the stage-0 index with Path replaced by Content, sorted
 	// by path (blame diffs the parents against it). When it is nil,
 	// IndexFunc, if set, makes it the first time it is needed (only
-	// renames and copies into the uncommitted file are).
+	// renames and copies into the uncommitted file are), given the
+	// blob ID of Content (hashed once, for the blame).
 	Index     []IndexEntry
-	IndexFunc func() []IndexEntry
+	IndexFunc func(blob oid.ID) []IndexEntry
 	// InIndex reports that Path has an index entry (any stage).
 	InIndex bool
 	// Source is what "Version of <path> from <source>" names.

@@ -63,7 +63,7 @@ type scoreboard struct {
 	finalOrigin *origin
 	path        string
 	index       []IndexEntry
-	indexFunc   func() []IndexEntry // makes index when first needed
+	indexFunc   func(oid.ID) []IndexEntry // makes index when first needed
 	finalBuf    []byte
 	lineStarts  []int
 	// finalConverted: the final image went through textconv.

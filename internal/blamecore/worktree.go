@@ -73,7 +73,7 @@ func (sb *scoreboard) diffTreeToIndex(tree oid.ID, all bool) ([]TreeChange, erro
 		return nil, err
 	}
 	if sb.index == nil && sb.indexFunc != nil {
-		sb.index, sb.indexFunc = sb.indexFunc(), nil
+		sb.index, sb.indexFunc = sb.indexFunc(sb.finalOrigin.blob), nil
 	}
 	var out []TreeChange
 	i, j := 0, 0
