@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -150,6 +151,42 @@ func TestCommonPrefixSuffix(t *testing.T) {
 		}
 		if s := commonSuffix(a, b); s != wantS {
 			t.Fatalf("commonSuffix(%q, %q) = %d, want %d", a, b, s, wantS)
+		}
+	}
+}
+
+// TestFirstLargePrepareSizesOnce: a fresh Differ preparing a large text
+// sizes its line table and the File once for the text's lines instead of
+// growing them line by line (lineTable.reserve): 10 allocations, where
+// growing took 127 (the slot table doubled and rehashed five times, the
+// arena and the per-line slices each grew a dozen times and more). The
+// result is the same either way.
+func TestFirstLargePrepareSizesOnce(t *testing.T) {
+	var text bytes.Buffer
+	for i := range 30000 {
+		fmt.Fprintf(&text, "line %d of a large file\n", i)
+	}
+	data := text.Bytes()
+	var f *File
+	n := testing.AllocsPerRun(5, func() {
+		d := NewDiffer()
+		var err error
+		if f, err = d.Prepare(nil, data, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if f.Lines() != 30000 || !bytes.Equal(f.Line(29999), []byte("line 29999 of a large file\n")) {
+		t.Fatalf("prepared %d lines, the last %q", f.Lines(), f.Line(f.Lines()-1))
+	}
+	// NewDiffer, the table and its first slots, the File, its ends and
+	// ids, the reserved slots, arena, hashes and offsets.
+	if n > 12 {
+		t.Errorf("preparing a 30,000-line text on a fresh Differ allocates %v times; want at most 12", n)
+	}
+	// Every line is distinct: ids 0..29999 in order.
+	for i := range f.Lines() {
+		if f.ids[i] != uint32(i) {
+			t.Fatalf("line %d has id %d", i, f.ids[i])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 )
 
 // isGitSpace reports whether c is whitespace to git (its sane_ctype
@@ -89,8 +90,39 @@ func (t *lineTable) intern(line []byte) uint32 {
 	}
 }
 
+// reserveMinBytes is the size from which splitInto sizes the table and
+// the File for a text's lines before interning them, rather than growing
+// them as the lines come: a first large file (git/git diff.c, 7,700
+// lines) doubled the slot table four times, rehashing every id each
+// time, and copied its line arena as often, all on fresh pages.
+const reserveMinBytes = 16 << 10
+
+// reserve readies t for up to lines more ids holding up to bytes more
+// line bytes: room in the arena and the per-id slices, and slots for
+// them at most half full. It does nothing where t already holds as many
+// ids as are coming (most of a version's lines are known by then).
+func (t *lineTable) reserve(lines, bytes int) {
+	if t.count() >= lines {
+		return
+	}
+	t.arena = slices.Grow(t.arena, bytes)
+	t.hashes = slices.Grow(t.hashes, lines)
+	t.offs = slices.Grow(t.offs, lines)
+	want := uint64(len(t.slots))
+	for uint64(t.count()+lines)*2 > want {
+		want *= 2
+	}
+	if want > uint64(len(t.slots)) {
+		t.rehash(want)
+	}
+}
+
 func (t *lineTable) grow() {
-	n := len(t.slots) * 2
+	t.rehash(uint64(len(t.slots)) * 2)
+}
+
+// rehash moves the ids to a slot table of n slots (a power of two).
+func (t *lineTable) rehash(n uint64) {
 	t.slots = make([]uint64, n)
 	t.mask = uint64(n - 1)
 	for id, h := range t.hashes {
@@ -151,6 +183,12 @@ func (f *File) start(i int) int {
 // a line boundary) to f.
 func (f *File) splitInto(t *lineTable, from int) {
 	data := f.data
+	if rest := len(data) - from; rest >= reserveMinBytes {
+		n := bytes.Count(data[from:], []byte{'\n'}) + 1
+		f.ends = slices.Grow(f.ends, n)
+		f.ids = slices.Grow(f.ids, n)
+		t.reserve(n, rest)
+	}
 	for from < len(data) {
 		end := len(data)
 		if j := bytes.IndexByte(data[from:], '\n'); j >= 0 {
