@@ -70,11 +70,7 @@ commit_all "copied from an untouched file"
 func TestCopyScoreBoundaryMatchesGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
-		dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
-		db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, db := openScriptFixture(t, "blame-copyscore", format, copyScoreScript)
 		for _, rev := range strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all")) {
 			for _, file := range strings.Fields(testgit.Git(t, dir, format, "ls-tree", "--name-only", rev, "target.c", "created.c")) {
 				for _, flags := range [][]string{{"-C"}, {"-C", "-C"}, {"-C", "-C", "-C"}, {"-w", "-C"}, {"-C20"}, {"-C21"}, {"-C", "-C30"}, {"-C1"}} {
@@ -82,7 +78,6 @@ func TestCopyScoreBoundaryMatchesGit(t *testing.T) {
 				}
 			}
 		}
-		db.Close()
 	}
 }
 
@@ -179,7 +174,14 @@ func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
 func openCopyScoreFixture(t *testing.T, format oid.Format) (string, *odb.DB) {
 	t.Helper()
 	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
-	dir := filepath.Join(testgit.Fixture(t, "blame-copyscore", format, copyScoreScript), "r")
+	return openScriptFixture(t, "blame-copyscore", format, copyScoreScript)
+}
+
+// openScriptFixture builds the fixture name from script (its repository
+// in r) and opens its objects (closed when the test ends).
+func openScriptFixture(t *testing.T, name string, format oid.Format, script string) (string, *odb.DB) {
+	t.Helper()
+	dir := filepath.Join(testgit.Fixture(t, name, format, script), "r")
 	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -299,16 +301,11 @@ commit_all "moves around the move score"
 func TestMoveScoreBoundaryMatchesGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
-		dir := filepath.Join(testgit.Fixture(t, "blame-movescore", format, moveScoreScript), "r")
-		db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, db := openScriptFixture(t, "blame-movescore", format, moveScoreScript)
 		head := strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD"))
 		for _, flags := range [][]string{{"-M"}, {"-M19"}, {"-M20"}, {"-M21"}, {"-M11"}, {"-M22"}, {"-w", "-M"}, {"-w", "-M22"}, {"-C"}, {"-M1"}} {
 			compareWithGit(t, db, nil, dir, format, head, "target.c", flags, "movescore/"+format.String(), format == oid.SHA1)
 		}
-		db.Close()
 	}
 }
 
@@ -326,12 +323,7 @@ func TestMoveScoreBoundaryMatchesGit(t *testing.T) {
 func TestMovePrefilterCounts(t *testing.T) {
 	format := oid.SHA1
 	testgit.RequireGitFor(t, "the counts are of a fixture git builds")
-	dir := filepath.Join(testgit.Fixture(t, "blame-movescore", format, moveScoreScript), "r")
-	db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, db := openScriptFixture(t, "blame-movescore", format, moveScoreScript)
 	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
 	if err != nil {
 		t.Fatal(err)
