@@ -1,6 +1,7 @@
 package blamecore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -322,14 +323,14 @@ func (sb *scoreboard) setFinal(buf []byte) {
 // LineStarts returns the byte offset of every line of buf plus len(buf)
 // at the end. A line ends after '\n'; a final fragment is a line too.
 func LineStarts(buf []byte) []int {
-	starts := make([]int, 0, len(buf)/32+2)
+	starts := make([]int, 0, bytes.Count(buf, []byte{'\n'})+2)
 	for i := 0; i < len(buf); {
 		starts = append(starts, i)
-		j := i
-		for j < len(buf) && buf[j] != '\n' {
-			j++
+		j := bytes.IndexByte(buf[i:], '\n')
+		if j < 0 {
+			break
 		}
-		i = j + 1
+		i += j + 1
 	}
 	return append(starts, len(buf))
 }
