@@ -158,7 +158,7 @@ func TestCommonPrefixSuffix(t *testing.T) {
 // TestFirstLargePrepareSizesOnce: a fresh Differ preparing a large text
 // sizes its line table and the File once for the text's lines instead of
 // growing them line by line (lineTable.reserve): 10 allocations, where
-// growing took 127 (the slot table doubled and rehashed five times, the
+// growing took 127 (the slot table doubled and rehashed six times, the
 // arena and the per-line slices each grew a dozen times and more). The
 // result is the same either way.
 func TestFirstLargePrepareSizesOnce(t *testing.T) {
