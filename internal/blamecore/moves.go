@@ -418,6 +418,9 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 	blamedApp := listAppender{link: lastLink(blamed)}
 	smallLink := toosmall
 	var ents []*entry
+	// The parent's lines, once for every round (the entries' texts
+	// prepared in a round only add lines to the table).
+	sb.blobLines.Reset(pfile)
 	for unblamed != nil {
 		var newUnblamed *entry
 		unb := listAppender{link: &newUnblamed}
@@ -429,7 +432,6 @@ func (sb *scoreboard) findMoveInParent(blamed **entry, toosmall **entry, target,
 		if err != nil {
 			return err
 		}
-		sb.blobLines.Reset(pfile)
 		for i, e := range ents {
 			if !entryMayHoldRun(efiles[i], &sb.blobLines, sb.opts.moveScore()) {
 				// No split of it could be applied (copyfilter.go).
