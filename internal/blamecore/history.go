@@ -93,6 +93,9 @@ type TreeChange struct {
 var errNotBlob = errors.New("not a blob")
 
 func (h *History) commitBody(id oid.ID) ([]byte, error) {
+	if body, ok := h.trees.CommitText(id); ok {
+		return body, nil // read ahead by the path look-ahead
+	}
 	typ, body, err := h.rd.ReadCached(id)
 	if err != nil {
 		return nil, err

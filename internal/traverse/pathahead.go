@@ -49,6 +49,11 @@ type pathAhead struct {
 	stop     chan struct{}
 	done     chan struct{}
 	frontier atomic.Uint64 // the date of the commit the walk took last
+	// bodies holds the commit texts read ahead (bodyahead.go), under mu;
+	// pendingBodies the commits noted for reading, the goroutine's own.
+	bodies        map[oid.ID][]byte
+	pendingBodies []uint32
+	waits         atomic.Int32 // times it waited for the walk, with no text left to read (tests)
 }
 
 // LookAhead starts looking path up ahead of the walk, through rd (which
@@ -74,6 +79,7 @@ func newPathAhead(path []byte, ahead int) *pathAhead {
 	return &pathAhead{
 		path:    bytes.Clone(path),
 		answers: make(map[oid.ID]lookupResult),
+		bodies:  make(map[oid.ID][]byte),
 		credit:  make(chan struct{}, ahead),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
@@ -86,6 +92,13 @@ func (t *Trees) StopLookAhead() {
 		close(pa.stop)
 		<-pa.done
 		t.ahead = nil
+		if t.bodies == nil {
+			t.bodies = pa.bodies
+		} else {
+			for id, body := range pa.bodies {
+				t.bodies[id] = body
+			}
+		}
 	}
 }
 
@@ -127,10 +140,24 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 	// before looking up again, lead how many the next time.
 	fellBehind, skip, lead := false, 0, 4
 	lookup := func(tree oid.ID) (lookupResult, bool) {
-		select {
-		case pa.credit <- struct{}{}:
-		case <-pa.stop:
-			return lookupResult{}, false
+		// As far ahead as it may go: read commit texts until the walk
+		// takes an answer, then wait for it.
+		for sent := false; !sent; {
+			select {
+			case pa.credit <- struct{}{}:
+				sent = true
+			default:
+				if pa.readBody(trees.rd, graph) {
+					continue
+				}
+				pa.waits.Add(1)
+				select {
+				case pa.credit <- struct{}{}:
+					sent = true
+				case <-pa.stop:
+					return lookupResult{}, false
+				}
+			}
 		}
 		pa.mu.Lock()
 		r, known := pa.answers[tree]
@@ -194,6 +221,7 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		}
 		parents = e.parents
 		if len(parents) == 0 {
+			pa.noteBody(it.pos) // a root with the path is blamed for what is left
 			continue
 		}
 		if firstParent {
@@ -268,6 +296,8 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 			found = append(next[:0], pathAheadItem{pos: parents[0], entry: it.entry})
 		case same >= 0:
 			found = append(next[:0], pathAheadItem{pos: parents[same], entry: it.entry})
+		default:
+			pa.noteBody(it.pos) // changed here: the walk diffs it
 		}
 		for _, f := range found {
 			if !seen(f.pos) {

@@ -42,7 +42,8 @@ type Trees struct {
 	findBuf []byte   // Lookup: the tree being searched
 	path    []byte   // DiffTrees: current path
 	stats   TreeStats
-	ahead   *pathAhead // LookAhead's goroutine, when one runs
+	ahead   *pathAhead        // LookAhead's goroutine, when one runs
+	bodies  map[oid.ID][]byte // commit texts a stopped look-ahead read
 }
 
 // NewTrees returns a tree reader over rd for objects of the given format.
