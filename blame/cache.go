@@ -205,6 +205,10 @@ func (c *cacheBases) any(path string) bool {
 	return len(c.list(path)) > 0
 }
 
+// HasPath implements blamecore.PathBases: whether the cache has an entry
+// for path at any commit (the listing is read once per path).
+func (c *cacheBases) HasPath(path string) bool { return c.any(path) }
+
 // Snapshot implements blamecore.Bases.
 func (c *cacheBases) Snapshot(commit oid.ID, path string, light bool) *blamecore.Snapshot {
 	if !c.has(commit, path) {

@@ -106,6 +106,8 @@ type scoreboard struct {
 	// processor (lookAhead).
 	aheadWanted bool
 	snap        snapshotState
+	// basePaths remembers PathBases.HasPath by path (mayHaveBase).
+	basePaths map[string]bool
 	// rec is what a recording blame keeps for its snapshot: trails and
 	// passes (see trace.go).
 	rec recording
