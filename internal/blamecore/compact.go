@@ -18,9 +18,14 @@ package blamecore
 // part of the result.
 //
 // Snapshots that are not traced hold no passes and are left as they are.
-func compactSnapshot(s *Snapshot) {
+//
+// It returns, for each commit of the compacted s.Commits, its index
+// before, or nil when s.Commits is unchanged: the caller reads the IDs of
+// the commits kept only (one from the commit-graph for every commit of
+// the walk was 43% of building gitoxide README.md's snapshot).
+func compactSnapshot(s *Snapshot) (commitFrom []int) {
 	if !s.Traced {
-		return
+		return nil
 	}
 	n := len(s.Origins)
 	refs := make([]int32, n)
@@ -68,7 +73,7 @@ func compactSnapshot(s *Snapshot) {
 		}
 	}
 	if kept == n {
-		return
+		return nil
 	}
 	remap := func(i int) int {
 		if i < 0 {
@@ -81,6 +86,7 @@ func compactSnapshot(s *Snapshot) {
 		newCommit[i] = -1
 	}
 	commits := make([]SnapshotCommit, 0, kept)
+	commitFrom = make([]int, 0, kept)
 	origins := make([]SnapshotOrigin, 0, kept)
 	for i, o := range s.Origins {
 		if gone[i] {
@@ -98,13 +104,14 @@ func compactSnapshot(s *Snapshot) {
 				y = m.Whole
 			}
 			if gone[y] {
-				return
+				return nil
 			}
 			o.Whole, o.Skipped = y, skipped
 		}
 		if newCommit[o.Commit] < 0 {
 			newCommit[o.Commit] = len(commits)
 			commits = append(commits, s.Commits[o.Commit])
+			commitFrom = append(commitFrom, o.Commit)
 		}
 		o.Commit = newCommit[o.Commit]
 		o.Previous, o.Whole = remap(o.Previous), remap(o.Whole)
@@ -144,4 +151,5 @@ func compactSnapshot(s *Snapshot) {
 		pieces[i] = p
 	}
 	s.Commits, s.Origins, s.Trails, s.Pieces = commits, origins, trails, pieces
+	return commitFrom
 }

@@ -649,7 +649,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 				ci = len(s.Commits)
 				commitIndex[p.commit] = ci
 				commitNodes = append(commitNodes, p.commit)
-				s.Commits = append(s.Commits, SnapshotCommit{ID: sb.id(p.commit)})
+				s.Commits = append(s.Commits, SnapshotCommit{}) // ID: below, once compacted
 			}
 			originIndex[p.seq] = int32(len(s.Origins)) + 1
 			byIndex = append(byIndex, p)
@@ -751,7 +751,14 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		s.Commits[i].Body = c.body
 		s.Commits[i].Time = c.date()
 	}
-	compactSnapshot(s)
+	from := compactSnapshot(s)
+	for i := range s.Commits {
+		j := i
+		if from != nil {
+			j = from[i]
+		}
+		s.Commits[i].ID = sb.id(commitNodes[j])
+	}
 	if !validSnapshot(s) {
 		return nil
 	}
