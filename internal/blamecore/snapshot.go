@@ -627,7 +627,11 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	n := sb.originSeq + 1
 	s.Origins = make([]SnapshotOrigin, 0, n)
 	s.Commits = make([]SnapshotCommit, 0, n)
-	commitIndex := make(map[*commitNode]int, n)
+	// commitIndex[node's Index] is its index in s.Commits + 1 (0: not
+	// added): a slice by the dense commit numbers instead of a map of
+	// every walked commit (15% of building git/git README.md's
+	// snapshot, 18,000 commits).
+	commitIndex := make([]int32, len(sb.nodes))
 	var commitNodes []*commitNode // by index in s.Commits
 	// originIndex[seq] is an origin's index + 1 (0: not added); byIndex
 	// the origins in the snapshot's order.
@@ -644,10 +648,10 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			chain = append(chain, p)
 		}
 		for _, p := range chain {
-			ci, ok := commitIndex[p.commit]
-			if !ok {
+			ci := int(commitIndex[p.commit.tc.Index]) - 1
+			if ci < 0 {
 				ci = len(s.Commits)
-				commitIndex[p.commit] = ci
+				commitIndex[p.commit.tc.Index] = int32(ci) + 1
 				commitNodes = append(commitNodes, p.commit)
 				s.Commits = append(s.Commits, SnapshotCommit{}) // ID: below, once compacted
 			}
