@@ -26,7 +26,10 @@ import (
 //     does), so that allocations fault in 2 MiB at a time instead of
 //     4 KiB. At the start of the run, hugePageFresh grows the heap by
 //     unwritten allocations and advises MADV_HUGEPAGE on the
-//     hugeHeapFreshBytes behind them, without a collection. For a walk
+//     hugeHeapFreshBytes behind them, without a collection; a blame of
+//     a file under smallBlameLines lines in a small repository (packs
+//     under 32 MiB) withdraws that advice once the file is known
+//     (hugePageFreshUndo) and makes no other start. For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
@@ -47,7 +50,23 @@ const (
 	hugePageBytes        = 2 << 20
 	// hugeHeapFreshBytes is what hugePageFresh advises.
 	hugeHeapFreshBytes = 4 << 20
+	// smallBlameLines: a blame of a shorter file in a small
+	// repository (packs under 32 MiB) allocates 2-3 MB, mostly a few
+	// records per commit walked, and huge pages buy it no time but
+	// cost it its peak memory, whole 2 MiB pages counted resident:
+	// go-git README.md (124 lines) peaked at 11.7-13.3 MB with three
+	// of them against git's 10.9-11.0, and at 9.0-9.8 MB with the one
+	// the start faults in before the file is known; Magit's -L 1,60
+	// Makefile 10.8 -> 8.3-8.8 MB (git 10.0). Alternating fresh runs
+	// (30-40 rounds): README.md 5.53 -> 4.95 ms, JetBrains' porcelain
+	// of it 5.26 -> 4.77, Magit 4.43 -> 4.17 (first entry 2.55 ->
+	// 2.43); repository.go (2,220 lines, which keeps them) equal.
+	smallBlameLines = 400
 )
+
+// hugeStarts counts the huge-page starts made (hugePageFresh and
+// hugePageHeap calls), for the tests of when a run makes them.
+var hugeStarts int
 
 // tuneGC turns the collector off until the heap reaches
 // firstCollectionBytes, then back to GOGC=100 with no memory limit.

@@ -22,6 +22,7 @@ import (
 // Where the kernel refuses the advice nothing changes but the cost of
 // one collection of an almost empty heap.
 func hugePageHeap(n int) {
+	hugeStarts++
 	if n <= hugeHeapFreshBytes {
 		// A small repository's walk gets another fresh start instead:
 		// 4 MiB more without a collection, which costs more here than
@@ -111,6 +112,7 @@ const (
 // (When t is v, a 2 MiB allocation leaves 2 MiB.) It returns the bytes
 // it keeps.
 func hugePageFresh() int64 {
+	hugeStarts++
 	// The probe must come from the heap: a constant-size allocation that
 	// does not escape goes on the goroutine's stack (this one grew it to
 	// 64 KiB: 14-30 page faults), which says nothing of where the heap's
@@ -136,11 +138,29 @@ func hugePageFresh() int64 {
 	hi = min(hi, alignUp(start+1, heapArenaBytes))
 	if lo < hi {
 		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
+		if len(freshAdvised) < cap(freshAdvised) {
+			freshAdvised = append(freshAdvised, [2]uintptr{lo, hi})
+		}
 	}
 	if len(freshPinned)+2 <= cap(freshPinned) {
 		freshPinned = append(freshPinned, probe, b)
 	}
 	return int64(len(probe) + len(b))
+}
+
+// freshAdvised holds the ranges hugePageFresh advised (made with room
+// for a run's starts: hugePageFresh must allocate nothing but its two
+// blocks).
+var freshAdvised = make([][2]uintptr, 0, 8)
+
+// hugePageFreshUndo withdraws the fresh starts' advice: what of their
+// ranges has not faulted in yet will in small pages (the huge pages
+// already there stay).
+func hugePageFreshUndo() {
+	for _, r := range freshAdvised {
+		unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_NOHUGEPAGE)
+	}
+	freshAdvised = freshAdvised[:0]
 }
 
 // heapProbe makes hugePageFresh's probe escape to the heap.

@@ -8,4 +8,9 @@ func hugePageHeap(int) {}
 
 func hugePageFresh() int64 { return 0 }
 
+func hugePageFreshUndo() {}
+
+// freshAdvised: see process_linux.go (no advice here).
+var freshAdvised [][2]uintptr
+
 func hugePageMore() {}

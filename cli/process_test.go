@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 // The process settings change the Go runtime of the whole process, so
@@ -31,6 +35,8 @@ func TestMain(m *testing.M) {
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
 		processChildHugePages(0)
+	case "blame-huge":
+		processChildBlameHuge()
 	}
 	code := m.Run()
 	removeShimInstall()
@@ -331,3 +337,69 @@ func TestHugeHeapBytes(t *testing.T) {
 		}
 	}
 }
+
+// processChildBlameHuge runs a blame as the goblame process does
+// (Environ.Process), in GOBLAME_TEST_DIR with the arguments of
+// GOBLAME_TEST_ARGS, and prints its exit code, the huge-page starts it
+// made and the fresh starts' ranges still advised at the end.
+func processChildBlameHuge() {
+	if err := os.Chdir(os.Getenv("GOBLAME_TEST_DIR")); err != nil {
+		os.Stdout.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	env := OSEnviron()
+	env.Stdout = io.Discard
+	code := Main(strings.Fields(os.Getenv("GOBLAME_TEST_ARGS")), env)
+	os.Stdout.WriteString("code " + strconv.Itoa(code) + " huge " + strconv.Itoa(hugeStarts) + " advised " + strconv.Itoa(len(freshAdvised)) + "\n")
+	os.Exit(0)
+}
+
+// TestSmallBlameMakesNoHugePageStart: in a small repository a blame of a
+// file under smallBlameLines lines makes no huge-page start but the one
+// at the start of the run, and withdraws its advice (whole 2 MiB pages
+// counted resident made such a blame's peak memory larger than git's),
+// whole-file or --incremental; a longer file keeps the advice, and a
+// cold whole-file blame of it makes its second start before the walk
+// (under --incremental the second comes after the first entry of a
+// walk that proved long, which two commits do not).
+func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are advised on Linux only")
+	}
+	dir := testgit.Fixture(t, "cli-huge-small", oid.SHA1, hugeSmallScript)
+	for _, c := range []struct {
+		args   string
+		small  bool
+		starts int // at least, for a longer file
+	}{
+		{"HEAD -- small.txt", true, 1},
+		{"--incremental -w -L 1,3 HEAD -- small.txt", true, 1},
+		{"--porcelain small.txt", true, 1},
+		{"HEAD -- big.txt", false, 2},
+		{"--incremental HEAD -- big.txt", false, 1},
+	} {
+		out := strings.TrimSpace(runProcessChild(t, "blame-huge", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off"))
+		f := strings.Fields(out)
+		if len(f) != 6 || f[0] != "code" || f[1] != "0" || f[2] != "huge" || f[4] != "advised" {
+			t.Fatalf("%s: child: %q", c.args, out)
+		}
+		n, _ := strconv.Atoi(f[3])
+		advised, _ := strconv.Atoi(f[5])
+		if c.small && (n != 1 || advised != 0) {
+			t.Errorf("%s: %d huge-page starts, %d ranges still advised; want the first start only, withdrawn", c.args, n, advised)
+		}
+		if !c.small && (n < c.starts || advised == 0) {
+			t.Errorf("%s: %d huge-page starts, %d ranges still advised; want %d or more, advised", c.args, n, advised, c.starts)
+		}
+	}
+}
+
+const hugeSmallScript = `
+git init -q
+seq 1 20 > small.txt
+seq 1 600 > big.txt
+commit_all one
+seq 1 25 > small.txt
+seq 1 650 > big.txt
+commit_all two
+`

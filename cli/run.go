@@ -108,6 +108,7 @@ func (b *blameRun) run(args []string) error {
 		defer r.Close()
 	}
 	b.r = r
+	smallRepo := hugeHeapBytes(r.Objects.PackBytes()) <= hugeHeapFreshBytes
 	for _, w := range r.Warnings {
 		b.warn(w)
 	}
@@ -178,6 +179,9 @@ func (b *blameRun) run(args []string) error {
 	// (BeforeWalk); --incremental pays for it once its first entry is
 	// out (hugeStart), which is what an editor waits for.
 	var hugeStart func()
+	// noHuge: a small blame in a small repository, which gets no huge
+	// pages at all (see smallBlameLines).
+	noHuge := false
 	// hugeDone: the huge-page start is made (or, under --incremental,
 	// left to the first entry).
 	hugeDone := false
@@ -219,7 +223,7 @@ func (b *blameRun) run(args []string) error {
 			if a.Incremental {
 				useProcs(b.procs)
 			}
-			if walked {
+			if walked && !noHuge {
 				walked = false
 				hugePageHeap(hugeHeapBytes(packBytes))
 			}
@@ -230,6 +234,12 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 	defer p.Close()
+	if env.Process && smallRepo && p.NumLines() < smallBlameLines {
+		// A small blame in a small repository: no more huge pages than
+		// the fresh start's first faulted in (see smallBlameLines).
+		hugePageFreshUndo()
+		noHuge, hugeDone = true, true
+	}
 	if env.Process && !a.Incremental && !hugeDone && p.Cold() {
 		// A walk with nothing from the cache to stop at makes the
 		// huge-page start before it begins, while the heap is small:
