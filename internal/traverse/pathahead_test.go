@@ -17,6 +17,68 @@ import (
 // without it returns.
 func TestLookAheadAnswersAsLookup(t *testing.T) {
 	testgit.Golden(t) // skips without git
+	forGraphFixtures(t, func(fx graphFixture) {
+		format, dir, all := fx.format, fx.dir, fx.all
+		for _, path := range pathsOfInterest {
+			ref := NewTrees(loadObjects(t, dir, format), format)
+			inHead, headErr := lookupOK(ref, revTree(t, all, fx.head), path)
+			trees := NewTrees(loadObjects(t, dir, format), format)
+			trees.LookAhead(loadObjects(t, dir, format), fx.g, fx.from, []byte(path), fx.bloom, false)
+			pa := trees.ahead
+			waitLookAhead(t, pa)
+
+			pa.mu.Lock()
+			answers := make(map[oid.ID]lookupResult, len(pa.answers))
+			for k, r := range pa.answers {
+				answers[k] = r
+			}
+			pa.mu.Unlock()
+			if inHead && headErr == nil && len(answers) == 0 {
+				t.Errorf("%s %s %s: the look-ahead answered nothing", format, fx.name, path)
+			}
+			for tree, r := range answers {
+				mode, id, found, err := ref.Lookup(tree, []byte(path))
+				if err != nil || (lookupResult{mode, id, found}) != r {
+					t.Errorf("%s %s %s: look-ahead answered %+v for tree %s, Lookup %o %s %v (%v)", format, fx.name, path, r, tree, mode, id, found, err)
+				}
+			}
+
+			// A walk over every commit, newest first.
+			for _, c := range all {
+				trees.WalkAt(c.time)
+				for _, tree := range append([]oid.ID{c.tree}, parentTrees(all, c)...) {
+					mode, id, found, err := trees.Lookup(tree, []byte(path))
+					wm, wid, wf, werr := ref.Lookup(tree, []byte(path))
+					if mode != wm || id != wid || found != wf || (err == nil) != (werr == nil) {
+						t.Errorf("%s %s %s: Lookup(%s) with the look-ahead %o %s %v %v, without %o %s %v %v", format, fx.name, path, tree, mode, id, found, err, wm, wid, wf, werr)
+					}
+				}
+			}
+			if len(answers) > 0 && trees.Stats().AheadHits == 0 {
+				t.Errorf("%s %s %s: the walk took none of the look-ahead's %d answers", format, fx.name, path, len(answers))
+			}
+			trees.StopLookAhead()
+		}
+	})
+}
+
+// graphFixture is one of the history fixtures with a commit-graph, as
+// the look-ahead tests walk it: its commits (git's answers) and HEAD.
+type graphFixture struct {
+	format oid.Format
+	name   string
+	bloom  bool // the graph has changed-path filters
+	dir    string
+	g      *Graph
+	all    []gitCommit
+	head   oid.ID
+	from   uint32 // HEAD's position in g
+}
+
+// forGraphFixtures calls fn for every history fixture with a
+// commit-graph, in each object format.
+func forGraphFixtures(t *testing.T, fn func(graphFixture)) {
+	t.Helper()
 	for _, format := range testgit.Formats {
 		for _, v := range graphVariants {
 			if !v.graph {
@@ -30,46 +92,7 @@ func TestLookAheadAnswersAsLookup(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: HEAD not in the graph", v.name)
 			}
-			for _, path := range pathsOfInterest {
-				ref := NewTrees(loadObjects(t, dir, format), format)
-				inHead, headErr := lookupOK(ref, revTree(t, all, head), path)
-				trees := NewTrees(loadObjects(t, dir, format), format)
-				trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), v.bloom, false)
-				pa := trees.ahead
-				waitLookAhead(t, pa)
-
-				pa.mu.Lock()
-				answers := make(map[oid.ID]lookupResult, len(pa.answers))
-				for k, r := range pa.answers {
-					answers[k] = r
-				}
-				pa.mu.Unlock()
-				if inHead && headErr == nil && len(answers) == 0 {
-					t.Errorf("%s %s %s: the look-ahead answered nothing", format, v.name, path)
-				}
-				for tree, r := range answers {
-					mode, id, found, err := ref.Lookup(tree, []byte(path))
-					if err != nil || (lookupResult{mode, id, found}) != r {
-						t.Errorf("%s %s %s: look-ahead answered %+v for tree %s, Lookup %o %s %v (%v)", format, v.name, path, r, tree, mode, id, found, err)
-					}
-				}
-
-				// A walk over every commit, newest first.
-				for _, c := range all {
-					trees.WalkAt(c.time)
-					for _, tree := range append([]oid.ID{c.tree}, parentTrees(all, c)...) {
-						mode, id, found, err := trees.Lookup(tree, []byte(path))
-						wm, wid, wf, werr := ref.Lookup(tree, []byte(path))
-						if mode != wm || id != wid || found != wf || (err == nil) != (werr == nil) {
-							t.Errorf("%s %s %s: Lookup(%s) with the look-ahead %o %s %v %v, without %o %s %v %v", format, v.name, path, tree, mode, id, found, err, wm, wid, wf, werr)
-						}
-					}
-				}
-				if len(answers) > 0 && trees.Stats().AheadHits == 0 {
-					t.Errorf("%s %s %s: the walk took none of the look-ahead's %d answers", format, v.name, path, len(answers))
-				}
-				trees.StopLookAhead()
-			}
+			fn(graphFixture{format: format, name: v.name, bloom: v.bloom, dir: dir, g: g, all: all, head: head, from: from})
 		}
 	}
 }
