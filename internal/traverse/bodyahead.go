@@ -32,6 +32,30 @@ func (pa *pathAhead) noteBody(pos uint32) {
 	}
 }
 
+// takeCredit takes the credit for one more lookup ahead of the walk's;
+// while there is none (the look-ahead is as far ahead as it may go) it
+// reads the noted commits' texts, then waits. It reports false once the
+// look-ahead is stopped.
+func (pa *pathAhead) takeCredit(rd ObjectReader, graph *Graph) bool {
+	for {
+		select {
+		case pa.credit <- struct{}{}:
+			return true
+		default:
+		}
+		if !pa.readBody(rd, graph) {
+			break
+		}
+	}
+	pa.waits.Add(1)
+	select {
+	case pa.credit <- struct{}{}:
+		return true
+	case <-pa.stop:
+		return false
+	}
+}
+
 // readBody reads the text of the oldest noted commit, reporting false
 // when none is left to read. Called by the look-ahead goroutine only.
 func (pa *pathAhead) readBody(rd ObjectReader, graph *Graph) bool {

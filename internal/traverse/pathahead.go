@@ -2,6 +2,7 @@ package traverse
 
 import (
 	"bytes"
+	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -95,9 +96,7 @@ func (t *Trees) StopLookAhead() {
 		if t.bodies == nil {
 			t.bodies = pa.bodies
 		} else {
-			for id, body := range pa.bodies {
-				t.bodies[id] = body
-			}
+			maps.Copy(t.bodies, pa.bodies)
 		}
 	}
 }
@@ -140,24 +139,8 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 	// before looking up again, lead how many the next time.
 	fellBehind, skip, lead := false, 0, 4
 	lookup := func(tree oid.ID) (lookupResult, bool) {
-		// As far ahead as it may go: read commit texts until the walk
-		// takes an answer, then wait for it.
-		for sent := false; !sent; {
-			select {
-			case pa.credit <- struct{}{}:
-				sent = true
-			default:
-				if pa.readBody(trees.rd, graph) {
-					continue
-				}
-				pa.waits.Add(1)
-				select {
-				case pa.credit <- struct{}{}:
-					sent = true
-				case <-pa.stop:
-					return lookupResult{}, false
-				}
-			}
+		if !pa.takeCredit(trees.rd, graph) {
+			return lookupResult{}, false
 		}
 		pa.mu.Lock()
 		r, known := pa.answers[tree]
