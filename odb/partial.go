@@ -255,7 +255,8 @@ func (r *Reader) replayPrefix(chain []chainLink, bottom chainBottom, n int, dst 
 			}
 		}
 		l := &chain[i]
-		pending.key, pending.ok, pending.partial = baseKey{l.pack.id, l.off}, i != 0, true
+		// (The slack can make all of a result: then it is whole.)
+		pending.key, pending.ok, pending.partial = baseKey{l.pack.id, l.off}, i != 0, lk.make < int(lk.resultSize)
 		pending.weight = costReplay + uint32(min(costInflate*len(ops)/max(len(out), 1), costInflate))
 		base = out
 	}
@@ -267,20 +268,22 @@ func (r *Reader) replayPrefix(chain []chainLink, bottom chainBottom, n int, dst 
 // cache, where the next read of the chain from another tree may reach a
 // little further into them (a tree that grew before the entry looked
 // for moves it). The slack, given to the first of them, carries down the
-// chain with the copies. It returns how much of the bottom that takes.
+// chain with the copies. It returns how much of the bottom that takes
+// (the reach of the last delta's copies: each one before reaches into
+// the result below it, not into the bottom).
 func planSlack(links []prefixLink, deltas []byte, slack int) int {
 	last := &links[len(links)-1]
 	want := deltaCopyReach(deltas[last.start:last.end], last.need)
-	for i, m := 1, 0; i < len(links); i++ {
+	m := 0
+	for i := 1; i < len(links); i++ {
 		lk := &links[i]
 		if i == 1 || slack == 0 {
 			m = lk.need + slack
 		}
 		lk.make = min(max(m, lk.need), int(lk.resultSize))
 		m = deltaCopyReach(deltas[lk.start:lk.end], lk.make)
-		want = max(want, m)
 	}
-	return want
+	return max(want, m)
 }
 
 // prefixSlack is how much longer than a read needs them replayPrefix

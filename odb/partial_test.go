@@ -216,3 +216,89 @@ func TestReadPrefixDamagedBottom(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestReadPrefixKeepsWholeResultsWhole reads the big directory's trees
+// with prefixes nearly as long as they are, so that the slack a replay
+// adds for the cache makes some intermediate trees whole: each must be
+// kept as the whole tree, not as a prefix, so that a read of all of a
+// tree afterwards says whole (and Read can use it).
+func TestReadPrefixKeepsWholeResultsWhole(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		dir := fixture(t, "bigtrees", format, bigTreesScript)
+		want := catFileAll(t, dir, format)
+		db, err := Open(objectsDir(t, dir, format), format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := db.NewReader()
+		var trees []gitObject
+		for _, w := range want {
+			if w.typ == object.Tree && len(w.content) > 8<<10 {
+				trees = append(trees, w)
+			}
+		}
+		for _, w := range trees {
+			if _, _, _, err := rd.ReadPrefix(w.id, len(w.content)-100, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		notWhole := 0
+		for _, w := range trees {
+			typ, data, whole, err := rd.ReadPrefix(w.id, len(w.content), nil)
+			if err != nil || typ != object.Tree || !bytes.HasPrefix(w.content, data) {
+				t.Fatalf("%s: ReadPrefix(%s, %d): %v, %d bytes, %v", format, w.id, len(w.content), typ, len(data), err)
+			}
+			if !whole || len(data) != len(w.content) {
+				notWhole++
+			}
+		}
+		if notWhole > 0 {
+			t.Errorf("%s: %d of %d trees read at their whole length came back as prefixes", format, notWhole, len(trees))
+		}
+		db.Close()
+	}
+}
+
+// TestPlanSlackReachesOnlyTheBottom: in a chain of three deltas whose
+// middle one copies from far into the result below it, while the last
+// one makes its result from inserted bytes, the prefix read needs none
+// of the bottom object: the middle delta's reach is into the last
+// delta's result, not into the bottom.
+func TestPlanSlackReachesOnlyTheBottom(t *testing.T) {
+	copyOp := func(off, size int) []byte {
+		return []byte{0x80 | 0x03 | 0x30, byte(off), byte(off >> 8), byte(size), byte(size >> 8)}
+	}
+	var deltas []byte
+	var links []prefixLink
+	add := func(ops []byte, baseSize, resultSize uint64) {
+		start := len(deltas)
+		deltas = append(deltas, ops...)
+		links = append(links, prefixLink{start: start, end: len(deltas), baseSize: baseSize, resultSize: resultSize})
+	}
+	// Newest first: the top copies its 100 bytes from the start of the
+	// middle's result; the middle's 3,000 bytes are 1,000 copied from
+	// 2,000 on, then 2,000 from the start, of the last one's result; the
+	// last one's 3,000 bytes are inserted, then 10 copied from a
+	// 10-byte bottom.
+	add(copyOp(0, 100), 3000, 100)
+	add(append(copyOp(2000, 1000), copyOp(0, 2000)...), 3000, 3000)
+	var last []byte
+	for n := 2990; n > 0; n -= min(n, 127) {
+		last = append(last, byte(min(n, 127)))
+		last = append(last, make([]byte, min(n, 127))...)
+	}
+	add(append(last, copyOp(0, 10)...), 10, 3000)
+	need := 20
+	for i := range links {
+		lk := &links[i]
+		lk.need = min(need, int(lk.resultSize))
+		lk.make = lk.need
+		need = deltaCopyReach(deltas[lk.start:lk.end], lk.need)
+	}
+	if got := planSlack(links, deltas, prefixSlack); got != 0 {
+		t.Errorf("planSlack asks for %d bytes of the bottom, which no copy of the last delta reaches (middle makes %d, last %d)", got, links[1].make, links[2].make)
+	}
+	if links[2].make != 2532 {
+		t.Errorf("the last delta makes %d bytes, want 2,532 (the middle's 532 reach 2,000 + 532 into it)", links[2].make)
+	}
+}
