@@ -143,17 +143,8 @@ func (r *Reader) replayPrefix(chain []chainLink, bottom chainBottom, n int, dst 
 		start := len(deltas)
 		deltas = slices.Grow(deltas, int(size))[:start+int(size)]
 		delta := deltas[start:]
-		consumed, err := r.inflater.inflate(delta, l.stream)
-		if err != nil && l.fromFile {
-			l.stream, l.fromFile = r.mappedStream(l.pack, &l.hdr), false
-			consumed, err = r.inflater.inflate(delta, l.stream)
-		}
-		if err != nil {
+		if r.inflateLink(l, delta, r.inflater.inflate) != nil {
 			return 0, nil, false, 0
-		}
-		r.stats.BytesInflated += int64(size)
-		if !l.fromFile {
-			l.pack.touch(l.off, l.hdr.dataOff+uint64(consumed))
 		}
 		baseSize, resultSize, opsStart, err := deltaHeader(delta)
 		if err != nil || baseSize > r.db.maxObject || resultSize > r.db.maxObject {

@@ -554,20 +554,29 @@ func (r *Reader) inflateEntry(e *chainLink, buf []byte, spare bool) error {
 	if spare {
 		inflate = r.inflater.inflateSpare
 	}
-	stream := e.stream
-	consumed, err := inflate(buf, stream)
-	if err != nil && e.fromFile {
-		// The window may have cut the stream short: the mapping holds
-		// all of it (and says what is wrong if it is bad).
-		stream, e.fromFile = r.mappedStream(e.pack, &e.hdr), false
-		consumed, err = inflate(buf, stream)
-	}
-	if err != nil {
+	if err := r.inflateLink(e, buf, inflate); err != nil {
 		return corrupt(e.pack.packPath(), int64(e.off), err, "unable to inflate %s entry", object.Type(e.hdr.typ))
 	}
-	r.stats.BytesInflated += int64(e.hdr.size)
-	if !e.fromFile {
-		e.pack.touch(e.off, e.hdr.dataOff+uint64(consumed))
+	return nil
+}
+
+// inflateLink inflates all of l's zlib stream into buf (its declared
+// size) with inflate, counting the bytes and marking the pack pages the
+// stream took as read. A stream read into a pread window that cut it
+// short is inflated again from the mapping, which holds all of it (and
+// says what is wrong if it is bad).
+func (r *Reader) inflateLink(l *chainLink, buf []byte, inflate func(out, src []byte) (int, error)) error {
+	consumed, err := inflate(buf, l.stream)
+	if err != nil && l.fromFile {
+		l.stream, l.fromFile = r.mappedStream(l.pack, &l.hdr), false
+		consumed, err = inflate(buf, l.stream)
+	}
+	if err != nil {
+		return err
+	}
+	r.stats.BytesInflated += int64(len(buf))
+	if !l.fromFile {
+		l.pack.touch(l.off, l.hdr.dataOff+uint64(consumed))
 	}
 	return nil
 }
@@ -597,8 +606,7 @@ const scatteredStride = 8
 // applyLink inflates the delta data of one chain link and replays it on
 // base, into dst when last is set and into a cache buffer otherwise.
 func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]byte, error) {
-	stream := l.stream
-	if l.hdr.size > maxInflatedFrom(len(stream)) {
+	if l.hdr.size > maxInflatedFrom(len(l.stream)) {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), nil, "delta claims %d bytes, more than the rest of the pack can hold", l.hdr.size)
 	}
 	if l.hdr.size > r.db.maxObject {
@@ -606,17 +614,8 @@ func (r *Reader) applyLink(l *chainLink, base []byte, last bool, dst []byte) ([]
 	}
 	delta := growSpare(r.deltaBuf, int(l.hdr.size))
 	r.deltaBuf = delta
-	consumed, err := r.inflater.inflateSpare(delta, stream)
-	if err != nil && l.fromFile {
-		stream, l.fromFile = r.mappedStream(l.pack, &l.hdr), false
-		consumed, err = r.inflater.inflateSpare(delta, stream)
-	}
-	if err != nil {
+	if err := r.inflateLink(l, delta, r.inflater.inflateSpare); err != nil {
 		return nil, corrupt(l.pack.packPath(), int64(l.off), err, "unable to inflate delta")
-	}
-	r.stats.BytesInflated += int64(len(delta))
-	if !l.fromFile {
-		l.pack.touch(l.off, l.hdr.dataOff+uint64(consumed))
 	}
 	baseSize, resultSize, opsStart, err := deltaHeader(delta)
 	if err != nil {
