@@ -190,3 +190,25 @@ func TestFirstLargePrepareSizesOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRepetitiveLargePrepareReservesLittle: a huge text of few distinct
+// lines (a million copies of two) reserves no more than reserve's caps in
+// the line table, which keeps what it has for the Differ's life.
+func TestRepetitiveLargePrepareReservesLittle(t *testing.T) {
+	data := bytes.Repeat([]byte("same\nother line\n"), 500000)
+	d := NewDiffer()
+	f, err := d.Prepare(nil, data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Lines() != 1000000 || f.ids[0] == f.ids[1] || f.ids[2] != f.ids[0] {
+		t.Fatalf("prepared %d lines, ids %v", f.Lines(), f.ids[:3])
+	}
+	tab := d.table(false)
+	if tab.count() != 2 {
+		t.Fatalf("%d ids for two distinct lines", tab.count())
+	}
+	if len(tab.slots) > 4*reserveMaxLines || cap(tab.arena) > reserveMaxBytes+reserveMaxBytes/4 {
+		t.Errorf("the table holds %d slots and a %d-byte arena for two ids", len(tab.slots), cap(tab.arena))
+	}
+}

@@ -97,6 +97,16 @@ func (t *lineTable) intern(line []byte) uint32 {
 // time, and copied its line arena as often, all on fresh pages.
 const reserveMinBytes = 16 << 10
 
+// reserveMaxLines and reserveMaxBytes cap what reserve readies: a text's
+// lines are the table's ids only where most are distinct, and a huge
+// repetitive one (a million copies of two lines) had 4M slots and a
+// 8.6 MB arena reserved for two ids, kept for the Differ's life. Past the
+// caps the table grows as the ids come.
+const (
+	reserveMaxLines = 1 << 16
+	reserveMaxBytes = 4 << 20
+)
+
 // reserve readies t for up to lines more ids holding up to bytes more
 // line bytes: room in the arena and the per-id slices, and slots for
 // them at most half full. It does nothing where t already holds as many
@@ -105,6 +115,7 @@ func (t *lineTable) reserve(lines, bytes int) {
 	if t.count() >= lines {
 		return
 	}
+	lines, bytes = min(lines, reserveMaxLines), min(bytes, reserveMaxBytes)
 	t.arena = slices.Grow(t.arena, bytes)
 	t.hashes = slices.Grow(t.hashes, lines)
 	t.offs = slices.Grow(t.offs, lines)
