@@ -198,16 +198,24 @@ func (c *cacheBases) list(path string) map[oid.ID]bool {
 	return ids
 }
 
-// any reports whether the cache has an entry for path at any commit.
-func (c *cacheBases) any(path string) bool {
+// HasPath reports whether the cache has an entry for path at any commit
+// (the listing is read once per path); it implements
+// blamecore.PathBases.
+func (c *cacheBases) HasPath(path string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.list(path)) > 0
 }
 
-// HasPath implements blamecore.PathBases: whether the cache has an entry
-// for path at any commit (the listing is read once per path).
-func (c *cacheBases) HasPath(path string) bool { return c.any(path) }
+// extendKey appends to the key the entries are looked up under (an exact
+// entry's ranges, known once the final image is read), forgetting what
+// was listed under the shorter key.
+func (c *cacheBases) extendKey(more string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key += more
+	clear(c.listed)
+}
 
 // Snapshot implements blamecore.Bases.
 func (c *cacheBases) Snapshot(commit oid.ID, path string, light bool) *blamecore.Snapshot {

@@ -147,7 +147,7 @@ func (p *Prepared) UsesCommitGraph() bool { return p.graph }
 // repository's cache to start or stop at: no cache, or no entry for its
 // path under its options. A program can size its memory for the whole
 // walk then, instead of waiting for Options.BeforeWalk.
-func (p *Prepared) Cold() bool { return p.run.bases == nil || !p.run.bases.any(p.blamer.Path()) }
+func (p *Prepared) Cold() bool { return p.run.bases == nil || !p.run.bases.HasPath(p.blamer.Path()) }
 
 // Run walks history and returns the result, calling fn (when not nil)
 // with each entry as it is found; see Stream.
@@ -350,7 +350,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 		if len(whole) == 1 && whole[0] == (LineRange{Start: 0, End: blamer.NumLines()}) {
 			whole = nil
 		}
-		b.bases.key += exactKey(&core, whole)
+		b.bases.extendKey(exactKey(&core, whole))
 		b.cached = b.bases.has(req.Final, path)
 	}
 

@@ -221,6 +221,20 @@ func TestExactCacheMatchesGit(t *testing.T) {
 					t.Errorf("%v: goblame %s over a cached range:\n%s", format, strings.Join(shellArgs(whole), " "), describeDiff(got, want))
 				}
 			}
+			// One cache for every option set, twice over: an entry is
+			// never served to options it does not stand for (an option
+			// missing from the key would hand one set another's lines).
+			shared := t.TempDir()
+			for round := 0; round < 2; round++ {
+				for _, opt := range optionSets {
+					args := append(append([]string{}, opt...), "HEAD", "--", file)
+					want := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: format, Args: append([]string{"blame"}, args...)})
+					got := runGoblame(dir, format, nil, []string{"GOBLAME_CACHE=" + shared}, args...)
+					if !bytes.Equal(got.Stdout, want.Stdout) || got.ExitCode != want.ExitCode {
+						t.Errorf("%v: goblame %s with every option set's entries in one cache (round %d):\n%s", format, strings.Join(shellArgs(args), " "), round, describeDiff(got, want))
+					}
+				}
+			}
 		}
 	}
 }

@@ -261,12 +261,12 @@ func (s *snapshotState) notePop(c *commitNode, origins int) {
 // taken from an otherwise empty queue, has one origin with suspects and a
 // snapshot is known for it. It reports whether it did.
 func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
-	if sb.opts.Bases == nil || c.Uncommitted || !o.blobKnown || !sb.mayHaveBase(o.path) {
+	if sb.opts.Bases == nil || c.Uncommitted || !o.blobKnown {
 		return false, nil
 	}
 	// An exact snapshot stands for this same blame only: at its start.
 	exact := sb.exact()
-	if exact && c != sb.final || !exact && !sb.reusable() {
+	if exact && c != sb.final || !exact && !sb.reusable() || !sb.mayHaveBase(o.path) {
 		return false, nil
 	}
 	// Light: no --incremental order to replay, and no recording (a
@@ -631,7 +631,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	// added): a slice by the dense commit numbers instead of a map of
 	// every walked commit (15% of building git/git README.md's
 	// snapshot, 18,000 commits).
-	commitIndex := make([]int32, len(sb.nodes))
+	commitIndex := make([]int32, sb.hist.commits.Len())
 	var commitNodes []*commitNode // by index in s.Commits
 	// originIndex[seq] is an origin's index + 1 (0: not added); byIndex
 	// the origins in the snapshot's order.

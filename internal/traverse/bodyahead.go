@@ -59,7 +59,10 @@ func (pa *pathAhead) takeCredit(rd ObjectReader, graph *Graph) bool {
 // readBody reads the text of the oldest noted commit, reporting false
 // when none is left to read. Called by the look-ahead goroutine only.
 func (pa *pathAhead) readBody(rd ObjectReader, graph *Graph) bool {
-	for len(pa.pendingBodies) > 0 {
+	pa.mu.Lock()
+	full := len(pa.bodies) >= maxBodiesAhead
+	pa.mu.Unlock()
+	for !full && len(pa.pendingBodies) > 0 {
 		pos := pa.pendingBodies[0]
 		pa.pendingBodies = pa.pendingBodies[1:]
 		id, ok := graph.ID(pos)
@@ -71,9 +74,7 @@ func (pa *pathAhead) readBody(rd ObjectReader, graph *Graph) bool {
 			continue // the walk reads it, and meets the error, itself
 		}
 		pa.mu.Lock()
-		if len(pa.bodies) < maxBodiesAhead {
-			pa.bodies[id] = body
-		}
+		pa.bodies[id] = body
 		pa.mu.Unlock()
 		return true
 	}
