@@ -108,19 +108,8 @@ func TestReadPrefix(t *testing.T) {
 // bottom of a chain, and every answer is git's.
 func TestReadPrefixOfLargeTrees(t *testing.T) {
 	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
-		dir := fixture(t, "bigtrees", format, bigTreesScript)
-		want := catFileAll(t, dir, format)
-		db, err := Open(objectsDir(t, dir, format), format, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db, trees := bigDirectoryTrees(t, format)
 		rd := db.NewReader()
-		var trees []gitObject
-		for _, w := range want {
-			if w.typ == object.Tree && len(w.content) > 8<<10 {
-				trees = append(trees, w)
-			}
-		}
 		if len(trees) < 50 {
 			t.Fatalf("%s: %d large trees, want the big directory's sixty", format, len(trees))
 		}
@@ -141,6 +130,24 @@ func TestReadPrefixOfLargeTrees(t *testing.T) {
 		}
 		db.Close()
 	}
+}
+
+// bigDirectoryTrees opens the bigtrees fixture and lists the big
+// directory's trees (those over 8 KiB), newest first as git lists them.
+func bigDirectoryTrees(t *testing.T, format oid.Format) (*DB, []gitObject) {
+	t.Helper()
+	dir := fixture(t, "bigtrees", format, bigTreesScript)
+	db, err := Open(objectsDir(t, dir, format), format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trees []gitObject
+	for _, w := range catFileAll(t, dir, format) {
+		if w.typ == object.Tree && len(w.content) > 8<<10 {
+			trees = append(trees, w)
+		}
+	}
+	return db, trees
 }
 
 // TestReadPrefixDamagedBottom damages the deflate data of a full tree at
@@ -224,19 +231,8 @@ func TestReadPrefixDamagedBottom(t *testing.T) {
 // tree afterwards says whole (and Read can use it).
 func TestReadPrefixKeepsWholeResultsWhole(t *testing.T) {
 	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
-		dir := fixture(t, "bigtrees", format, bigTreesScript)
-		want := catFileAll(t, dir, format)
-		db, err := Open(objectsDir(t, dir, format), format, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db, trees := bigDirectoryTrees(t, format)
 		rd := db.NewReader()
-		var trees []gitObject
-		for _, w := range want {
-			if w.typ == object.Tree && len(w.content) > 8<<10 {
-				trees = append(trees, w)
-			}
-		}
 		for _, w := range trees {
 			if _, _, _, err := rd.ReadPrefix(w.id, len(w.content)-100, nil); err != nil {
 				t.Fatal(err)
