@@ -21,18 +21,12 @@ func TestLookAheadReadsCommitTexts(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	read := 0
 	forGraphFixtures(t, func(fx graphFixture) {
-		format, dir, all := fx.format, fx.dir, fx.all
-		byID := make(map[oid.ID]gitCommit, len(all))
-		for _, c := range all {
-			byID[c.id] = c
-		}
-		objs := loadObjects(t, dir, format)
-		ref := NewTrees(loadObjects(t, dir, format), format)
 		for _, path := range pathsOfInterest {
-			trees := NewTrees(loadObjects(t, dir, format), format)
+			tc := newTextCheck(t, fx)
+			trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
 			pa := newPathAhead([]byte(path), 4)
 			trees.ahead = pa
-			go pa.run(NewTrees(loadObjects(t, dir, format), format), fx.g, fx.from, fx.bloom, false)
+			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
 			// Once its bound is reached it reads the texts it
 			// noted, then waits for the walk.
 			deadline := time.Now().Add(10 * time.Second)
@@ -44,49 +38,14 @@ func TestLookAheadReadsCommitTexts(t *testing.T) {
 				case <-time.After(time.Millisecond):
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%s %s %s: the look-ahead neither finished nor waited for the walk", format, fx.name, path)
+					t.Fatalf("%s %s %s: the look-ahead neither finished nor waited for the walk", fx.format, fx.name, path)
 				}
 			}
-			check := func(when string) int {
-				n := 0
-				for _, c := range all {
-					body, ok := trees.CommitText(c.id)
-					if !ok {
-						continue
-					}
-					n++
-					o := objs.objs[c.id]
-					if o.typ != object.Commit || !bytes.Equal(body, o.body) {
-						t.Errorf("%s %s %s %s: the text of %s is not the commit's", format, fx.name, path, when, c.id)
-					}
-					changed := len(c.parents) == 0
-					for _, p := range c.parents {
-						pc, ok := byID[p]
-						if !ok {
-							changed = true
-							break
-						}
-						_, mine, _, err1 := ref.Lookup(c.tree, []byte(path))
-						_, theirs, _, err2 := ref.Lookup(pc.tree, []byte(path))
-						if err1 != nil || err2 != nil {
-							t.Fatal(err1, err2)
-						}
-						changed = mine != theirs
-						if !changed {
-							break
-						}
-					}
-					if !changed {
-						t.Errorf("%s %s %s %s: read the text of %s, which the walk passes whole to a parent", format, fx.name, path, when, c.id)
-					}
-				}
-				return n
-			}
-			before := check("running")
+			before := tc.check(trees, path, "running")
 			trees.StopLookAhead()
-			after := check("stopped")
+			after := tc.check(trees, path, "stopped")
 			if after < before {
-				t.Errorf("%s %s %s: %d texts while it ran, %d once stopped", format, fx.name, path, before, after)
+				t.Errorf("%s %s %s: %d texts while it ran, %d once stopped", fx.format, fx.name, path, before, after)
 			}
 			read += after
 		}
@@ -94,4 +53,99 @@ func TestLookAheadReadsCommitTexts(t *testing.T) {
 	if read == 0 {
 		t.Error("the look-ahead read no commit text on any history")
 	}
+}
+
+// TestFinishedLookAheadReadsCommitTexts gives the look-ahead room for
+// every lookup, so that it never waits for the walk: once it has looked
+// the path up to the end of its history it must read the texts of all
+// the commits it noted before it is stopped (the walk, behind it, wants
+// them), each the commit's content.
+func TestFinishedLookAheadReadsCommitTexts(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	read := 0
+	forGraphFixtures(t, func(fx graphFixture) {
+		for _, path := range pathsOfInterest {
+			tc := newTextCheck(t, fx)
+			trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
+			pa := newPathAhead([]byte(path), 1<<20)
+			trees.ahead = pa
+			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
+			select {
+			case <-pa.done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s %s: the look-ahead did not finish", fx.format, fx.name, path)
+			}
+			if pa.waits.Load() != 0 {
+				t.Fatalf("%s %s %s: the look-ahead waited for the walk", fx.format, fx.name, path)
+			}
+			if n := len(pa.pendingBodies); n != 0 {
+				t.Errorf("%s %s %s: finished with %d noted texts unread", fx.format, fx.name, path, n)
+			}
+			n := tc.check(trees, path, "finished")
+			trees.StopLookAhead()
+			read += n
+		}
+	})
+	if read == 0 {
+		t.Error("the finished look-ahead read no commit text on any history")
+	}
+}
+
+// textCheck checks the commit texts a look-ahead hands out against a
+// fixture's objects.
+type textCheck struct {
+	t    *testing.T
+	fx   graphFixture
+	byID map[oid.ID]gitCommit
+	objs *memReader
+	ref  *Trees
+}
+
+func newTextCheck(t *testing.T, fx graphFixture) *textCheck {
+	byID := make(map[oid.ID]gitCommit, len(fx.all))
+	for _, c := range fx.all {
+		byID[c.id] = c
+	}
+	return &textCheck{t: t, fx: fx, byID: byID, objs: loadObjects(t, fx.dir, fx.format),
+		ref: NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)}
+}
+
+// check reports every text trees hands out that is not the commit's
+// content, or is of a commit the walk passes whole to a parent, and
+// returns how many it hands out.
+func (tc *textCheck) check(trees *Trees, path, when string) int {
+	t, fx := tc.t, tc.fx
+	n := 0
+	for _, c := range fx.all {
+		body, ok := trees.CommitText(c.id)
+		if !ok {
+			continue
+		}
+		n++
+		o := tc.objs.objs[c.id]
+		if o.typ != object.Commit || !bytes.Equal(body, o.body) {
+			t.Errorf("%s %s %s %s: the text of %s is not the commit's", fx.format, fx.name, path, when, c.id)
+		}
+		changed := len(c.parents) == 0
+		for _, p := range c.parents {
+			pc, ok := tc.byID[p]
+			if !ok {
+				changed = true
+				break
+			}
+			_, mine, _, err1 := tc.ref.Lookup(c.tree, []byte(path))
+			_, theirs, _, err2 := tc.ref.Lookup(pc.tree, []byte(path))
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			changed = mine != theirs
+			if !changed {
+				break
+			}
+		}
+		if !changed {
+			t.Errorf("%s %s %s %s: read the text of %s, which the walk passes whole to a parent", fx.format, fx.name, path, when, c.id)
+		}
+	}
+	return n
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goblame/goblame/internal/binheap"
+	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -246,14 +247,14 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 			behind = true
 		}
 		// Where the walk will go from here: the first parent with the
-		// same entry takes everything; else every parent that has the
-		// path. A commit passed by the walk is not looked up (the
+		// same blob takes everything (passesWhole); else every parent
+		// that has the path. A commit passed by the walk is not looked up (the
 		// walk has), and is followed along its first parent only. Of an
 		// octopus merge's parents that differ, the first two are
 		// followed (the walk reads the others itself).
 		var next [2]pathAheadItem
 		found := next[:0]
-		same := -1
+		same, sameEntry := -1, lookupResult{}
 		for i, p := range parents {
 			if behind {
 				break
@@ -266,8 +267,8 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 			if !ok {
 				return
 			}
-			if r == it.entry {
-				same = i
+			if passesWhole(it.entry, r) {
+				same, sameEntry = i, r
 				break
 			}
 			if r.found && len(found) < len(next) {
@@ -278,7 +279,7 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		case behind:
 			found = append(next[:0], pathAheadItem{pos: parents[0], entry: it.entry})
 		case same >= 0:
-			found = append(next[:0], pathAheadItem{pos: parents[same], entry: it.entry})
+			found = append(next[:0], pathAheadItem{pos: parents[same], entry: sameEntry})
 		default:
 			pa.noteBody(it.pos) // changed here: the walk diffs it
 		}
@@ -294,4 +295,24 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 			}
 		}
 	}
+	// The path's history is looked up to its end; the walk, behind,
+	// will want the texts of the commits noted: read them meanwhile.
+	for {
+		select {
+		case <-pa.stop:
+			return
+		default:
+		}
+		if !pa.readBody(trees.rd, graph) {
+			return
+		}
+	}
+}
+
+// passesWhole reports whether the walk, at an origin whose entry for the
+// path is o, passes all its lines to a parent whose entry is p: the same
+// entry, or the same blob as a file of the same kind (git's pass_blame
+// compares the blobs only: a change of mode alone passes everything).
+func passesWhole(o, p lookupResult) bool {
+	return p == o || p.found && !object.IsTree(p.mode) && p.id == o.id && p.mode&0o170000 == o.mode&0o170000
 }
