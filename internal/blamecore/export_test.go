@@ -15,3 +15,12 @@ func SetRuleOutEntryDiffs(on bool) (restore func()) {
 	ruleOutEntryDiffs = on
 	return func() { ruleOutEntryDiffs = old }
 }
+
+// SetInfoAheadHelperFirst makes the result phase's main goroutine wait
+// until the second one has taken its first commit (see infoAhead), so
+// that a test sees both read, and returns a function that restores it.
+func SetInfoAheadHelperFirst(on bool) (restore func()) {
+	old := infoAheadHelperFirst
+	infoAheadHelperFirst = on
+	return func() { infoAheadHelperFirst = old }
+}

@@ -16,11 +16,8 @@ import (
 // A commit taken from a snapshot brings its text along (node.body); a
 // recording blame keeps the text it read for its snapshot.
 func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
-	var body []byte
-	switch {
-	case node.body != nil: // (always for the pseudo commit)
-		body = node.body
-	default:
+	body := node.body // (always set for the pseudo commit)
+	if body == nil {
 		b, err := sb.hist.commitBody(sb.id(node))
 		if err != nil {
 			return nil, err
@@ -30,6 +27,11 @@ func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
 			node.body = append([]byte(nil), b...)
 		}
 	}
+	return sb.commitInfoOf(node, body), nil
+}
+
+// commitInfoOf is commitInfo for node's text, body.
+func (sb *scoreboard) commitInfoOf(node *commitNode, body []byte) *CommitInfo {
 	msg := reencodeMessage(body, sb.opts.OutputEncoding)
 	if i := bytes.IndexByte(msg, 0); i >= 0 {
 		msg = msg[:i] // git works on a NUL-terminated string
@@ -42,7 +44,7 @@ func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
 	} else {
 		info.Summary = []byte("(" + sb.id(node).String() + ")")
 	}
-	return info, nil
+	return info
 }
 
 var unknownIdent = []byte("(unknown)")

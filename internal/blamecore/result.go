@@ -132,6 +132,9 @@ type Stats struct {
 	// Spliced counts the lines whose blame was taken from a snapshot of
 	// an earlier blame (Options.Bases) instead of walking.
 	Spliced int
+	// TextsAhead counts the commit texts the result phase had read on a
+	// second goroutine (infoahead.go).
+	TextsAhead int
 }
 
 // ScoreDebug returns what --score-debug prints for e: git's -M/-C

@@ -425,6 +425,7 @@ func (sb *scoreboard) result() *Result {
 		refs[e.suspect]++
 		mark(e.suspect)
 	}
+	sb.infoAhead(merged)
 	sb.stats.Walk = sb.hist.commits.Stats()
 	sb.stats.Trees = sb.hist.trees.Stats()
 	res := &Result{Path: sb.path, Final: sb.finalBuf, LineStarts: sb.lineStarts, Stats: sb.stats}
