@@ -138,6 +138,7 @@ func hugePageFresh() int64 {
 	hi = min(hi, alignUp(start+1, heapArenaBytes))
 	if lo < hi {
 		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
+		freshAdvices++
 		if len(freshAdvised) < cap(freshAdvised) {
 			freshAdvised = append(freshAdvised, [2]uintptr{lo, hi})
 		}
@@ -162,6 +163,11 @@ func hugePageFreshUndo() {
 	}
 	freshAdvised = freshAdvised[:0]
 }
+
+// freshAdvices counts the fresh starts that advised memory (one whose
+// probe ends too near the end of the heap's arena advises none), for
+// the tests.
+var freshAdvices int
 
 // heapProbe makes hugePageFresh's probe escape to the heap.
 var heapProbe []byte

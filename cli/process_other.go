@@ -10,7 +10,10 @@ func hugePageFresh() int64 { return 0 }
 
 func hugePageFreshUndo() {}
 
-// freshAdvised: see process_linux.go (no advice here).
-var freshAdvised [][2]uintptr
+// freshAdvised and freshAdvices: see process_linux.go (no advice here).
+var (
+	freshAdvised [][2]uintptr
+	freshAdvices int
+)
 
 func hugePageMore() {}

@@ -171,63 +171,18 @@ func (b *blameRun) run(args []string) error {
 	// --score-debug's reference counts count the origins the walk went
 	// through, which a cache entry does not keep.
 	opts.NoCache = a.ShowStats || a.ScoreDebug
-	// The huge-page start of a walk (see process.go): a walk in a large
-	// repository gets a larger one. A cold blame (nothing in the cache
-	// for its path) makes it before the walk; a blame the cache answers,
-	// or a walk of a few commits (one commit past a cached entry), does
-	// not pay for it, a longer one makes it at its 17th commit
-	// (BeforeWalk); --incremental pays for it once its first entry is
-	// out (hugeStart), which is what an editor waits for.
-	var hugeStart func()
-	// noHuge: a small blame in a small repository, which gets no huge
-	// pages at all (see smallBlameLines).
-	noHuge := false
-	// hugeDone: the huge-page start is made (or, under --incremental,
-	// left to the first entry).
-	hugeDone := false
-	var packBytes int64
+	// The huge-page starts of a walk and its second processor (see
+	// process.go and hugeSchedule).
+	var huge *hugeSchedule
 	if env.Process {
-		packBytes = r.Objects.PackBytes()
-		walked := false
-		opts.BeforeWalk = func() {
-			// A long walk over a commit-graph looks its path up ahead
-			// on a second goroutine (traverse.Trees.LookAhead).
-			// Under --incremental the second processor comes with the
-			// first entry, or lookAheadDelay into the walk if that is
-			// sooner (see process.go).
-			if a.Incremental {
-				time.AfterFunc(lookAheadDelay, func() { useProcs(b.procs) })
-			} else {
-				useProcs(b.procs)
-			}
-			if hugeDone {
-				return
-			}
-			hugeDone = true
-			if a.Incremental {
-				walked = true
-				if hugeHeapBytes(packBytes) > hugeHeapFreshBytes {
-					// Until the first entry, 4 MiB more on huge
-					// pages without a collection (gitsigns on
-					// git/git README.md: first entry 31.7 -> 26.9
-					// ms; GitLens on gitoxide README.md 16.9 ->
-					// 14.7 ms). A small repository gets its fresh
-					// start after the first entry instead.
-					hugePageMore()
-				}
-			} else {
-				hugePageHeap(hugeHeapBytes(packBytes))
-			}
+		huge = &hugeSchedule{
+			incremental: a.Incremental,
+			heapBytes:   hugeHeapBytes(r.Objects.PackBytes()),
+			heap:        hugePageHeap,
+			more:        hugePageMore,
+			procs:       func() { useProcs(b.procs) },
 		}
-		hugeStart = func() {
-			if a.Incremental {
-				useProcs(b.procs)
-			}
-			if walked && !noHuge {
-				walked = false
-				hugePageHeap(hugeHeapBytes(packBytes))
-			}
-		}
+		opts.BeforeWalk = huge.beforeWalk
 	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
@@ -238,17 +193,10 @@ func (b *blameRun) run(args []string) error {
 		// A small blame in a small repository: no more huge pages than
 		// the fresh start's first faulted in (see smallBlameLines).
 		hugePageFreshUndo()
-		noHuge, hugeDone = true, true
+		huge.none()
 	}
-	if env.Process && !a.Incremental && !hugeDone && p.Cold() {
-		// A walk with nothing from the cache to stop at makes the
-		// huge-page start before it begins, while the heap is small:
-		// the collection costs less than at the walk's 17th commit
-		// (gitoxide README.md: 106 against 148 page faults, 1.6 against
-		// 2.7 ms), and the walk's first commits allocate on huge pages
-		// too.
-		hugeDone = true
-		hugePageHeap(hugeHeapBytes(packBytes))
+	if env.Process && p.Cold() {
+		huge.cold()
 	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
 		// Without a commit-graph, commits are read ahead on a second
@@ -272,8 +220,8 @@ func (b *blameRun) run(args []string) error {
 		if _, err := p.Run(func(e blame.Entry) error {
 			inc.Entry(e)
 			// (not once the last line is out: the walk has ended)
-			if left -= e.NumLines; left > 0 && hugeStart != nil {
-				hugeStart()
+			if left -= e.NumLines; left > 0 && huge != nil {
+				huge.entry()
 			}
 			return nil
 		}); err != nil {

@@ -200,7 +200,7 @@ func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
 	if len(full) < pathMax {
 		return OpenStat(full, noFollow)
 	}
-	d, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	d, err := unix.Open(dir, dirOpenFlags, 0)
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
