@@ -232,30 +232,30 @@ func (h *hugeSchedule) cold() {
 // with the first entry (gitsigns on git/git README.md: first entry
 // 31.7 -> 26.9 ms; GitLens on gitoxide README.md 16.9 -> 14.7 ms).
 func (h *hugeSchedule) beforeWalk() {
-	if h.incremental && !h.entryOut {
-		after := h.after
-		if after == nil {
-			after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	early := h.incremental && !h.entryOut
+	if !h.done {
+		h.done = true
+		if !early {
+			h.heap(h.heapBytes)
+		} else {
+			h.walked = true
+			if h.heapBytes > hugeHeapFreshBytes {
+				h.more() // a small repository's comes with the entry
+			}
 		}
-		after(lookAheadDelay, func() {
-			h.lent.Store(true)
-			h.procs()
-		})
-	} else {
+	}
+	if !early {
 		h.procs()
-	}
-	if h.done {
 		return
 	}
-	h.done = true
-	if h.incremental && !h.entryOut {
-		h.walked = true
-		if h.heapBytes > hugeHeapFreshBytes {
-			h.more() // a small repository's comes with the entry
-		}
-		return
+	after := h.after
+	if after == nil {
+		after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	}
-	h.heap(h.heapBytes)
+	after(lookAheadDelay, func() {
+		h.lent.Store(true)
+		h.procs()
+	})
 }
 
 // entry: an --incremental entry is out. The first makes the start the

@@ -430,11 +430,11 @@ func TestHugeSchedule(t *testing.T) {
 		want        string
 	}{
 		{"cold whole-file blame", false, large, "cw", "heap procs"},
-		{"cached whole-file blame proving long", false, large, "w", "procs heap"},
+		{"cached whole-file blame proving long", false, large, "w", "heap procs"},
 		{"small blame", false, large, "ncw", "procs"},
-		{"incremental, long walk, then entry", true, large, "cwee", "timer more heap procs procs"},
-		{"incremental, entry before the walk proves long", true, large, "cewe", "procs procs heap procs"},
-		{"incremental, timer before the first entry", true, large, "cwtee", "timer more procs more procs procs"},
+		{"incremental, long walk, then entry", true, large, "cwee", "more timer heap procs procs"},
+		{"incremental, entry before the walk proves long", true, large, "cewe", "procs heap procs procs"},
+		{"incremental, timer before the first entry", true, large, "cwtee", "more timer procs more procs procs"},
 		{"incremental, small repository", true, small, "cwe", "timer heap procs"},
 		{"incremental, small blame", true, large, "ncwe", "timer procs"},
 	} {
