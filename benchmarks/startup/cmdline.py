@@ -1,5 +1,5 @@
-"""Shared by alternate.py and first_entry.py: a command line as words and
-an environment."""
+"""Shared by alternate.py, first_entry.py and paired.py: a command line
+as words and an environment."""
 import shlex
 
 
