@@ -296,6 +296,9 @@ func (cs *Commits) Parse(c *Commit) error {
 	if cs.graph != nil && c.GraphPos != NoGraphPosition {
 		e, err := cs.graph.entry(c.GraphPos, cs.posBuf[:0])
 		if err == nil {
+			if len(e.parents) > 0 {
+				cs.graph.prefetchNext(c.GraphPos, e.parents[0])
+			}
 			cs.posBuf = e.parents
 			c.Time = e.time
 			c.Parents = cs.parentList(len(e.parents))

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/goblame/goblame/oid"
 )
@@ -366,6 +367,41 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 			return e, nil
 		}
 		idx++
+	}
+}
+
+// prefetchNext asks for the cache lines a walk that has just parsed the
+// commit at pos reads next, while it works on that commit: the row of
+// its first parent (parsed next), where the parent's changed-path
+// filter starts (its index entry, read when the parent is parsed), and
+// the commit's own filter, whose place the index entry prefetched when
+// its child was parsed gives. A walk over a commit-graph takes each
+// commit at a place in the graph's files that has nothing to do with the
+// last one's, and most of its time on the commits the filters carry it
+// past was these cache misses. Paired runs of one binary with and
+// without the hints (benchmarks/startup/paired.py, 40-80 rounds):
+// gitoxide README.md 0.13-0.7 ms faster, git/git README.md 0.45-0.94,
+// builtin/blame.c 2.5 (3%); against the binary before them, within
+// the 0.3 ms that a binary's layout moves these blames by.
+func (g *Graph) prefetchNext(pos, parent uint32) {
+	h := g.hashLen + 16
+	if l := g.layerOf(parent); l != nil {
+		local := int(parent - l.base)
+		if off := local * h; off < len(l.cdat) {
+			prefetch(uintptr(unsafe.Pointer(&l.cdat[off])))
+		}
+		if off := 4 * local; l.bloom.version != 0 && off < len(l.bidx) {
+			prefetch(uintptr(unsafe.Pointer(&l.bidx[off])))
+		}
+	}
+	if l := g.layerOf(pos); l != nil && l.bloom.version != 0 {
+		local := int(pos - l.base)
+		if local > 0 && 4*local <= len(l.bidx) {
+			start := binary.BigEndian.Uint32(l.bidx[4*(local-1):])
+			if int64(start) < int64(len(l.bdat)) {
+				prefetch(uintptr(unsafe.Pointer(&l.bdat[start])))
+			}
+		}
 	}
 }
 
