@@ -8,9 +8,9 @@ GOBLAME_CACHE=off is set; STDIN=FILE feeds a file on standard input.
 A command may start with NAME=VALUE words, set in its environment only
 (no env(1) process in between). Prints medians and the load average.
 """
-import os, statistics, subprocess, sys, time
+import os, statistics, sys
 
-from cmdline import split
+from cmdline import first_and_exit, split
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 env = dict(os.environ, GOBLAME_CACHE="off")
@@ -20,17 +20,10 @@ stdin = os.environ.get("STDIN")
 res = {c: ([], []) for c in cmds}
 for _ in range(rounds):
     for c in cmds:
-        fin = open(stdin) if stdin else subprocess.DEVNULL
-        t = time.perf_counter()
         words, cenv = split(c, env)
-        p = subprocess.Popen(words, cwd=cwd, env=cenv, stdout=subprocess.PIPE, stdin=fin, bufsize=0)
-        p.stdout.read(1)
-        first = time.perf_counter()
-        while p.stdout.read(65536):
-            pass
-        p.wait()
-        res[c][0].append((first - t) * 1000)
-        res[c][1].append((time.perf_counter() - t) * 1000)
+        first, total = first_and_exit(words, cwd, cenv, stdin)
+        res[c][0].append(first)
+        res[c][1].append(total)
 print("load", " ".join(open("/proc/loadavg").read().split()[:3]))
 for c in cmds:
     print("%-70s first %6.2f ms  total %6.2f ms" % (c[-70:], statistics.median(res[c][0]), statistics.median(res[c][1])))

@@ -16,9 +16,9 @@ paired differences resolve 0.2-0.3 ms in 60-80 rounds.
 GOBLAME_CACHE=off is set; STDIN=FILE feeds a file on standard input. A
 command may start with NAME=VALUE words, set in its environment only.
 """
-import os, random, statistics, subprocess, sys, time
+import os, random, statistics, sys
 
-from cmdline import split
+from cmdline import first_and_exit, split
 
 rounds, cwd, cmds = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 env = dict(os.environ, GOBLAME_CACHE="off")
@@ -27,17 +27,10 @@ res = {c: ([], []) for c in cmds}
 for r in range(rounds):
     order = list(cmds) if r % 2 == 0 else list(reversed(cmds))
     for c in order:
-        fin = open(stdin) if stdin else subprocess.DEVNULL
         words, cenv = split(c, env)
-        t = time.perf_counter()
-        p = subprocess.Popen(words, cwd=cwd, env=cenv, stdout=subprocess.PIPE, stdin=fin, bufsize=0)
-        p.stdout.read(1)
-        first = time.perf_counter()
-        while p.stdout.read(65536):
-            pass
-        p.wait()
-        res[c][0].append((first - t) * 1000)
-        res[c][1].append((time.perf_counter() - t) * 1000)
+        first, total = first_and_exit(words, cwd, cenv, stdin)
+        res[c][0].append(first)
+        res[c][1].append(total)
 
 
 def interval(d):

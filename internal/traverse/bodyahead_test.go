@@ -22,11 +22,7 @@ func TestLookAheadReadsCommitTexts(t *testing.T) {
 	read := 0
 	forGraphFixtures(t, func(fx graphFixture) {
 		for _, path := range pathsOfInterest {
-			tc := newTextCheck(t, fx)
-			trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
-			pa := newPathAhead([]byte(path), 4)
-			trees.ahead = pa
-			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
+			tc, trees, pa := startLookAhead(t, fx, path, 4)
 			// Once its bound is reached it reads the texts it
 			// noted, then waits for the walk.
 			deadline := time.Now().Add(10 * time.Second)
@@ -65,11 +61,7 @@ func TestFinishedLookAheadReadsCommitTexts(t *testing.T) {
 	read := 0
 	forGraphFixtures(t, func(fx graphFixture) {
 		for _, path := range pathsOfInterest {
-			tc := newTextCheck(t, fx)
-			trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
-			pa := newPathAhead([]byte(path), 1<<20)
-			trees.ahead = pa
-			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
+			tc, trees, pa := startLookAhead(t, fx, path, 1<<20)
 			select {
 			case <-pa.done:
 			case <-time.After(10 * time.Second):
@@ -89,6 +81,17 @@ func TestFinishedLookAheadReadsCommitTexts(t *testing.T) {
 	if read == 0 {
 		t.Error("the finished look-ahead read no commit text on any history")
 	}
+}
+
+// startLookAhead starts a look-ahead for path from the fixture's HEAD,
+// up to ahead lookups ahead of a walk that takes no answer, and returns
+// its trees (whose CommitText hands its texts out) with a checker.
+func startLookAhead(t *testing.T, fx graphFixture, path string, ahead int) (*textCheck, *Trees, *pathAhead) {
+	trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
+	pa := newPathAhead([]byte(path), ahead)
+	trees.ahead = pa
+	go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
+	return newTextCheck(t, fx), trees, pa
 }
 
 // textCheck checks the commit texts a look-ahead hands out against a
