@@ -538,8 +538,8 @@ func (r *budgetRepo) countRevs(t *testing.T, args ...string) int {
 // comes from one; with changed-path Bloom filters every commit is parsed
 // from the graph, has a filter, and a linear walk asks the filter for
 // every commit below the final one and reads a tree only where the filter
-// says "maybe"; an uncommitted final version walks with the filters just
-// like HEAD.
+// says "maybe", passing the rest whole by moving its origin; an
+// uncommitted final version walks with the filters just like HEAD.
 func TestBudgetInvariants(t *testing.T) {
 	testgit.RequireGitFor(t, budgetNeedsGit)
 	for _, format := range testgit.Formats {
@@ -597,6 +597,12 @@ func TestBudgetInvariants(t *testing.T) {
 						}
 						if want := w.BloomQueries - w.BloomNo + 1; s.Trees.TreesRead != want {
 							t.Errorf("%s: %d trees read, want %d (the final commit's and one per \"maybe\" answer)", label, s.Trees.TreesRead, want)
+						}
+						// A "not changed" answer passes the origin whole, by
+						// moving it unless a child's origin names it as
+						// previous (the first below a diffed commit).
+						if s.WholeMoves == 0 || s.WholeMoves > w.BloomNo {
+							t.Errorf("%s: %d whole passes made by moving the origin for %d \"not changed\" answers, want some and no more (moveWhole)", label, s.WholeMoves, w.BloomNo)
 						}
 					} else if s.Trees.TreesRead != walked {
 						t.Errorf("%s: %d trees read, want %d: without filters every commit's tree is read once (tree cache lost?)", label, s.Trees.TreesRead, walked)

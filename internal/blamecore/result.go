@@ -135,6 +135,9 @@ type Stats struct {
 	// TextsAhead counts the commit texts the result phase had read on a
 	// second goroutine (infoahead.go).
 	TextsAhead int
+	// WholeMoves counts the whole passes made by moving the origin to
+	// the parent (moveWhole).
+	WholeMoves int
 }
 
 // ScoreDebug returns what --score-debug prints for e: git's -M/-C
