@@ -163,7 +163,12 @@ func FindEntry(f oid.Format, body []byte, name []byte) (TreeEntry, bool, error) 
 // the answer: for a prefix, not when they end before the entry that
 // decides, or before the entry after it, which FindEntry decodes too
 // (the whole tree must then be searched); for a whole tree, always.
-// used is how many bytes of body the search read.
+// used is how many bytes of body the search read. On a prefix the check
+// git's decode_tree_entry makes against the end of the whole tree ("too-
+// short tree object": the byte before its last hash-size bytes must be a
+// NUL) cannot be made: a tree damaged only past the entries read answers
+// where git, reading it whole, would fail (see the fuzz test and the
+// README's Robustness section).
 func FindEntryIn(f oid.Format, body []byte, name []byte, whole bool) (e TreeEntry, found, decided bool, used int, err error) {
 	// TreeIter's walk (an entry counts once the one after it decodes),
 	// without copying out the ID of every entry passed over.

@@ -81,6 +81,9 @@ func deltaResultLen(ops []byte, baseLen int) (uint64, error) {
 // applyDelta replays ops (delta data after its header) against base into
 // out, which must have exactly the result length. Every copy is checked
 // against the base and the output; a mismatch is an error, never a panic.
+// It decodes the instructions itself, unrolled, rather than through
+// deltaOp as the prefix replay and the counting passes do: it replays
+// every delta of every blob a walk reads, the hot path of blob reads.
 func applyDelta(out, base, ops []byte) error {
 	pos := 0
 	for i := 0; i < len(ops); {
