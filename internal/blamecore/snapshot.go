@@ -108,7 +108,7 @@ type SnapshotOrigin struct {
 	// Skipped are the committer dates of the commits a PassWhole went
 	// through on its way to Whole, in the order the walk took them:
 	// each had this one origin, reached from nothing else, and handed
-	// all its lines on to the next (compactSnapshot). Replaying the
+	// all its lines on to the next (compaction, compact.go). Replaying the
 	// walk needs their dates only.
 	Skipped []uint64
 }
@@ -620,23 +620,20 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		Ordered:  sb.snap.ordered,
 		Exact:    exact,
 	}
-	// Sized for every origin the walk made, which is what a traced
-	// snapshot of a long walk holds before compactSnapshot collapses its
-	// runs of whole passes (growing them cost more than the rest of
-	// building it).
+	// The draft holds every origin the walk made on the ways the pieces
+	// came, which is what a traced snapshot of a long walk holds before
+	// compaction collapses its runs of whole passes (compact.go): in a
+	// few indexes each, the snapshot's records made for those kept only.
 	n := sb.originSeq + 1
-	s.Origins = make([]SnapshotOrigin, 0, n)
-	s.Commits = make([]SnapshotCommit, 0, n)
-	// commitIndex[node's Index] is its index in s.Commits + 1 (0: not
+	d := &snapDraft{origins: make([]draftOrigin, 0, n)}
+	// commitIndex[node's Index] is its index in d.commits + 1 (0: not
 	// added): a slice by the dense commit numbers instead of a map of
 	// every walked commit (15% of building git/git README.md's
 	// snapshot, 18,000 commits).
 	commitIndex := make([]int32, sb.hist.commits.Len())
-	var commitNodes []*commitNode // by index in s.Commits
-	// originIndex[seq] is an origin's index + 1 (0: not added); byIndex
-	// the origins in the snapshot's order.
+	// originIndex[seq] is an origin's index in d.origins + 1 (0: not
+	// added).
 	originIndex := make([]int32, n)
-	byIndex := make([]*origin, 0, n)
 	var chain []*origin
 	add := func(o *origin) int {
 		// The previous chain, oldest last, added iteratively.
@@ -648,20 +645,18 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			chain = append(chain, p)
 		}
 		for _, p := range chain {
-			ci := int(commitIndex[p.commit.tc.Index]) - 1
+			ci := commitIndex[p.commit.tc.Index] - 1
 			if ci < 0 {
-				ci = len(s.Commits)
-				commitIndex[p.commit.tc.Index] = int32(ci) + 1
-				commitNodes = append(commitNodes, p.commit)
-				s.Commits = append(s.Commits, SnapshotCommit{}) // ID: below, once compacted
+				ci = int32(len(d.commits))
+				commitIndex[p.commit.tc.Index] = ci + 1
+				d.commits = append(d.commits, p.commit)
 			}
-			originIndex[p.seq] = int32(len(s.Origins)) + 1
-			byIndex = append(byIndex, p)
-			s.Origins = append(s.Origins, SnapshotOrigin{Commit: ci, Path: p.path, Previous: -1})
+			originIndex[p.seq] = int32(len(d.origins)) + 1
+			d.origins = append(d.origins, draftOrigin{o: p, commit: ci, previous: -1, whole: -1})
 		}
 		for _, p := range chain {
 			if p.previous != nil {
-				s.Origins[originIndex[p.seq]-1].Previous = int(originIndex[p.previous.seq]) - 1
+				d.origins[originIndex[p.seq]-1].previous = originIndex[p.previous.seq] - 1
 			}
 		}
 		return int(originIndex[o.seq]) - 1
@@ -716,32 +711,30 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 	if traced {
 		// The passes of the origins on the paths (those worked on), and
 		// the origins they name.
-		n := len(s.Origins)
+		n := len(d.origins)
 		for i := 0; i < n; i++ {
-			ps := sb.passOf(byIndex[i])
+			ps := sb.passOf(d.origins[i].o)
 			if ps == nil {
 				continue
 			}
 			if ps.whole != nil {
-				s.Origins[i].Pass, s.Origins[i].Whole = PassWhole, add(ps.whole)
+				w := int32(add(ps.whole))
+				d.origins[i].pass, d.origins[i].whole = PassWhole, w
 				if ps.more != nil {
-					s.Origins[i].Skipped = ps.more.skipped
+					d.origins[i].skipped = ps.more.skipped
 				}
 				continue
 			}
-			s.Origins[i].Pass, s.Origins[i].Whole = PassEach, -1
-			s.Origins[i].Scapegoats = make([]int, len(ps.more.scapegoats))
-			for k, g := range ps.more.scapegoats {
-				s.Origins[i].Scapegoats[k] = -1
+			d.origins[i].pass = PassEach
+			d.origins[i].sgs = int32(len(d.sgs))
+			for _, g := range ps.more.scapegoats {
+				k := int32(-1)
 				if g != nil {
-					s.Origins[i].Scapegoats[k] = add(g)
+					k = int32(add(g))
 				}
+				d.sgs = append(d.sgs, k)
 			}
-		}
-		for i := range s.Origins {
-			if s.Origins[i].Pass == PassNone {
-				s.Origins[i].Whole = -1
-			}
+			d.origins[i].nsgs = int32(len(ps.more.scapegoats))
 		}
 		s.Traced = true
 	} else {
@@ -750,18 +743,11 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 			s.Pieces[i].Trail = -1
 		}
 	}
-	for i, c := range commitNodes {
-		s.Commits[i].Boundary = sb.uninteresting(c)
-		s.Commits[i].Body = c.body
-		s.Commits[i].Time = c.date()
-	}
-	from := compactSnapshot(s)
-	for i := range s.Commits {
-		j := i
-		if from != nil {
-			j = from[i]
-		}
-		s.Commits[i].ID = sb.id(commitNodes[j])
+	kept := d.compact(s, sb.uninteresting)
+	s.Commits = make([]SnapshotCommit, len(kept))
+	for i, ci := range kept {
+		c := d.commits[ci]
+		s.Commits[i] = SnapshotCommit{ID: sb.id(c), Boundary: sb.uninteresting(c), Body: c.body, Time: c.date()}
 	}
 	if !validSnapshot(s) {
 		return nil

@@ -189,7 +189,7 @@ func replay(snap *Snapshot, leaves []int, sLno []int) ([]int, bool) {
 	}
 	pending := make([][]int, len(snap.Origins)) // trails at each origin
 	withLines := make([]int, len(snap.Commits))
-	// A whole pass through skipped commits (compactSnapshot) puts a
+	// A whole pass through skipped commits (compact.go) puts a
 	// stand-in for each in the queue in turn, numbered after the
 	// commits: skip k stands for the commit Skipped[step] of origin x,
 	// holding the trails kids.
