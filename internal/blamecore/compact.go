@@ -88,19 +88,19 @@ func (d *snapDraft) dropped(s *Snapshot, boundary func(*commitNode) bool) []bool
 		refs[p.Origin]++
 	}
 	gone := make([]bool, n)
-	any := false
+	some := false
 	for i, o := range d.origins {
 		gone[i] = i != 0 && refs[i] == 1 && from[i] >= 0 && from[i] != int32(i) &&
 			o.pass == PassWhole && o.whole >= 0 && o.whole != int32(i) &&
 			perCommit[o.commit] == 1 && !boundary(d.commits[o.commit])
-		any = any || gone[i]
+		some = some || gone[i]
 	}
 	for _, t := range s.Trails {
 		if gone[t.Origin] && (t.Prev < 0 || s.Trails[t.Prev].Origin != int(from[t.Origin])) {
 			gone[t.Origin] = false
 		}
 	}
-	if !any {
+	if !some {
 		return nil
 	}
 	return gone
