@@ -14,24 +14,23 @@ import (
 // mailmap, and the first line of the message.
 //
 // A commit taken from a snapshot brings its text along (node.body); a
-// recording blame keeps the text it read for its snapshot.
-func (sb *scoreboard) commitInfo(node *commitNode) (*CommitInfo, error) {
+// recording blame keeps the text it read for its snapshot. text, when not
+// nil, is the commit's text read already (infoAhead).
+func (sb *scoreboard) commitInfo(node *commitNode, text []byte) (*CommitInfo, error) {
 	body := node.body // (always set for the pseudo commit)
 	if body == nil {
-		b, err := sb.hist.commitBody(sb.id(node))
-		if err != nil {
-			return nil, err
+		if text == nil {
+			b, err := sb.hist.commitBody(sb.id(node))
+			if err != nil {
+				return nil, err
+			}
+			text = b
 		}
-		body = b
-		if sb.opts.Record && len(b) <= maxSnapshotBody {
-			node.body = append([]byte(nil), b...)
+		body = text
+		if sb.opts.Record && len(text) <= maxSnapshotBody {
+			node.body = append([]byte(nil), text...)
 		}
 	}
-	return sb.commitInfoOf(node, body), nil
-}
-
-// commitInfoOf is commitInfo for node's text, body.
-func (sb *scoreboard) commitInfoOf(node *commitNode, body []byte) *CommitInfo {
 	msg := reencodeMessage(body, sb.opts.OutputEncoding)
 	if i := bytes.IndexByte(msg, 0); i >= 0 {
 		msg = msg[:i] // git works on a NUL-terminated string
@@ -44,7 +43,7 @@ func (sb *scoreboard) commitInfoOf(node *commitNode, body []byte) *CommitInfo {
 	} else {
 		info.Summary = []byte("(" + sb.id(node).String() + ")")
 	}
-	return info
+	return info, nil
 }
 
 var unknownIdent = []byte("(unknown)")

@@ -37,6 +37,7 @@ func (sb *scoreboard) infoAhead(entries []*entry) {
 		return
 	}
 	var nodes []*commitNode
+	var ids []oid.ID
 	seen := make(map[*commitNode]bool)
 	for _, e := range entries {
 		c := e.suspect.commit
@@ -44,19 +45,16 @@ func (sb *scoreboard) infoAhead(entries []*entry) {
 			continue
 		}
 		seen[c] = true
-		if _, ok := sb.hist.trees.CommitText(sb.id(c)); ok {
+		id := sb.id(c)
+		if _, ok := sb.hist.trees.CommitText(id); ok {
 			continue // read ahead during the walk
 		}
-		nodes = append(nodes, c)
+		nodes, ids = append(nodes, c), append(ids, id)
 	}
 	if len(nodes) < minInfoAhead {
 		return
 	}
 	texts := make([][]byte, len(nodes))
-	ids := make([]oid.ID, len(nodes))
-	for i, c := range nodes {
-		ids[i] = sb.id(c)
-	}
 	var mu sync.Mutex
 	lo, hi := 0, len(nodes) // nodes[lo:hi] are not taken yet
 	done, first := make(chan struct{}), make(chan struct{})
@@ -96,13 +94,9 @@ func (sb *scoreboard) infoAhead(entries []*entry) {
 	}
 	<-done
 	for i, c := range nodes {
-		if c.pub != nil || texts[i] == nil {
-			continue
+		if c.pub == nil && texts[i] != nil {
+			sb.makePublic(c, texts[i])
+			sb.stats.TextsAhead++
 		}
-		if sb.opts.Record && len(texts[i]) <= maxSnapshotBody {
-			c.body = texts[i]
-		}
-		c.pub = &Commit{ID: ids[i], Uncommitted: c.Uncommitted, info: sb.commitInfoOf(c, texts[i])}
-		sb.stats.TextsAhead++
 	}
 }

@@ -838,12 +838,18 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, askBloom bool) (
 // the pointers of entries.
 func (sb *scoreboard) publicCommit(c *commitNode) *Commit {
 	if c.pub == nil {
-		pub := &Commit{ID: sb.id(c), Uncommitted: c.Uncommitted}
-		pub.info, pub.loadErr = sb.commitInfo(c)
-		c.pub = pub
+		sb.makePublic(c, nil)
 	}
 	c.pub.Boundary, c.pub.MultiplePaths = c.Boundary, c.MultiplePaths
 	return c.pub
+}
+
+// makePublic makes c's public record from text, the commit's text read
+// already, or from a read of its own when text is nil.
+func (sb *scoreboard) makePublic(c *commitNode, text []byte) {
+	pub := &Commit{ID: sb.id(c), Uncommitted: c.Uncommitted}
+	pub.info, pub.loadErr = sb.commitInfo(c, text)
+	c.pub = pub
 }
 
 // publicEntry converts an internal entry for the result or a callback.
