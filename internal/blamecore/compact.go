@@ -49,7 +49,7 @@ type draftOrigin struct {
 func (d *snapDraft) compact(s *Snapshot, boundary func(*commitNode) bool) []int32 {
 	gone := d.dropped(s, boundary)
 	for {
-		kept, ok := d.make(s, gone)
+		kept, ok := d.records(s, gone)
 		if ok {
 			return kept
 		}
@@ -106,10 +106,10 @@ func (d *snapDraft) dropped(s *Snapshot, boundary func(*commitNode) bool) []bool
 	return gone
 }
 
-// make makes s's origins without those gone (nil: none), as compact
+// records makes s.s origins without those gone (nil: none), as compact
 // says; ok is false, and s unchanged, when a run of dropped origins does
 // not end at a kept one.
-func (d *snapDraft) make(s *Snapshot, gone []bool) (kept []int32, ok bool) {
+func (d *snapDraft) records(s *Snapshot, gone []bool) (kept []int32, ok bool) {
 	n := len(d.origins)
 	isGone := func(i int32) bool { return gone != nil && gone[i] }
 	newOrigin := make([]int32, n)
