@@ -106,7 +106,7 @@ func (d *snapDraft) dropped(s *Snapshot, boundary func(*commitNode) bool) []bool
 	return gone
 }
 
-// records makes s.s origins without those gone (nil: none), as compact
+// records makes s's origins without those gone (nil: none), as compact
 // says; ok is false, and s unchanged, when a run of dropped origins does
 // not end at a kept one.
 func (d *snapDraft) records(s *Snapshot, gone []bool) (kept []int32, ok bool) {
