@@ -38,10 +38,12 @@ import (
 //     page at a time as they first write it: before the walk when the
 //     cache has nothing for it (blame.Prepared.Cold; the collection is
 //     cheapest on a small heap), else once the walk proves long
-//     (Options.BeforeWalk), and under --incremental after the first
-//     entry (with a second fresh start at the walk's 17th commit until
-//     then). A walk in a smaller repository gets a second fresh start
-//     at those points instead (4 MiB more, no collection). (It used to touch every
+//     (Options.BeforeWalk), and under --incremental at whichever of the
+//     first entry and the walk proving long comes second (with a
+//     second fresh start at the walk's 17th commit until then), never
+//     while the look-ahead may run: hugeSchedule. A walk in a smaller
+//     repository gets a second fresh start at those points instead (4
+//     MiB more, no collection). (It used to touch every
 //     huge page at once: zeroing 16 MiB for a blame that allocates 4-8
 //     MiB, 5-10% of gitoxide's and git/git's blames on 2026-12-03.)
 const (
@@ -169,12 +171,12 @@ func hugeHeapBytes(packBytes int64) int {
 
 // hugeSchedule decides when a blame run as the goblame process makes its
 // huge-page starts and gives the runtime its second processor (see
-// above): heap, more and procs are hugePageHeap, hugePageMore and
-// useProcs, after runs a function after a delay (time.AfterFunc). Its
-// methods are called on the walk's goroutine, in this order: none or
-// cold (once the blame is prepared), then beforeWalk (when the walk
-// proves long) and entry (under --incremental, at each entry but the
-// last).
+// above): heap, more, undo and procs are hugePageHeap, hugePageMore,
+// hugePageFreshUndo and useProcs, after runs a function after a delay
+// (time.AfterFunc). Its methods are called on the walk's goroutine, in
+// this order: prepared (once the blame is prepared), then beforeWalk
+// (when the walk proves long) and entry (under --incremental, at each
+// entry but the last).
 //
 // The collection of hugePageHeap is never made while the path look-ahead
 // may be running on the other processor: there it took 1.2-8.8 ms
@@ -188,6 +190,7 @@ type hugeSchedule struct {
 	heapBytes   int // hugeHeapBytes of the repository's packs
 	heap        func(n int)
 	more        func()
+	undo        func()
 	procs       func()
 	after       func(d time.Duration, f func())
 
@@ -201,27 +204,26 @@ type hugeSchedule struct {
 	lent atomic.Bool
 }
 
-// none: a small blame in a small repository, which gets no huge pages
-// but the fresh start's (see smallBlameLines).
-func (h *hugeSchedule) none() {
-	if h != nil {
+// prepared: the blame is prepared, of a file lines long; cold reports
+// whether its walk has nothing from the cache to stop at. A blame of a
+// file under smallBlameLines lines in a small repository (packs under
+// 32 MiB) gets no huge pages but those the run's fresh start faulted in
+// already: the start's advice is withdrawn. Otherwise a cold walk
+// without --incremental makes its start now, before the walk, while the
+// heap is small: the collection costs less than at the walk's 17th
+// commit (gitoxide README.md: 106 against 148 page faults, 1.6 against
+// 2.7 ms), and the walk's first commits allocate on huge pages too.
+// Under --incremental, what an editor waits for is the first entry: the
+// start waits for the walk to prove long.
+func (h *hugeSchedule) prepared(lines int, cold func() bool) {
+	switch {
+	case h.heapBytes <= hugeHeapFreshBytes && lines < smallBlameLines:
+		h.undo()
 		h.done = true
+	case !h.incremental && cold():
+		h.done = true
+		h.heap(h.heapBytes)
 	}
-}
-
-// cold: the walk has nothing from the cache to stop at. Without
-// --incremental it makes its start now, before the walk, while the heap
-// is small: the collection costs less than at the walk's 17th commit
-// (gitoxide README.md: 106 against 148 page faults, 1.6 against 2.7
-// ms), and the walk's first commits allocate on huge pages too. Under
-// --incremental, what an editor waits for is the first entry: the start
-// waits for the walk to prove long.
-func (h *hugeSchedule) cold() {
-	if h == nil || h.done || h.incremental {
-		return
-	}
-	h.done = true
-	h.heap(h.heapBytes)
 }
 
 // beforeWalk: the walk has proved long (Options.BeforeWalk). It gets the

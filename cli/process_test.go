@@ -419,24 +419,31 @@ commit_all two
 // processor: never the collection (heap) once the second processor may
 // be running the look-ahead, that is after procs in the same blame,
 // except where the walk has not yet proved long (the look-ahead starts
-// after beforeWalk).
+// after beforeWalk); and for a small blame in a small repository, no
+// start but the run's, whose advice is withdrawn (undo).
 func TestHugeSchedule(t *testing.T) {
 	const large, small = 12 << 20, 2 << 20
 	for _, c := range []struct {
 		name        string
 		incremental bool
 		heapBytes   int
-		events      string // n: none, c: cold, w: beforeWalk, e: entry, t: the lookAheadDelay timer fires
-		want        string
+		// p: prepared, a file of 10 lines, cold; P: prepared, 1,000
+		// lines, cold; Q: prepared, 1,000 lines, not cold (the cache
+		// has entries for the path); w: beforeWalk; e: entry; t: the
+		// lookAheadDelay timer fires
+		events string
+		want   string
 	}{
-		{"cold whole-file blame", false, large, "cw", "heap procs"},
-		{"cached whole-file blame proving long", false, large, "w", "heap procs"},
-		{"small blame", false, large, "ncw", "procs"},
-		{"incremental, long walk, then entry", true, large, "cwee", "more timer heap procs procs"},
-		{"incremental, entry before the walk proves long", true, large, "cewe", "heap procs procs"},
-		{"incremental, timer before the first entry", true, large, "cwtee", "more timer procs more procs procs"},
-		{"incremental, small repository", true, small, "cwe", "timer heap procs"},
-		{"incremental, small blame", true, large, "ncwe", "timer procs"},
+		{"cold whole-file blame", false, large, "Pw", "heap procs"},
+		{"cached whole-file blame proving long", false, large, "Qw", "heap procs"},
+		{"small blame, small repository", false, small, "pw", "undo procs"},
+		{"small blame, large repository", false, large, "pw", "heap procs"},
+		{"cold whole-file blame, small repository", false, small, "Pw", "heap procs"},
+		{"incremental, long walk, then entry", true, large, "Pwee", "more timer heap procs procs"},
+		{"incremental, entry before the walk proves long", true, large, "Pewe", "heap procs procs"},
+		{"incremental, timer before the first entry", true, large, "Pwtee", "more timer procs more procs procs"},
+		{"incremental, small repository", true, small, "Pwe", "timer heap procs"},
+		{"incremental, small blame", true, small, "pwe", "undo timer procs"},
 	} {
 		var got []string
 		var fire func()
@@ -445,6 +452,7 @@ func TestHugeSchedule(t *testing.T) {
 			heapBytes:   c.heapBytes,
 			heap:        func(n int) { got = append(got, "heap") },
 			more:        func() { got = append(got, "more") },
+			undo:        func() { got = append(got, "undo") },
 			procs:       func() { got = append(got, "procs") },
 			after: func(d time.Duration, f func()) {
 				if d != lookAheadDelay {
@@ -456,10 +464,12 @@ func TestHugeSchedule(t *testing.T) {
 		}
 		for _, ev := range c.events {
 			switch ev {
-			case 'n':
-				h.none()
-			case 'c':
-				h.cold()
+			case 'p':
+				h.prepared(10, func() bool { return true })
+			case 'P':
+				h.prepared(1000, func() bool { return true })
+			case 'Q':
+				h.prepared(1000, func() bool { return false })
 			case 'w':
 				h.beforeWalk()
 			case 'e':

@@ -108,7 +108,6 @@ func (b *blameRun) run(args []string) error {
 		defer r.Close()
 	}
 	b.r = r
-	smallRepo := hugeHeapBytes(r.Objects.PackBytes()) <= hugeHeapFreshBytes
 	for _, w := range r.Warnings {
 		b.warn(w)
 	}
@@ -180,6 +179,7 @@ func (b *blameRun) run(args []string) error {
 			heapBytes:   hugeHeapBytes(r.Objects.PackBytes()),
 			heap:        hugePageHeap,
 			more:        hugePageMore,
+			undo:        hugePageFreshUndo,
 			procs:       func() { useProcs(b.procs) },
 		}
 		opts.BeforeWalk = huge.beforeWalk
@@ -189,14 +189,8 @@ func (b *blameRun) run(args []string) error {
 		return err
 	}
 	defer p.Close()
-	if env.Process && smallRepo && p.NumLines() < smallBlameLines {
-		// A small blame in a small repository: no more huge pages than
-		// the fresh start's first faulted in (see smallBlameLines).
-		hugePageFreshUndo()
-		huge.none()
-	}
-	if env.Process && p.Cold() {
-		huge.cold()
+	if huge != nil {
+		huge.prepared(p.NumLines(), p.Cold)
 	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
 		// Without a commit-graph, commits are read ahead on a second
