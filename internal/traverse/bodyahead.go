@@ -13,8 +13,10 @@ import (
 // version of the path differs from every parent's are those the walk
 // diffs, and nearly all of them end up blamed for something; the
 // look-ahead notes them as it passes and, whenever it is as far ahead of
-// the walk as it may go (where it used to wait for the walk), reads their
-// texts with its own reader. Trees.CommitText hands them out. A text
+// the walk as it may go (where it used to wait for the walk), and once it
+// has looked the path up to the end of its history, reads their texts
+// with its own reader. Trees.CommitText hands them out; the result phase
+// reads those it did not on two goroutines (blamecore's infoAhead). A text
 // the look-ahead did not read, or could not, is read by the caller as
 // before: what the walk gets is the commit object's content either way.
 // (Reading them on a goroutine of their own slowed the walk, whose
