@@ -2,7 +2,6 @@ package blamecore_test
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -10,14 +9,13 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/testgit"
-	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
 // manyAuthorsScript is a history of 40 commits by as many authors, each
 // changing its own line of the blamed file, with no commit-graph (so no
 // look-ahead reads texts during the walk): a blame names 40 commits.
-const manyAuthorsScript = `git init -q
+const manyAuthorsScript = `git init -q r && cd r
 seq 1 40 | sed "s/^/line /" >f
 commit_all "start"
 for i in $(seq 1 40); do
@@ -40,11 +38,7 @@ func TestInfoAheadMakesTheSameRecords(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer blamecore.SetInfoAheadHelperFirst(true)()
 	for _, format := range testgit.Formats {
-		dir := testgit.Fixture(t, "many-authors", format, manyAuthorsScript)
-		db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, db := openScriptFixture(t, "many-authors", format, manyAuthorsScript)
 		head, _ := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
 		for _, record := range []bool{false, true} {
 			blame := func(second bool) *blamecore.Result {
@@ -93,6 +87,5 @@ func TestInfoAheadMakesTheSameRecords(t *testing.T) {
 				}
 			}
 		}
-		db.Close()
 	}
 }
