@@ -510,18 +510,14 @@ func (sb *scoreboard) passBlame(o *origin) error {
 				}
 				continue
 			}
-			askBloom := true
-			if pass == 0 && i == 0 {
-				moved, asked := sb.moveWhole(p, o)
-				if moved {
-					return nil
-				}
-				askBloom = !asked
+			var filter filterAnswer
+			if pass == 0 && i == 0 && sb.moveWhole(p, o, &filter) {
+				return nil
 			}
 			var porigin *origin
 			var err error
 			if pass == 0 {
-				porigin, err = sb.findOrigin(p, o, askBloom)
+				porigin, err = sb.findOrigin(p, o, &filter)
 			} else {
 				porigin, err = sb.findRename(p, o)
 			}
@@ -645,25 +641,22 @@ func (sb *scoreboard) passBlame(o *origin) error {
 // no cache to splice from, no -M/-C, no ignored revisions, not
 // --reverse). Most of a long walk is such passes: gitoxide README.md
 // makes 9,000 of them, each an origin (1.2 MB in all) and a pass over
-// the suspects. It reports whether it made the pass, and whether it
-// asked the filter (whose "maybe" findOrigin then need not ask again).
-func (sb *scoreboard) moveWhole(parent *commitNode, o *origin) (moved, asked bool) {
+// the suspects. It reports whether it made the pass; the filter's
+// answer, if it asked, stays in filter for findOrigin.
+func (sb *scoreboard) moveWhole(parent *commitNode, o *origin, filter *filterAnswer) bool {
 	c := o.commit
 	if !sb.useBloom || sb.opts.Record || sb.opts.Bases != nil || sb.opts.Move || sb.opts.CopyLevel > 0 ||
 		sb.opts.Reverse || len(sb.ignore) > 0 || c.Uncommitted {
-		return false, false
+		return false
 	}
 	if o.prevRefs > 0 || o.guilty || o == sb.finalOrigin || o.previous != nil || o.suspects == nil {
-		return false, false
+		return false
 	}
-	if ps := c.tc.Parents; len(ps) == 0 || ps[0] != parent.tc || findLiveOrigin(parent, o.path) != nil {
-		return false, false
-	}
-	if sb.hist.commits.MaybeChangedKey(c.tc, sb.bloomKey(o.path)) {
-		return false, true
+	if findLiveOrigin(parent, o.path) != nil || !sb.unchangedToFirstParent(parent, o, filter) {
+		return false
 	}
 	if !unlinkOrigin(o) {
-		return false, true
+		return false
 	}
 	sb.originSeq++
 	o.commit, o.seq = parent, int32(sb.originSeq)
@@ -672,7 +665,34 @@ func (sb *scoreboard) moveWhole(parent *commitNode, o *origin) (moved, asked boo
 	o.suspects = nil
 	sb.queueBlames(o, suspects)
 	sb.stats.WholeMoves++
-	return true, true
+	return true
+}
+
+// filterAnswer is what the changed-path filter said of a pass from an
+// origin to a parent, asked at most once (moveWhole, then findOrigin).
+type filterAnswer uint8
+
+const (
+	filterUnasked filterAnswer = iota
+	filterUnchanged
+	filterMaybe // changed, or not a question the filter answers
+)
+
+// unchangedToFirstParent reports whether the changed-path filter of o's
+// commit says that o's path did not change from parent, its first
+// parent: then the parent's version is o's (git's find_origin asks the
+// filter of first parents only). Other parents and walks without the
+// filters get "maybe": their trees are read.
+func (sb *scoreboard) unchangedToFirstParent(parent *commitNode, o *origin, filter *filterAnswer) bool {
+	if *filter == filterUnasked {
+		*filter = filterMaybe
+		c := o.commit.tc
+		if ps := c.Parents; sb.useBloom && len(ps) > 0 && ps[0] == parent.tc &&
+			!sb.hist.commits.MaybeChangedKey(c, sb.bloomKey(o.path)) {
+			*filter = filterUnchanged
+		}
+	}
+	return *filter == filterUnchanged
 }
 
 // passWholeBlame hands every suspect of o to porigin, whose blob is
@@ -780,9 +800,9 @@ func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
 
 // findOrigin finds the parent's version of o's path without rename
 // detection (git's find_origin). It returns nil when the parent has no
-// such file or the file changed type. askBloom is false where the
-// changed-path filter was asked already (moveWhole) and said "maybe".
-func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, askBloom bool) (*origin, error) {
+// such file or the file changed type. filter holds the changed-path
+// filter's answer when moveWhole asked it already.
+func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, filter *filterAnswer) (*origin, error) {
 	if p := findLiveOrigin(parent, o.path); p != nil {
 		return p, nil
 	}
@@ -802,8 +822,7 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, askBloom bool) (
 			unchanged = true
 		}
 	} else {
-		if ps := o.commit.tc.Parents; askBloom && len(ps) > 0 && ps[0] == parent.tc && sb.useBloom &&
-			!sb.hist.commits.MaybeChangedKey(o.commit.tc, sb.bloomKey(o.path)) {
+		if sb.unchangedToFirstParent(parent, o, filter) {
 			unchanged = true
 		} else {
 			m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
