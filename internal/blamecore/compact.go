@@ -48,14 +48,13 @@ type draftOrigin struct {
 // commits s.Commits is to hold, in order. boundary reports a commit's
 // boundary flag.
 func (d *snapDraft) compact(s *Snapshot, boundary func(*commitNode) bool) []int32 {
-	gone := d.dropped(s, boundary)
-	for {
-		kept, ok := d.records(s, gone)
-		if ok {
-			return kept
-		}
-		gone = nil // a run that does not end at a kept origin (cannot happen): left as it is
+	if kept, ok := d.records(s, d.dropped(s, boundary)); ok {
+		return kept
 	}
+	// A run that does not end at a kept origin (cannot happen): left as
+	// it is.
+	kept, _ := d.records(s, nil)
+	return kept
 }
 
 // dropped reports the origins a traced snapshot drops, nil for none.
