@@ -105,6 +105,7 @@ type huffBuilder struct {
 	count  [16]uint16
 	offs   [16]uint16
 	sorted [320]uint16
+	used   [320]uint16 // the symbols with a length, in order
 	maxLen [1 << litTableBits]uint8
 	subOff [1 << litTableBits]uint16
 	touch  [1 << litTableBits]uint16
@@ -191,11 +192,29 @@ func symbolEntry(kind int, sym uint16, l int) uint32 {
 // inflate_table rejects: over-subscribed, or incomplete beyond what kind
 // allows.
 func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind int) bool {
+	// Count the lengths and list the symbols that have one, eight
+	// lengths at a time: most symbols of a small stream's code are
+	// unused (a delta of a few hundred bytes uses a few dozen of the
+	// 286 literal/length symbols), and their zero lengths are skipped a
+	// word at a time.
 	b.count = [16]uint16{}
-	for _, l := range lens {
-		b.count[l]++
+	used := b.used[:0]
+	i := 0
+	for ; i+8 <= len(lens); i += 8 {
+		for w := binary.LittleEndian.Uint64(lens[i:]); w != 0; {
+			k := bits.TrailingZeros64(w) / 8 // the next non-zero length
+			l := uint8(w >> (8 * k))
+			w &^= uint64(0xff) << (8 * k)
+			b.count[l]++
+			used = append(used, uint16(i+k))
+		}
 	}
-	b.count[0] = 0
+	for ; i < len(lens); i++ {
+		if l := lens[i]; l != 0 {
+			b.count[l]++
+			used = append(used, uint16(i))
+		}
+	}
 	maxLen := 0
 	left := 1
 	for l := 1; l <= 15; l++ {
@@ -216,11 +235,10 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 	for l := 1; l < 15; l++ {
 		b.offs[l+1] = b.offs[l] + b.count[l]
 	}
-	for sym, l := range lens {
-		if l != 0 {
-			b.sorted[b.offs[l]] = uint16(sym)
-			b.offs[l]++
-		}
+	for _, sym := range used {
+		l := lens[sym]
+		b.sorted[b.offs[l]] = sym
+		b.offs[l]++
 	}
 	// Assign canonical codes in order. The primary table is built the
 	// way libdeflate builds it: while the codes of length l are placed,
