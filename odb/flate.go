@@ -572,10 +572,8 @@ func (d *flateDecoder) readDynamic(br *bitReader) error {
 			if i+rep > len(lens) {
 				return errBadCodes
 			}
-			for ; rep > 0; rep-- {
-				lens[i] = 0
-				i++
-			}
+			clear(lens[i : i+rep])
+			i += rep
 		}
 	}
 	if br.over > 8 {
@@ -794,7 +792,17 @@ func decodeFast(br *bitReader, out []byte, o int, lit *[litTableSize]uint32, dis
 		}
 		from := o - distance
 		if distance >= 8 {
-			for i := 0; i < length; i += 8 {
+			// Five words whatever the length (most matches are
+			// shorter than 40 bytes: no loop to mispredict), then
+			// the rest of a longer one.
+			w := out[from : from+40]
+			d := out[o : o+40]
+			binary.LittleEndian.PutUint64(d[0:], binary.LittleEndian.Uint64(w[0:]))
+			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(w[8:]))
+			binary.LittleEndian.PutUint64(d[16:], binary.LittleEndian.Uint64(w[16:]))
+			binary.LittleEndian.PutUint64(d[24:], binary.LittleEndian.Uint64(w[24:]))
+			binary.LittleEndian.PutUint64(d[32:], binary.LittleEndian.Uint64(w[32:]))
+			for i := 40; i < length; i += 8 {
 				binary.LittleEndian.PutUint64(out[o+i:], binary.LittleEndian.Uint64(out[from+i:]))
 			}
 		} else if distance == 1 {
