@@ -255,11 +255,9 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 	primary[0], primary[1] = 0, 0
 	size := 2
 	bases := entryBases(kind)
-	// rev is the current code bit-reversed (its first bit lowest), the
-	// index it has in the table; it is advanced in place, as zlib's
-	// inflate_table does, and needs no change when the length grows (a
-	// code followed by a 0 has the same reversed bits).
-	rev := uint32(0)
+	// code is the current canonical code; bit-reversed (its first bit
+	// lowest) it is the index it has in the table.
+	code := uint32(0)
 	idx := 0
 	nTouched := 0
 	mask := uint32(1)<<tableBits - 1
@@ -271,6 +269,8 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 		for n := 0; n < int(b.count[l]); n++ {
 			sym := b.sorted[idx]
 			idx++
+			rev := uint32(bits.Reverse16(uint16(code))) >> (16 - l)
+			code++
 			if uint(l) <= tableBits {
 				e := bases[sym]
 				if e != 0 {
@@ -285,18 +285,8 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 				}
 				b.maxLen[p] = uint8(l) // lengths only grow in canonical order
 			}
-			// The next code: add 1 at the code's last bit, which is
-			// bit l-1 of rev, carrying towards bit 0.
-			incr := uint32(1) << (l - 1)
-			for rev&incr != 0 {
-				incr >>= 1
-			}
-			if incr != 0 {
-				rev = rev&(incr-1) + incr
-			} else {
-				rev = 0
-			}
 		}
+		code <<= 1
 		if l >= maxLen {
 			// No longer codes: double up to the full size (the second
 			// pass below recomputes the codes it needs).
@@ -322,7 +312,7 @@ func (b *huffBuilder) build(table []uint32, lens []uint8, tableBits uint, kind i
 		}
 		next += 1 << subBits
 	}
-	code := uint32(0)
+	code = 0
 	idx = 0
 	for l := 1; l <= 15; l++ {
 		for n := 0; n < int(b.count[l]); n++ {
