@@ -37,6 +37,10 @@ type History struct {
 	// newLookupReader makes the reader of the path look-ahead (nil:
 	// none).
 	newLookupReader func() ObjectReader
+	// lent is rd while the path look-ahead reads the walk's blobs with
+	// it (traverse's blobahead.go); rd is then a reader made for the
+	// walk's other reads.
+	lent ObjectReader
 }
 
 // HistoryOptions say how commits are read.
@@ -114,6 +118,18 @@ func (h *History) blob(id oid.ID) ([]byte, error) { return h.blobInto(id, nil) }
 
 // blobInto reads a blob into dst's storage when it is large enough.
 func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
+	if h.lent == nil && h.newLookupReader != nil && h.trees.BlobReaderWanted() {
+		h.lendReader()
+	}
+	if h.lent != nil {
+		data, ok, err := h.trees.TakeBlob(id, dst)
+		if ok {
+			return data, err
+		}
+		// Not a blob the look-ahead planned: the reader is back.
+		h.setReader(h.lent)
+		h.lent = nil
+	}
 	// Any object's content, as git's fill_origin_blob reads it
 	// (read_object_file does not check the type): an origin whose
 	// "blob" is a gitlink's commit, blamed through --contents, diffs
@@ -123,6 +139,33 @@ func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// lendReader lends rd, whose delta-base cache holds the bases of the
+// blobs to come, to the path look-ahead, which has looked the path up to
+// the end of its history and reads the walk's blobs with it from now on;
+// the walk's other reads go through a reader of their own until
+// stopLookAhead.
+func (h *History) lendReader() {
+	h.lent = h.rd
+	h.setReader(h.newLookupReader())
+	h.trees.LendBlobReader(h.lent)
+}
+
+func (h *History) setReader(rd ObjectReader) {
+	h.rd = rd
+	h.commits.SetReader(rd)
+	h.trees.SetReader(rd)
+}
+
+// stopLookAhead stops the path look-ahead, if one runs, and takes back
+// the reader lent to it.
+func (h *History) stopLookAhead() {
+	h.trees.StopLookAhead()
+	if h.lent != nil {
+		h.setReader(h.lent)
+		h.lent = nil
+	}
 }
 
 func (h *History) objectType(id oid.ID) (object.Type, error) {

@@ -364,20 +364,21 @@ func compareWithGitLagging(t *testing.T, db *odb.DB, g *traverse.Graph, dir stri
 // sixteen commits look the path up ahead on a second goroutine
 // (traverse.Trees.LookAhead): for every file at every branch tip and a
 // sample of older commits, with the options that change where the walk
-// goes. The look-ahead changes when trees are read, never an answer;
-// the test checks that it ran.
+// goes. The look-ahead changes when trees and blobs are read, never an
+// answer; the test checks that it ran.
 func TestRandomHistoriesLookAhead(t *testing.T) {
 	testgit.Golden(t) // skips without git
-	var started, hits, compared atomic.Int64
+	var started, hits, blobs, compared atomic.Int64
 	t.Cleanup(func() {
 		// Some histories' walks are all short: over all the seeds, some
 		// must have been long enough, and the lagging walk must have
-		// taken answers of the look-ahead.
+		// taken answers of the look-ahead, and blobs it read with the
+		// walk's reader once it had looked the path up to its end.
 		if runtime.GOMAXPROCS(0) < 2 {
 			return // no look-ahead on one processor
 		}
-		if compared.Load() > 0 && (started.Load() == 0 || hits.Load() == 0) {
-			t.Errorf("%d blames started %d look-aheads and took %d of their answers", compared.Load(), started.Load(), hits.Load())
+		if compared.Load() > 0 && (started.Load() == 0 || hits.Load() == 0 || blobs.Load() == 0) {
+			t.Errorf("%d blames started %d look-aheads and took %d of their answers and %d of their blobs", compared.Load(), started.Load(), hits.Load(), blobs.Load())
 		}
 	})
 	for seed := int64(1); seed <= int64(randomSeeds()); seed++ {
@@ -402,6 +403,7 @@ func TestRandomHistoriesLookAhead(t *testing.T) {
 							compared.Add(1)
 							started.Add(int64(st.Trees.AheadStarts))
 							hits.Add(int64(st.Trees.AheadHits))
+							blobs.Add(int64(st.Trees.BlobsAhead))
 						}
 					}
 				}

@@ -244,11 +244,11 @@ func (b *Blamer) Run(ranges []LineRange) (*Result, error) {
 		sb.hist.commits.ReadAhead(sb.hist.newReader())
 		defer sb.hist.commits.StopReadAhead()
 	}
-	defer sb.hist.trees.StopLookAhead()
+	defer sb.hist.stopLookAhead()
 	if err := sb.assign(); err != nil {
 		return nil, err
 	}
-	sb.hist.trees.StopLookAhead()
+	sb.hist.stopLookAhead()
 	res := sb.result()
 	res.snapshot = sb.snapshot(wholeFile)
 	return res, nil

@@ -408,6 +408,9 @@ func (sb *scoreboard) assign() error {
 			}
 			if e := suspect.suspects; e != nil {
 				suspect.guilty = true
+				if c.tc.GraphPos != traverse.NoGraphPosition {
+					sb.hist.trees.Blamed(c.tc.GraphPos)
+				}
 				last := e
 				for {
 					if sb.opts.OnGuilty != nil {

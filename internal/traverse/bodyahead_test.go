@@ -31,6 +31,8 @@ func TestLookAheadReadsCommitTexts(t *testing.T) {
 				select {
 				case <-pa.done:
 					break wait
+				case <-pa.idle:
+					break wait
 				case <-time.After(time.Millisecond):
 				}
 				if time.Now().After(deadline) {
@@ -64,6 +66,7 @@ func TestFinishedLookAheadReadsCommitTexts(t *testing.T) {
 			tc, trees, pa := startLookAhead(t, fx, path, 1<<20)
 			select {
 			case <-pa.done:
+			case <-pa.idle:
 			case <-time.After(10 * time.Second):
 				t.Fatalf("%s %s %s: the look-ahead did not finish", fx.format, fx.name, path)
 			}

@@ -159,6 +159,10 @@ type Commits struct {
 	ahead       *readAhead   // the running read-ahead, if any
 }
 
+// SetReader makes cs read commit objects through rd from now on (the
+// walk lends its reader to the path look-ahead: blobahead.go).
+func (cs *Commits) SetReader(rd ObjectReader) { cs.rd = rd }
+
 // NewCommits returns an empty cache reading from rd, using g (may be nil)
 // unless opts says git would not.
 func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions) *Commits {

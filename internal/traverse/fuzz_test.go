@@ -70,16 +70,22 @@ func FuzzParseGraph(f *testing.F) {
 				}
 			}
 		}
-		// The path look-ahead over the same graph, run to its end on this
-		// goroutine (its bound above the lookups the file can ask for),
-		// through trees that all hold "a".
+		// The path look-ahead over the same graph, run to its end (its
+		// bound above the lookups the file can ask for) and stopped
+		// once it waits for the walk, through trees that all hold "a".
 		for _, from := range []uint32{0, uint32(n / 2), uint32(max(n-1, 0))} {
 			if from >= uint32(g.Len()) {
 				continue
 			}
 			for _, bloom := range []bool{true, false} {
 				pa := newPathAhead([]byte("a"), len(data)/4+16)
-				pa.run(NewTrees(oneEntryTrees{format}, format), g, from, bloom, false)
+				go pa.run(NewTrees(oneEntryTrees{format}, format), g, from, bloom, false)
+				select {
+				case <-pa.done:
+				case <-pa.idle:
+				}
+				close(pa.stop)
+				<-pa.done
 			}
 		}
 		g.Close()

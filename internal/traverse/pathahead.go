@@ -55,7 +55,22 @@ type pathAhead struct {
 	// pendingBodies the commits noted for reading, the goroutine's own.
 	bodies        map[oid.ID][]byte
 	pendingBodies []uint32
+	blamedBodies  []uint32     // the commits the walk blamed lines on (Trees.Blamed), under mu
 	waits         atomic.Int32 // times it waited for the walk, with no text left to read (tests)
+	// lookedUp: the path is looked up to the end of its history (the
+	// goroutine reads commit texts and blobs from then on: blobahead.go).
+	lookedUp atomic.Bool
+	blobs    blobsAhead
+	// blobsLent: the walk lent its blob reader (the walk's own field).
+	blobsLent bool
+	// answered: the blob the walk waits for is ready (blobahead.go),
+	// also sent on answerCh for a walk that sleeps.
+	answered atomic.Bool
+	answerCh chan struct{}
+	// idle is closed the first time the goroutine, having looked the
+	// path up to its end, has nothing left to read (tests).
+	idle     chan struct{}
+	idleOnce sync.Once
 }
 
 // LookAhead starts looking path up ahead of the walk, through rd (which
@@ -78,7 +93,7 @@ func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byt
 // newPathAhead is the shared state of a look-ahead for path, which may
 // be up to ahead lookups ahead of the walk.
 func newPathAhead(path []byte, ahead int) *pathAhead {
-	return &pathAhead{
+	pa := &pathAhead{
 		path:    bytes.Clone(path),
 		answers: make(map[oid.ID]lookupResult),
 		bodies:  make(map[oid.ID][]byte),
@@ -86,6 +101,10 @@ func newPathAhead(path []byte, ahead int) *pathAhead {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	pa.blobs.init()
+	pa.answerCh = make(chan struct{}, 1)
+	pa.idle = make(chan struct{})
+	return pa
 }
 
 // StopLookAhead stops the look-ahead goroutine, if any, and waits for it.
@@ -94,6 +113,7 @@ func (t *Trees) StopLookAhead() {
 		close(pa.stop)
 		<-pa.done
 		t.ahead = nil
+		t.blobsTaken, t.blobsWaited = pa.blobs.taken, pa.blobs.waited
 		if t.bodies == nil {
 			t.bodies = pa.bodies
 		} else {
@@ -282,6 +302,9 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 			found = append(next[:0], pathAheadItem{pos: parents[same], entry: sameEntry})
 		default:
 			pa.noteBody(it.pos) // changed here: the walk diffs it
+			for _, f := range found {
+				pa.planBlob(e.time, f.entry.id) // the parent's version, which the walk reads
+			}
 		}
 		for _, f := range found {
 			if !seen(f.pos) {
@@ -296,14 +319,20 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		}
 	}
 	// The path's history is looked up to its end; the walk, behind,
-	// will want the texts of the commits noted: read them meanwhile.
+	// will want the blobs and the texts of the commits noted: read them
+	// meanwhile, the blobs first (blobahead.go), until stopped.
+	pa.planDone()
+	pa.lookedUp.Store(true)
 	for {
 		select {
 		case <-pa.stop:
 			return
 		default:
 		}
-		if !pa.readBody(trees.rd, graph) {
+		if pa.serveBlob() || pa.readBody(trees.rd, graph) {
+			continue
+		}
+		if !pa.idleBlobs() {
 			return
 		}
 	}

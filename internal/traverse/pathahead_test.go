@@ -131,6 +131,8 @@ func waitLookAhead(t *testing.T, pa *pathAhead) {
 		select {
 		case <-pa.done:
 			return
+		case <-pa.idle:
+			return
 		default:
 		}
 		if len(pa.credit) == cap(pa.credit) {

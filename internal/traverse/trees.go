@@ -26,6 +26,8 @@ type TreeStats struct {
 	PrefixMisses int // lookups whose prefix ended too soon (then read whole)
 	AheadHits    int // lookups answered by the look-ahead (LookAhead)
 	AheadStarts  int // look-aheads started
+	BlobsAhead   int // blobs the walk took from the look-ahead (blobahead.go)
+	BlobWaits    int // ... of which it waited for
 }
 
 // Trees resolves paths in trees and diffs trees. It caches, per path and
@@ -44,7 +46,13 @@ type Trees struct {
 	stats   TreeStats
 	ahead   *pathAhead        // LookAhead's goroutine, when one runs
 	bodies  map[oid.ID][]byte // commit texts a stopped look-ahead read
+	// blobsTaken and blobsWaited: a stopped look-ahead's BlobsTaken.
+	blobsTaken, blobsWaited int
 }
+
+// SetReader makes t read through rd from now on (the walk lends its
+// reader to the look-ahead: blobahead.go).
+func (t *Trees) SetReader(rd ObjectReader) { t.rd = rd }
 
 // NewTrees returns a tree reader over rd for objects of the given format.
 func NewTrees(rd ObjectReader, format oid.Format) *Trees {
@@ -52,7 +60,11 @@ func NewTrees(rd ObjectReader, format oid.Format) *Trees {
 }
 
 // Stats returns counters of the work done so far.
-func (t *Trees) Stats() TreeStats { return t.stats }
+func (t *Trees) Stats() TreeStats {
+	s := t.stats
+	s.BlobsAhead, s.BlobWaits = t.BlobsTaken()
+	return s
+}
 
 type pathCache struct {
 	components [][]byte
