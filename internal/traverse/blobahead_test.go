@@ -53,13 +53,7 @@ func TestLookAheadLendsBlobs(t *testing.T) {
 	lent, given := 0, 0
 	forGraphFixtures(t, func(fx graphFixture) {
 		for _, path := range pathsOfInterest {
-			_, trees, pa := startLookAhead(t, fx, path, 1<<20)
-			select {
-			case <-pa.idle:
-			case <-pa.done:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("%s %s %s: the look-ahead did not finish", fx.format, fx.name, path)
-			}
+			_, trees, pa := startFinishedLookAhead(t, fx, path)
 			if !trees.BlobReaderWanted() {
 				trees.StopLookAhead()
 				continue // stopped early (no history below the start)

@@ -63,13 +63,7 @@ func TestFinishedLookAheadReadsCommitTexts(t *testing.T) {
 	read := 0
 	forGraphFixtures(t, func(fx graphFixture) {
 		for _, path := range pathsOfInterest {
-			tc, trees, pa := startLookAhead(t, fx, path, 1<<20)
-			select {
-			case <-pa.done:
-			case <-pa.idle:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("%s %s %s: the look-ahead did not finish", fx.format, fx.name, path)
-			}
+			tc, trees, pa := startFinishedLookAhead(t, fx, path)
 			if pa.waits.Load() != 0 {
 				t.Fatalf("%s %s %s: the look-ahead waited for the walk", fx.format, fx.name, path)
 			}
@@ -95,6 +89,21 @@ func startLookAhead(t *testing.T, fx graphFixture, path string, ahead int) (*tex
 	trees.ahead = pa
 	go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
 	return newTextCheck(t, fx), trees, pa
+}
+
+// startFinishedLookAhead starts a look-ahead with room for every lookup
+// and waits until it has looked path up to the end of its history and
+// read what it had to (or stopped early).
+func startFinishedLookAhead(t *testing.T, fx graphFixture, path string) (*textCheck, *Trees, *pathAhead) {
+	t.Helper()
+	tc, trees, pa := startLookAhead(t, fx, path, 1<<20)
+	select {
+	case <-pa.done:
+	case <-pa.idle:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s %s %s: the look-ahead did not finish", fx.format, fx.name, path)
+	}
+	return tc, trees, pa
 }
 
 // textCheck checks the commit texts a look-ahead hands out against a
