@@ -244,6 +244,7 @@ func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
 // small one advises fresh memory without a collection, a larger one frees
 // its allocation with one.
 func TestHugePageHeap(t *testing.T) {
+	testgit.SkipUnderRace(t) // the race runtime lays its heap out otherwise
 	t.Run("fresh", func(t *testing.T) { testHugePageHeap(t, "hugepages-fresh", 0) })
 	t.Run("collected", func(t *testing.T) { testHugePageHeap(t, "hugepages", 1) })
 }

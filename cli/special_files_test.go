@@ -100,6 +100,7 @@ printf '%s' "$p" >../path
 // bytes), allocating tens of megabytes, not the 740 MB that a full-size
 // tree-lookup cache per directory level once cost.
 func TestDeepPathStaysSmall(t *testing.T) {
+	testgit.SkipUnderRace(t)
 	goldens := testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	root := testgit.Fixture(t, "cli-deep-path", f, deepPathScript)

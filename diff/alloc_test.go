@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"fmt"
+	"github.com/goblame/goblame/internal/testgit"
 	"testing"
 )
 
@@ -162,6 +163,7 @@ func TestCommonPrefixSuffix(t *testing.T) {
 // arena and the per-line slices each grew a dozen times and more). The
 // result is the same either way.
 func TestFirstLargePrepareSizesOnce(t *testing.T) {
+	testgit.SkipUnderRace(t)
 	var text bytes.Buffer
 	for i := range 30000 {
 		fmt.Fprintf(&text, "line %d of a large file\n", i)

@@ -67,6 +67,7 @@ var walkAllocBudgets = map[string]float64{
 }
 
 func TestAllocBudgetsPerCommit(t *testing.T) {
+	testgit.SkipUnderRace(t)
 	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
