@@ -256,10 +256,15 @@
 // # Memory
 //
 // Readers read pack entries with pread from the pack's open file (at most
-// 32 pack files stay open in a process), not through the mapping: a fault
-// on a file mapping costs about 25 µs on the VMs we measure, a pread of
-// an entry's first 4 KiB about 2 µs, and a blame's reads are scattered
-// (gitoxide README.md: 350 pack faults, 1,634 -> 1,087 faults in all).
+// 32 pack files stay open in a process), not through the mapping: a blame's
+// reads are scattered, and each fault on the mapping maps the 64 KiB around
+// the entry into the process's resident set (gitoxide README.md: 350 pack
+// faults, 1,634 -> 1,087 faults in all). On the VMs this was first measured
+// on a fault cost about 25 µs against 2 µs for a pread of an entry's first
+// 4 KiB; on today's a fault costs 1.5-1.8 µs and reading through the
+// mapping is 0.4-0.6 ms faster on mid-size blames, but it puts go-git's
+// small blames above git's peak memory (README.md 12.5 against 11.1 MB:
+// see benchmarks/blame/RESULTS.md), so pread stays.
 // The mapping serves what a window cannot: entries over 1 MiB, chain
 // links past 64, streams longer than their bound or corrupt. A Reader
 // keeps its last 16 windows (4 KiB from an entry's offset) and takes an

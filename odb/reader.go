@@ -752,11 +752,12 @@ func (r *Reader) chainType(p *pack, off uint64, h entryHeader) (object.Type, err
 }
 
 // Pack entries are read with pread from the pack's open file where there
-// is one (pack.file), not through its mapping: on the VMs we measure,
-// mapping the pages of a file mapping costs about 25 µs a fault (the
-// kernel maps up to 16 pages around the faulting one), and a blame's
-// reads are scattered over the pack, so nearly every entry faulted; a
-// pread of its few KiB costs about 2 µs. The mapping stays for what the
+// is one (pack.file), not through its mapping: a blame's reads are
+// scattered over the pack, so nearly every entry faulted, and each fault
+// maps up to 16 pages around the faulting one into the resident set (a
+// fault cost about 25 µs on the VMs this was first measured on, 1.5-1.8
+// µs on today's, where pread keeps small blames under git's peak memory:
+// see doc.go). The mapping stays for what the
 // windows cannot serve: entries larger than maxPreadEntry, the links of
 // chains deeper than heldWindows, and streams that inflate past the
 // window read (a zlib stream can be longer than compressedBound, never
