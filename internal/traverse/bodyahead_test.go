@@ -164,3 +164,70 @@ func (tc *textCheck) check(trees *Trees, path, when string) int {
 	}
 	return n
 }
+
+// TestLookAheadReadsBlamedTexts: the texts of commits the walk has
+// blamed lines on (Trees.Blamed) are read at the look-ahead's bound and
+// once it has looked the path up, like the ones it noted, whether it
+// noted them or not, each the commit's content.
+func TestLookAheadReadsBlamedTexts(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	read := 0
+	forGraphFixtures(t, func(fx graphFixture) {
+		objs := loadObjects(t, fx.dir, fx.format)
+		for _, path := range pathsOfInterest {
+			trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
+			pa := newPathAhead([]byte(path), 4)
+			trees.ahead = pa
+			// Commits by their place in the graph (object ID order):
+			// a look-ahead 4 lookups ahead of a walk at the newest
+			// seldom notes them.
+			var want []oid.ID
+			for pos := uint32(0); pos < uint32(min(fx.g.Len(), 3)); pos++ {
+				id, _ := fx.g.ID(pos)
+				want = append(want, id)
+				trees.Blamed(pos)
+			}
+			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, fx.bloom, false)
+			select {
+			case <-pa.done:
+				trees.StopLookAhead()
+				continue // stopped early (no history below the start)
+			case <-pa.idle:
+			case <-waitedFor(pa):
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s %s: the look-ahead neither finished nor waited for the walk", fx.format, fx.name, path)
+			}
+			for _, id := range want {
+				body, ok := trees.CommitText(id)
+				if !ok {
+					t.Errorf("%s %s %s: the text of blamed commit %s not read", fx.format, fx.name, path, id)
+					continue
+				}
+				if o := objs.objs[id]; o.typ != object.Commit || !bytes.Equal(body, o.body) {
+					t.Errorf("%s %s %s: the text of %s is not the commit's", fx.format, fx.name, path, id)
+				}
+				read++
+			}
+			trees.StopLookAhead()
+		}
+	})
+	if read == 0 {
+		t.Error("no blamed commit's text read on any history")
+	}
+}
+
+// waitedFor is closed once the look-ahead has waited for the walk.
+func waitedFor(pa *pathAhead) <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		for pa.waits.Load() == 0 {
+			select {
+			case <-pa.done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+		close(c)
+	}()
+	return c
+}
