@@ -757,11 +757,11 @@ func (r *Reader) chainType(p *pack, off uint64, h entryHeader) (object.Type, err
 // maps up to 16 pages around the faulting one into the resident set (a
 // fault cost about 25 µs on the VMs this was first measured on, 1.5-1.8
 // µs on today's, where pread keeps small blames under git's peak memory:
-// see doc.go). The mapping stays for what the
-// windows cannot serve: entries larger than maxPreadEntry, the links of
-// chains deeper than heldWindows, and streams that inflate past the
-// window read (a zlib stream can be longer than compressedBound, never
-// in git's packs, and a corrupt one is reported from the mapping).
+// see doc.go). The mapping stays for what the windows cannot serve:
+// entries larger than maxPreadEntry, the links of chains deeper than
+// heldWindows, and streams that inflate past the window read (a zlib
+// stream can be longer than compressedBound, never in git's packs, and
+// a corrupt one is reported from the mapping).
 const (
 	entryWindow   = 4 << 10 // first read of an entry: its header and, mostly, all its data
 	maxPreadEntry = 1 << 20 // larger entries are read from the mapping

@@ -144,8 +144,8 @@ func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
 // lendReader lends rd, whose delta-base cache holds the bases of the
 // blobs to come, to the path look-ahead, which has looked the path up to
 // the end of its history and reads the walk's blobs with it from now on;
-// the walk's other reads go through a reader of their own until
-// stopLookAhead.
+// the walk's other reads go through a reader of their own until the
+// look-ahead gives rd back (blobInto) or stops (stopLookAhead).
 func (h *History) lendReader() {
 	h.lent = h.rd
 	h.setReader(h.newLookupReader())

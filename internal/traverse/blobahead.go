@@ -2,6 +2,7 @@ package traverse
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/goblame/goblame/oid"
 )
@@ -60,7 +61,8 @@ type readBlob struct {
 
 // blobsAhead is the look-ahead's blob reading. plan and planned are
 // made by the look-ahead goroutine alone before it sets lookedUp and
-// only read afterwards; the rest is under pathAhead.mu.
+// only read afterwards; the rest but the channels and answered is under
+// pathAhead.mu.
 type blobsAhead struct {
 	plan    []plannedBlob
 	planned map[oid.ID]bool
@@ -74,13 +76,17 @@ type blobsAhead struct {
 	free    [][]byte // buffers the walk is done with
 	taken   int      // blobs the walk took (stats)
 	waited  int      // ... and of them those it waited for
-	// wake wakes the look-ahead when it waits for something to do.
-	wake chan struct{}
+	// wake wakes the look-ahead when it waits for something to do;
+	// answered says the blob the walk waits for is ready, also sent on
+	// answer for a walk that sleeps.
+	wake, answer chan struct{}
+	answered     atomic.Bool
 }
 
 func (b *blobsAhead) init() {
 	b.ready = make(map[oid.ID]readBlob)
 	b.wake = make(chan struct{}, 1)
+	b.answer = make(chan struct{}, 1)
 }
 
 func signal(c chan struct{}) {
@@ -170,32 +176,21 @@ func (t *Trees) TakeBlob(id oid.ID, dst []byte) (data []byte, ok bool, err error
 		b.want, b.wanted = id, true
 		pa.mu.Unlock()
 		signal(b.wake)
-		for polls := 0; !pa.answered.Load(); polls++ {
+		for polls := 0; !b.answered.Load(); polls++ {
 			if polls < blobPolls {
 				runtime.Gosched()
 			} else {
-				<-pa.answerCh
+				<-b.answer
 			}
 		}
-		pa.answered.Store(false)
+		b.answered.Store(false)
 		select {
-		case <-pa.answerCh: // not waited for
+		case <-b.answer: // not waited for
 		default:
 		}
 		waited = true
 		pa.mu.Lock()
 	}
-}
-
-// BlobsTaken reports how many blobs the walk took from the look-ahead,
-// and for how many of them it waited.
-func (t *Trees) BlobsTaken() (taken, waited int) {
-	if pa := t.ahead; pa != nil {
-		pa.mu.Lock()
-		defer pa.mu.Unlock()
-		return pa.blobs.taken, pa.blobs.waited
-	}
-	return t.blobsTaken, t.blobsWaited
 }
 
 // serveBlob reads the next blob for the walk, if there is one to read:
@@ -263,8 +258,8 @@ func (pa *pathAhead) serveBlob() bool {
 	}
 	pa.mu.Unlock()
 	if answer {
-		pa.answered.Store(true)
-		signal(pa.answerCh)
+		b.answered.Store(true)
+		signal(b.answer)
 	}
 	return true
 }

@@ -77,7 +77,7 @@ func TestLookAheadLendsBlobs(t *testing.T) {
 					t.Errorf("%s %s %s: blob %s: got %d bytes (%v), want %d (%v)", fx.format, fx.name, path, p.id, len(got), err, len(wantData), wantErr)
 				}
 			}
-			if taken, _ := trees.BlobsTaken(); taken != len(plan) {
+			if taken := trees.Stats().BlobsAhead; taken != len(plan) {
 				t.Errorf("%s %s %s: %d blobs taken, want %d", fx.format, fx.name, path, taken, len(plan))
 			}
 			// An object it did not plan (the commit-graph's first

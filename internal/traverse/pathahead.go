@@ -63,10 +63,6 @@ type pathAhead struct {
 	blobs    blobsAhead
 	// blobsLent: the walk lent its blob reader (the walk's own field).
 	blobsLent bool
-	// answered: the blob the walk waits for is ready (blobahead.go),
-	// also sent on answerCh for a walk that sleeps.
-	answered atomic.Bool
-	answerCh chan struct{}
 	// idle is closed the first time the goroutine, having looked the
 	// path up to its end, has nothing left to read (tests).
 	idle     chan struct{}
@@ -102,7 +98,6 @@ func newPathAhead(path []byte, ahead int) *pathAhead {
 		done:    make(chan struct{}),
 	}
 	pa.blobs.init()
-	pa.answerCh = make(chan struct{}, 1)
 	pa.idle = make(chan struct{})
 	return pa
 }
@@ -113,7 +108,7 @@ func (t *Trees) StopLookAhead() {
 		close(pa.stop)
 		<-pa.done
 		t.ahead = nil
-		t.blobsTaken, t.blobsWaited = pa.blobs.taken, pa.blobs.waited
+		t.stats.BlobsAhead, t.stats.BlobWaits = pa.blobs.taken, pa.blobs.waited
 		if t.bodies == nil {
 			t.bodies = pa.bodies
 		} else {

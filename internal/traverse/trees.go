@@ -46,8 +46,6 @@ type Trees struct {
 	stats   TreeStats
 	ahead   *pathAhead        // LookAhead's goroutine, when one runs
 	bodies  map[oid.ID][]byte // commit texts a stopped look-ahead read
-	// blobsTaken and blobsWaited: a stopped look-ahead's BlobsTaken.
-	blobsTaken, blobsWaited int
 }
 
 // SetReader makes t read through rd from now on (the walk lends its
@@ -62,7 +60,11 @@ func NewTrees(rd ObjectReader, format oid.Format) *Trees {
 // Stats returns counters of the work done so far.
 func (t *Trees) Stats() TreeStats {
 	s := t.stats
-	s.BlobsAhead, s.BlobWaits = t.BlobsTaken()
+	if pa := t.ahead; pa != nil {
+		pa.mu.Lock()
+		s.BlobsAhead, s.BlobWaits = pa.blobs.taken, pa.blobs.waited
+		pa.mu.Unlock()
+	}
 	return s
 }
 
