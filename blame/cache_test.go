@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
@@ -325,6 +326,60 @@ func TestPreparedCold(t *testing.T) {
 		}
 		if !cold(r, "HEAD", blame.Options{IgnoreWhitespace: true}) {
 			t.Errorf("%s: other options (no entry under them): not cold", f)
+		}
+	}
+}
+
+// TestCachePrimedDirtyBuffer: the first blame of a dirty buffer with a
+// cache blames the file's committed version whole and keeps its entry
+// (one write), then splices the buffer onto that snapshot as it is,
+// without reading the entry back (no hit): reading it back and decoding
+// it cost 0.15-0.3 ms of gitoxide README.md's first blame. The next
+// dirty buffer's blame reads the entry (one hit) and writes nothing.
+// Both give what the blame without a cache gives (which TestCacheMatchesGit
+// in cli compares with git blame --contents).
+func TestCachePrimedDirtyBuffer(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	buffers := []string{
+		"line 1\nline 2\nnew 3\n" + strings.Repeat("line x\n", 5),
+		"edited\n" + "line 2\nline 3\nline 4\n",
+	}
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "long-walk", f, longWalkScript), "r")
+		blameBuffer := func(r *blame.Repository, buf string) string {
+			t.Helper()
+			res, err := r.File(context.Background(), "", "f.txt", blame.Options{Contents: strings.NewReader(buf), Now: now, Location: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return render(t, res)
+		}
+		cold, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cold.Close()
+		warm, err := blame.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer warm.Close()
+		cache := blame.OpenCache(t.TempDir(), 0)
+		warm.SetCache(cache)
+		for i, buf := range buffers {
+			before := cache.Counts()
+			got := blameBuffer(warm, buf)
+			n := cache.Counts()
+			if want := blameBuffer(cold, buf); got != want {
+				t.Errorf("%s: dirty buffer %d with a cache:\n%s\nwant (without a cache):\n%s", f, i, got, want)
+			}
+			hits, writes := n.Hits-before.Hits, n.Writes-before.Writes
+			if i == 0 && (writes != 1 || hits != 0) {
+				t.Errorf("%s: first dirty buffer: %d entries written, %d read back; want 1 written (the committed version's) and none read back (its snapshot is spliced as it is)", f, writes, hits)
+			}
+			if i > 0 && (writes != 0 || hits != 1) {
+				t.Errorf("%s: later dirty buffer: %d entries written, %d read; want none written and 1 read", f, writes, hits)
+			}
 		}
 	}
 }
