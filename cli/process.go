@@ -202,6 +202,9 @@ type hugeSchedule struct {
 	// lookAheadDelay into the walk, before the first entry, so the
 	// look-ahead may be running.
 	lent atomic.Bool
+	// given: the walk's goroutine gave the second processor (entry and
+	// beforeWalk give it once, or not at all once lent).
+	given bool
 }
 
 // prepared: the blame is prepared, of a file lines long; cold reports
@@ -247,6 +250,7 @@ func (h *hugeSchedule) beforeWalk() {
 		}
 	}
 	if !early {
+		h.given = true
 		h.procs()
 		return
 	}
@@ -278,7 +282,8 @@ func (h *hugeSchedule) entry() {
 			h.heap(h.heapBytes)
 		}
 	}
-	if h.done {
+	if h.done && !h.given && !h.lent.Load() {
+		h.given = true
 		h.procs()
 	}
 }
