@@ -16,6 +16,7 @@ type blameConfig struct {
 	markIgnored    bool
 	repeatedColor  string // escape sequence; "" for the default cyan
 	heat           format.HeatColors
+	heatSet        bool // color.blame.highlightRecent is set (else the default)
 	colorLines     bool // blame.coloring=repeatedLines
 	colorByAge     bool // blame.coloring=highlightRecent
 	quotePath      bool
@@ -23,8 +24,6 @@ type blameConfig struct {
 	outputEncoding string
 	warnings       []string
 }
-
-const defaultHighlightRecent = "blue,12 month ago,white,1 month ago,red"
 
 func configBool(e repo.ConfigEntry) (bool, error) {
 	b, valid := repo.BoolText(e.Value, e.HasValue)
@@ -38,11 +37,6 @@ func configBool(e repo.ConfigEntry) (bool, error) {
 // keys blame reads; the first bad value is fatal, as in git.
 func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time.Location) (*blameConfig, error) {
 	cfg := &blameConfig{args: DefaultBlameArgs(), quotePath: true}
-	heat, err := format.ParseHighlightRecent(defaultHighlightRecent, now, local)
-	if err != nil {
-		return nil, err
-	}
-	cfg.heat = heat
 	missing := func(e repo.ConfigEntry) error {
 		return &exitError{stderr: "error: missing value for '" + e.Key + "'\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}
 	}
@@ -108,7 +102,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			if err != nil {
 				return nil, err
 			}
-			cfg.heat = h
+			cfg.heat, cfg.heatSet = h, true
 		case "blame.coloring":
 			if !e.HasValue {
 				return nil, missing(e)

@@ -419,5 +419,12 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 	if !a.ColorLines && !a.ColorByAge {
 		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge
 	}
+	if f.ColorByAge && !cfg.heatSet {
+		// git parses the default on every run; its dates are
+		// approxidates in the local zone, which costs a run that does
+		// not colour by age the read of /etc/localtime. It cannot fail
+		// (format's TestHeatColorsDefault).
+		f.Heat, _ = format.ParseHighlightRecent(format.DefaultHighlightRecent, b.dateNow, b.local)
+	}
 	return f
 }
