@@ -16,6 +16,7 @@ type reflogRecord struct {
 	old, new oid.ID
 	time     uint64
 	tz       int
+	msg      []byte // without its newline
 }
 
 // readReflog returns the records of refname's reflog, oldest first,
@@ -32,7 +33,15 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 	}
 	hexLen := res.r.Format.HexSize()
 	var log []reflogRecord
-	for _, line := range bytes.Split(data, []byte("\n")) {
+	for len(data) > 0 {
+		// A line without its newline (the end of a torn write) is
+		// skipped, as git skips it.
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			break
+		}
+		line := data[:nl]
+		data = data[nl+1:]
 		if len(line) < 2*hexLen+2 || line[hexLen] != ' ' || line[2*hexLen+1] != ' ' {
 			continue
 		}
@@ -42,7 +51,7 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 			continue
 		}
 		// show_one_reflog_ent: "> " after the e-mail, a timestamp, then
-		// " +hhmm" or " -hhmm".
+		// " +hhmm" or " -hhmm" and the message after a tab.
 		rest := line[2*hexLen+2:]
 		gt := bytes.IndexByte(rest, '>')
 		if gt < 0 || gt+1 >= len(rest) || rest[gt+1] != ' ' {
@@ -50,11 +59,15 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 		}
 		rest = rest[gt+2:]
 		ts, n := gitdate.CStrtol(rest, 0)
-		if n == 0 || ts <= 0 || n+2 >= len(rest) || rest[n] != ' ' || (rest[n+1] != '+' && rest[n+1] != '-') || rest[n+2] < '0' || rest[n+2] > '9' {
+		if n == 0 || ts <= 0 || n+5 >= len(rest) || rest[n] != ' ' || (rest[n+1] != '+' && rest[n+1] != '-') || !allDigits(rest[n+2:n+6]) {
 			continue
 		}
 		tz, _ := gitdate.CStrtol(rest, n+1)
-		log = append(log, reflogRecord{old: o, new: nw, time: uint64(ts), tz: int(tz)})
+		msg := rest[n+6:]
+		if len(msg) > 0 && msg[0] == '\t' {
+			msg = msg[1:]
+		}
+		log = append(log, reflogRecord{old: o, new: nw, time: uint64(ts), tz: int(tz), msg: msg})
 	}
 	return log, true
 }
@@ -124,4 +137,61 @@ func (r *Repository) dateNow() time.Time {
 		}
 	}
 	return time.Now()
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// nthPriorCheckout is git's interpret_nth_prior_checkout for a name
+// that is exactly "@{-N}": the branch (or, after a detached checkout,
+// the object name) that was checked out before the N-th checkout back,
+// from the "checkout: moving from <old> to <new>" records of HEAD's
+// reflog, newest first. valid reports the syntax ("@{-N}" with N > 0),
+// found that there were as many checkouts.
+func (res *resolver) nthPriorCheckout(name string) (prior string, valid, found bool) {
+	if len(name) < 4 || !strings.HasPrefix(name, "@{-") {
+		return "", false, false
+	}
+	brace := strings.IndexByte(name, '}')
+	if brace != len(name)-1 {
+		return "", false, false
+	}
+	nth, end := gitdate.CStrtol(name, 3)
+	if end != brace || nth <= 0 {
+		return "", false, false
+	}
+	log, _ := res.readReflog("HEAD")
+	for i := len(log) - 1; i >= 0; i-- {
+		rest, ok := bytes.CutPrefix(log[i].msg, []byte("checkout: moving from "))
+		if !ok {
+			continue
+		}
+		to := bytes.Index(rest, []byte(" to "))
+		if to < 0 {
+			continue
+		}
+		if nth--; nth == 0 {
+			return string(rest[:to]), true, true
+		}
+	}
+	return "", true, false
+}
+
+// substituteBranch is the part of git's substitute_branch_name this
+// resolver needs: "@{-N}" becomes the branch checked out before the N-th
+// checkout back; any other name, or one without as many checkouts,
+// stays as it is. unknown reports the latter: git then looks for no
+// mark after it.
+func (res *resolver) substituteBranch(name string) (substituted string, unknown bool) {
+	prior, valid, found := res.nthPriorCheckout(name)
+	if found {
+		return prior, false
+	}
+	return name, valid
 }

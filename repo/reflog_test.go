@@ -62,3 +62,68 @@ func TestReflogDatesMatchGit(t *testing.T) {
 		r.Close()
 	}
 }
+
+// priorCheckoutScript checks out a branch, main again, a detached commit,
+// the branch (which gets main as its upstream) and main, then appends to
+// HEAD's reflog a checkout record whose zone has two digits and one
+// without its newline, which git's reflog reader skips.
+const priorCheckoutScript = `
+git init -q r
+cd r
+for i in 1 2 3; do commit_all c$i; done
+git checkout -q -b topic HEAD~2
+commit_all t1
+git checkout -q main
+git checkout -q --detach HEAD~1
+git checkout -q topic
+git config branch.topic.remote .
+git config branch.topic.merge refs/heads/main
+git checkout -q main
+h=$(git rev-parse HEAD) z=$(git rev-parse HEAD | tr 0-9a-f 0)
+printf '%s %s C O Mitter <c@example.com> 1112913000 +02\tcheckout: moving from short-zone to main\n' $h $h >>.git/logs/HEAD
+printf '%s %s C O Mitter <c@example.com> 1112913100 +0000\tcheckout: moving from torn to main' $h $h >>.git/logs/HEAD
+`
+
+// TestPriorCheckoutMatchesGit: "@{-N}" names what the N-th checkout back
+// left (a branch, or a commit after a detached checkout), alone, with
+// suffixes, as the base of a reflog entry, an upstream or a push mark;
+// anywhere but at the start, with N <= 0 or with fewer checkouts it
+// names nothing. Each is compared with git rev-parse.
+func TestPriorCheckoutMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "prior-checkout", f, priorCheckoutScript), "r")
+		r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := r.Objects.NewReader()
+		for _, spec := range []string{
+			"@{-1}", "@{-2}", "@{-3}", "@{-4}", "@{-5}", "@{-6}", "@{-0}", "@{- 1}", "@{-+1}", "@{--1}",
+			"@{-x}", "@{-}", "@{-1}~1", "@{-1}^{commit}", "@{-1}@{0}", "@{-1}@{1}", "@{-3}@{1}", "@{-6}@{1}",
+			"@{-1}@{u}", "@{-3}@{upstream}", "@{-6}@{u}", "@{-x}@{u}", "@{-2}@{u}", "main@{-1}", "@{-1}@{-1}",
+		} {
+			r.Warnings = nil
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
+			id, rerr := r.ResolveRevision(rd, spec)
+			want := strings.TrimSpace(string(res.Stdout))
+			got := ""
+			if rerr == nil {
+				got = id.String()
+			}
+			if got != want {
+				t.Errorf("%s: %s = %q (%v), git %q (stderr %q)", f, spec, got, rerr, want, res.Stderr)
+				continue
+			}
+			if res.ExitCode != 0 && rerr != nil {
+				// git's message: "fatal: <ours>" for the errors git dies
+				// with while resolving; rev-parse --verify's own
+				// "Needed a single revision" where it names nothing.
+				if msg := string(res.Stderr); strings.HasPrefix(msg, "fatal: ") && msg != "fatal: Needed a single revision\n" && msg != "fatal: "+rerr.Error()+"\n" {
+					t.Errorf("%s: %s fails with %q, git %q", f, spec, rerr, msg)
+				}
+			}
+		}
+		r.Close()
+	}
+}

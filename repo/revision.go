@@ -647,6 +647,30 @@ func ambiguousPath(p string) bool {
 	return slash
 }
 
+// priorCheckout resolves "@{-N}" (get_oid_basic's nth_prior): the
+// object a detached checkout left, or else the ref the branch name
+// substituted for it names by the DWIM rules; nothing without as many
+// checkouts.
+func (res *resolver) priorCheckout(name string) (oid.ID, bool, error) {
+	prior, _, found := res.nthPriorCheckout(name)
+	if !found {
+		return oid.ID{}, false, nil
+	}
+	if len(prior) == res.r.Format.HexSize() {
+		if id, err := oid.ParseHex(res.r.Format, prior); err == nil {
+			return id, true, nil
+		}
+	}
+	n, id, err := res.dwimRef(prior, true)
+	if err != nil || n == 0 {
+		return oid.ID{}, false, err
+	}
+	if res.warnAmbiguousRefs() && n > 1 {
+		res.r.warn("warning: refname '" + name + "' is ambiguous.")
+	}
+	return id, true, nil
+}
+
 // refRules are git's DWIM rules for a short ref name.
 var refRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"}
 
@@ -670,11 +694,23 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 	}
 	if i := strings.LastIndex(name, "@{"); i >= 0 && strings.HasSuffix(name, "}") {
 		spec := name[i+2 : len(name)-1]
+		if strings.HasPrefix(spec, "-") {
+			// @{-N}: only at the start, where it names the branch
+			// checked out before the N-th checkout back (or the
+			// commit, after a detached one).
+			if i != 0 {
+				return oid.ID{}, false, nil
+			}
+			return res.priorCheckout(name)
+		}
 		if n, ok := reflogIndex(spec); ok && n < 100000000 {
 			return res.reflogEntry(name[:i], n)
 		}
 		if at, ok := reflogTimestamp(spec); ok {
 			return res.reflogAt(name[:i], at)
+		}
+		if _, unknown := res.substituteBranch(name[:i]); unknown && (upstreamMark(spec) || pushMark(spec)) {
+			return oid.ID{}, false, nil // "@{-N}@{u}" without N checkouts
 		}
 		if upstreamMark(spec) {
 			ref, err := res.upstreamRef(name[:i])
@@ -1115,6 +1151,7 @@ func reflogIndex(spec string) (int, bool) {
 // a ref. refname is "" when none does.
 func (res *resolver) reflogRef(base string) (refname string, current oid.ID, err error) {
 	s := res.r.refStore()
+	base, _ = res.substituteBranch(base)
 	switch base {
 	case "", "@":
 		h, err := s.resolve("HEAD", true)
