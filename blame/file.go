@@ -505,11 +505,21 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		}
 		return id, nil
 	}
+	// git marks a negative revision's object uninteresting, and a
+	// positive revision of the same object is then uninteresting too:
+	// not the final commit ("X ^X", "A...B" where B is the merge base),
+	// and under --reverse one of the negatives.
+	negated := make(map[oid.ID]bool, len(revs))
+	for _, rv := range revs {
+		if rv.Negative {
+			negated[rv.ID] = true
+		}
+	}
 	// single peels the one revision of the given sign; a second one is
 	// the error tooMany makes from its name and the first one's.
 	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, err error) {
 		for _, rv := range revs {
-			if rv.Negative != negative {
+			if (rv.Negative || negated[rv.ID]) != negative {
 				continue
 			}
 			rid, err := peel(rv)

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 )
@@ -23,6 +26,7 @@ func TestWorkTreeBlameMatchesGit(t *testing.T) {
 			{"--root", "--incremental", "--contents", "-", "--", "file"},
 			{"--contents", "moved.txt", "file"},
 			{"--not", "HEAD~2", "--", "file"},
+			{"HEAD", "^HEAD", "--", "file"}, // no final commit: the working tree
 			{"-e", "file"},
 		} {
 			compareWithLiveGit(t, dir, format, buffer, nil, args...)
@@ -59,8 +63,32 @@ func TestRevisionsAndRangesMatchGit(t *testing.T) {
 			{"-L", ":THREE", "file"}, {"-L", "2,3", "-L", "3,4", "-p", "file"},
 			{"../outside"}, {"/nonexistent/abs"}, {}, {"a", "b", "c"}, {"--bogus-option", "file"},
 			{"-h"}, {"--progress", "-p", "file"},
+			// A positive revision a negative one names too is not the
+			// final commit (git's object flags), and under --reverse
+			// one more negative.
+			{"HEAD~2...HEAD", "--", "file"}, {"HEAD...HEAD~2", "--", "file"}, {"HEAD~2", "HEAD", "^HEAD~2", "--", "file"},
+			{"--reverse", "HEAD~2", "HEAD", "^HEAD~2", "--", "file"}, {"--reverse", "HEAD~3...HEAD", "--", "file"},
+			// The branches checked out before (side, then main).
+			{"@{-1}", "--", "file"}, {"-p", "@{-2}~1", "--", "file"}, {"@{-3}", "--", "file"},
+			{"main@{1000000000}", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+		// A warning comes before the output, as from git's unbuffered
+		// standard error, where both go to one place.
+		args := []string{"main@{1000000000}", "--", "file"}
+		apart := runGoblame(dir, format, nil, nil, args...)
+		var both bytes.Buffer
+		m := map[string]string{}
+		for _, kv := range testgit.Env(format) {
+			k, v, _ := strings.Cut(kv, "=")
+			m[k] = v
+		}
+		Main(args, Environ{Dir: dir, Getenv: func(k string) string { return m[k] },
+			LookupEnv: func(k string) (string, bool) { v, ok := m[k]; return v, ok }, Env: testgit.Env(format),
+			Stdin: bytes.NewReader(nil), Stdout: &both, Stderr: &both, Now: time.Now})
+		if len(apart.Stderr) == 0 || both.String() != string(apart.Stderr)+string(apart.Stdout) {
+			t.Errorf("%v: goblame %s to one place:\n%s\nwant its warning %q first", format, strings.Join(args, " "), both.String(), apart.Stderr)
 		}
 		// The progress meter, shown at once.
 		for _, args := range [][]string{{"--progress", "file"}, {"--progress", "-L", "3,5", "file"}, {"--progress", "-L", "1,2", "-L", "8,9", "file"}} {

@@ -34,15 +34,19 @@ type blameRun struct {
 	local   *time.Location
 }
 
+// warn writes a line of git's warning()/error() (or advice) at once, as
+// git's unbuffered stderr does: where standard error and output go to
+// one place, it comes before the output, as git's does.
 func (b *blameRun) warn(line string) {
 	if strings.HasPrefix(line, "warning: ") || strings.HasPrefix(line, "error: ") {
 		// git's warning() and error() go through vreportf: control
 		// characters shown as '?', the line cut at its 4096-byte buffer.
 		b.stderr.WriteString(reportLine("", line))
-		return
+	} else {
+		b.stderr.WriteString(line)
+		b.stderr.WriteByte('\n')
 	}
-	b.stderr.WriteString(line)
-	b.stderr.WriteByte('\n')
+	b.stderr.Flush()
 }
 
 func (b *blameRun) flush() {
