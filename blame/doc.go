@@ -29,9 +29,13 @@
 // diff.indentHeuristic, blame.ignoreRevsFile); ConfiguredOptions starts
 // from them, as the command does. The repository's state is always
 // honoured: replace refs, grafts and the shallow boundary, the mailmap,
-// textconv drivers and the attributes of the path, the commit-graph and
-// its Bloom filters unless core.commitGraph or
-// commitGraph.readChangedPaths turn them off.
+// textconv drivers and the attributes of the path, the clean filter
+// (filter.<driver>.clean or .process) of a work-tree file or a
+// Contents buffer, the commit-graph and its Bloom filters unless
+// core.commitGraph or commitGraph.readChangedPaths turn them off.
+// textconv commands and clean filters are programs the configuration
+// names, which git blame runs too: Options.CommandStderr and
+// CommandEnv are their standard error and environment.
 //
 // # Results
 //

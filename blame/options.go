@@ -87,12 +87,16 @@ type Options struct {
 	Grafts map[oid.ID][]oid.ID
 
 	// NoTextConv is --no-textconv: blobs are blamed as stored even where
-	// a diff driver has a textconv command. TextConvStderr receives the
-	// commands' standard error (discarded when nil) and TextConvEnv is
-	// their environment (the process's when nil).
-	NoTextConv     bool
-	TextConvStderr io.Writer
-	TextConvEnv    []string
+	// a diff driver has a textconv command.
+	NoTextConv bool
+	// CommandStderr receives the standard error of the programs the
+	// configuration names that a blame runs as git blame does — textconv
+	// commands, and the clean filters (filter.<driver>.clean and
+	// .process) of a work-tree file or of Contents — (discarded when
+	// nil), and CommandEnv is their environment (the process's when
+	// nil). They run in the top directory of the work tree.
+	CommandStderr io.Writer
+	CommandEnv    []string
 
 	// NoMailmap leaves author and committer identities as recorded
 	// (git blame always maps them through .mailmap, mailmap.file and

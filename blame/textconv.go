@@ -63,9 +63,11 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	c.Stderr = b.opts.TextConvStderr
-	c.Env = b.opts.TextConvEnv
-	if err := c.Run(); err != nil {
+	stderrOut := b.commandStderr(c)
+	c.Env = b.opts.CommandEnv
+	err = c.Run()
+	stderrOut()
+	if err != nil {
 		return nil, fatalf("unable to read files to diff")
 	}
 	if out.Len() == 0 {

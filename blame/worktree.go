@@ -128,7 +128,13 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			content = conv
 		}
 	}
-	converted, err := r.ConvertToGit(path, content)
+	// convert_to_git: the clean filter first (its configuration is read,
+	// and checked, whether the path has one or not), then the rest.
+	drivers, err := b.filterDrivers()
+	if err != nil {
+		return nil, err
+	}
+	converted, err := r.ConvertToGitFiltered(path, content, b.cleanFilter(path, drivers))
 	if err != nil {
 		return nil, err
 	}

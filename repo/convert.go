@@ -167,14 +167,27 @@ func (r *Repository) convertAttrs(path string) (convAttrs, error) {
 // paths whose index copy already has CRLF alone), and "$Id: ...$"
 // collapsed to "$Id$" under the ident attribute.
 //
-// Clean filters (filter=<driver> with filter.<driver>.clean or
-// .process) are not run: the content passes through unfiltered.
-// Messages git prints for a bad working-tree-encoding go to the
-// repository's warning handler.
+// Clean filters are not run here (see ConvertToGitFiltered): the
+// content passes through unfiltered. Messages git prints for a bad
+// working-tree-encoding go to the repository's warning handler.
 func (r *Repository) ConvertToGit(path string, data []byte) ([]byte, error) {
+	return r.ConvertToGitFiltered(path, data, nil)
+}
+
+// ConvertToGitFiltered is ConvertToGit that first hands the content to
+// clean, with the driver name the path's filter attribute gives (git's
+// apply_filter with the clean capability, which convert_to_git runs
+// before the other conversions, once the attributes are read); clean is
+// not called for a path without one, or with "filter" set or unset.
+func (r *Repository) ConvertToGitFiltered(path string, data []byte, clean func(driver string, data []byte) ([]byte, error)) ([]byte, error) {
 	ca, err := r.convertAttrs(path)
 	if err != nil {
 		return nil, err
+	}
+	if ca.filter != "" && clean != nil {
+		if data, err = clean(ca.filter, data); err != nil {
+			return nil, err
+		}
 	}
 	if ca.encoding != "" {
 		data = r.encodeToGit(path, data, ca.encoding)

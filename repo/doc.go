@@ -225,9 +225,9 @@
 // text/eol/crlf attributes and core.autocrlf/core.eol (the "auto" modes
 // leave binary content alone, and content whose index copy already has
 // CRLF), and the ident collapse. Clean filters (filter=<driver> with a
-// configured clean or process command) are not run: goblame passes the
-// content through unfiltered, so blame of a work-tree file that needs a
-// clean filter differs from git's.
+// configured clean or process command) are programs, which this package
+// never runs: ConvertToGitFiltered hands the content to a function of
+// the caller first (package blame runs them as git does).
 //
 // # Tests
 //
@@ -275,7 +275,7 @@
 //
 // GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
 // case-sensitively, as on Linux by default), the reftable backend (git
-// 2.39.5 refuses it too), clean filters, and the sparse-checkout cone
+// 2.39.5 refuses it too), and the sparse-checkout cone
 // check git makes before reading a .gitattributes file from the index.
 //
 // # Security

@@ -1,0 +1,266 @@
+package blame
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// filterDriver is a filter.<name> of the configuration (git's
+// convert_driver): its clean and long-running process commands, and
+// whether a file that names it must be filtered.
+type filterDriver struct {
+	clean, process string
+	required       bool
+}
+
+// filterDrivers reads every filter.<name>.* key in the order of the
+// configuration, as git's read_convert_config does the first time a
+// blame converts a work-tree file: the last clean and process command of
+// each driver and its required flag. A command key without a value, or a
+// required flag that is no boolean, is fatal with git's messages.
+func (b *run) filterDrivers() (map[string]*filterDriver, error) {
+	var drivers map[string]*filterDriver
+	for _, e := range b.repo.Config.Entries() {
+		rest, ok := strings.CutPrefix(e.Key, "filter.")
+		dot := strings.LastIndexByte(rest, '.')
+		if !ok || dot < 0 {
+			continue // no subsection: no driver
+		}
+		name, key := rest[:dot], rest[dot+1:]
+		if drivers == nil {
+			drivers = map[string]*filterDriver{}
+		}
+		d := drivers[name]
+		if d == nil {
+			d = &filterDriver{}
+			drivers[name] = d
+		}
+		switch key {
+		case "smudge", "clean", "process":
+			if !e.HasValue {
+				return nil, missingValue(e)
+			}
+			if key == "clean" {
+				d.clean = e.Value
+			} else if key == "process" {
+				d.process = e.Value
+			}
+		case "required":
+			v, err := configBool(e)
+			if err != nil {
+				return nil, err
+			}
+			d.required = v
+		}
+	}
+	return drivers, nil
+}
+
+// cleanFilter returns the clean step of convert_to_git for path with the
+// configured drivers (repo.ConvertToGitFiltered calls it with the name
+// the path's filter attribute gives): git's apply_filter, which runs the
+// driver's process command when it has one, else its clean command. A
+// filter that fails leaves the content as it was, after git's error
+// lines; for a required driver that is fatal, as it is when the driver
+// has no command to run.
+func (b *run) cleanFilter(path string, drivers map[string]*filterDriver) func(string, []byte) ([]byte, error) {
+	return func(name string, data []byte) ([]byte, error) {
+		d := drivers[name]
+		if d == nil {
+			return data, nil // a driver the configuration does not define
+		}
+		var out []byte
+		var ok bool
+		var err error
+		switch {
+		case d.process == "" && d.clean != "":
+			out, ok = b.singleFileFilter(d.clean, path, data)
+		case d.process != "":
+			out, ok, err = b.processFilter(d.process, path, data)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			if d.required {
+				return nil, fatalf("%s: clean filter '%s' failed", path, name)
+			}
+			return data, nil
+		}
+		return out, nil
+	}
+}
+
+// singleFileFilter runs a clean command as git's apply_single_file_filter
+// does: "%f" expanded to the path quoted for the shell, the content on
+// its standard input, its output the filtered content. ok is false, after
+// git's error lines, when the command cannot start or fails.
+func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bool) {
+	c, stderrOut, err := b.command(cmd, expandPercentF(cmd, shellQuote(path)))
+	if err != nil {
+		b.warn("error: cannot fork to run external filter '" + cmd + "'")
+		b.warn("error: external filter '" + cmd + "' failed")
+		return nil, false
+	}
+	var stdout bytes.Buffer
+	c.Stdin = bytes.NewReader(data)
+	c.Stdout = &stdout
+	err = c.Run()
+	stderrOut()
+	if code := b.runStatus(err, cmd); code != 0 {
+		b.warn("error: external filter '" + cmd + "' failed " + strconv.Itoa(code))
+		b.warn("error: external filter '" + cmd + "' failed")
+		return nil, false
+	}
+	return stdout.Bytes(), true
+}
+
+// command prepares line as git's start_command with use_shell does:
+// through /bin/sh -c when it has any of the shell's special characters,
+// else the program it names, looked up in PATH (git's error line when
+// there is none). name is what messages call it (the unexpanded command).
+// stderrOut is called once the command has ended (see commandStderr).
+func (b *run) command(name, line string) (c *exec.Cmd, stderrOut func(), err error) {
+	if strings.ContainsAny(line, "|&;<>()$`\\\"' \t\n*?[#~=%") {
+		c = exec.Command("/bin/sh", "-c", line, line)
+	} else {
+		prog, err := b.lookPath(line)
+		if err != nil {
+			b.warn("error: cannot run " + line + ": No such file or directory")
+			return nil, nil, err
+		}
+		c = exec.Command(prog)
+		c.Args[0] = line
+	}
+	c.Dir = b.repo.WorkTree
+	if c.Dir == "" {
+		c.Dir = b.repo.GitDir
+	}
+	c.Env = b.opts.CommandEnv
+	stderrOut = b.commandStderr(c)
+	return c, stderrOut, nil
+}
+
+// commandStderr gives a command Options.CommandStderr: a file as it is,
+// so that what the command writes comes where it writes it; any other
+// writer through a buffer that the returned function writes out once the
+// command has ended — os/exec copies into a writer from a goroutine of
+// its own, which would race with the caller's own writes to it (a
+// bytes.Buffer loses lines).
+func (b *run) commandStderr(c *exec.Cmd) func() {
+	switch w := b.opts.CommandStderr.(type) {
+	case nil:
+		c.Stderr = nil // the null device
+	case *os.File:
+		c.Stderr = w
+	default:
+		var buf bytes.Buffer
+		c.Stderr = &buf
+		return func() {
+			if buf.Len() > 0 {
+				w.Write(buf.Bytes())
+				buf.Reset()
+			}
+		}
+	}
+	return func() {}
+}
+
+// lookPath finds a program named without a slash as git's
+// locate_in_PATH does, in the PATH of the commands' environment.
+func (b *run) lookPath(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	if b.opts.CommandEnv == nil {
+		return exec.LookPath(name)
+	}
+	path := ""
+	for _, kv := range b.opts.CommandEnv {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range strings.Split(path, ":") {
+		if dir == "" {
+			dir = "."
+		}
+		if p, err := exec.LookPath(dir + "/" + name); err == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// runStatus is finish_command's status for a command that ran with the
+// error err: its exit code, or 128 plus the signal that killed it (git's
+// "died of signal" line first, except for SIGINT, SIGQUIT and SIGPIPE);
+// -1 when it could not run at all.
+func (b *run) runStatus(err error, name string) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return -1
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		sig := ws.Signal()
+		if sig != syscall.SIGINT && sig != syscall.SIGQUIT && sig != syscall.SIGPIPE {
+			b.warn("error: " + name + " died of signal " + strconv.Itoa(int(sig)))
+		}
+		return 128 + int(sig)
+	}
+	return ee.ExitCode()
+}
+
+// expandPercentF is strbuf_expand with git's filter dictionary: "%f" is
+// quoted, "%%" a percent sign, any other "%" stays.
+func expandPercentF(cmd, quoted string) string {
+	if !strings.Contains(cmd, "%") {
+		return cmd
+	}
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(cmd, '%')
+		if i < 0 {
+			sb.WriteString(cmd)
+			return sb.String()
+		}
+		sb.WriteString(cmd[:i])
+		cmd = cmd[i+1:]
+		switch {
+		case strings.HasPrefix(cmd, "%"):
+			sb.WriteByte('%')
+			cmd = cmd[1:]
+		case strings.HasPrefix(cmd, "f"):
+			sb.WriteString(quoted)
+			cmd = cmd[1:]
+		default:
+			sb.WriteByte('%')
+		}
+	}
+}
+
+// shellQuote is git's sq_quote_buf: s in single quotes, with ' and !
+// written as '\” and '\!'.
+func shellQuote(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\'' || c == '!' {
+			sb.WriteString("'\\")
+			sb.WriteByte(c)
+			sb.WriteByte('\'')
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	sb.WriteByte('\'')
+	return sb.String()
+}
