@@ -23,24 +23,35 @@ printf '%s %s C O Mitter <c@example.com> 1112912000 +0000\tone\n' $z $h1 >.git/l
 `
 
 func TestReflogDatesMatchGit(t *testing.T) {
-	testgit.Golden(t) // skips without git
 	now := "GIT_TEST_DATE_NOW=1112913000"
+	compareRevisionsWithGit(t, "reflog-dates", reflogDateScript, []string{now}, []string{
+		"main@{1112912053}", "main@{1112912113}", "main@{1112912112}", "main@{1112911000}", "main@{1112999999}",
+		"@{1112912173}", "HEAD@{1112912173}", "@@{1112912173}", "main@{2005-04-07 22:14:00 +0000}",
+		"main@{2005-04-07 22:16:13 +0000}", "main@{yesterday}", "main@{5 minutes ago}", "main@{20 minutes ago}",
+		"main@{now}", "main@{garbage words}", "main@{1112912173}~1", "gap@{1112912150}", "gap@{1112912050}",
+		"gap@{1112911000}", "ended@{1112912500}", "ended@{1112912000}", "nope@{1112912173}",
+	})
+}
+
+// compareRevisionsWithGit resolves each spec in the fixture's repository
+// "r" (with env added to the hermetic environment) and compares the
+// object, the warnings of a resolved spec and the message of a failed
+// one with git rev-parse --verify's: git's "fatal: <ours>" where git dies
+// while resolving, rev-parse's own "Needed a single revision" where the
+// spec names nothing.
+func compareRevisionsWithGit(t *testing.T, fixture, script string, env, specs []string) {
+	t.Helper()
+	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
-		dir := filepath.Join(testgit.Fixture(t, "reflog-dates", f, reflogDateScript), "r")
-		r, err := Discover(EnvFromList(dir, append(testgit.Env(f), now)))
+		dir := filepath.Join(testgit.Fixture(t, fixture, f, script), "r")
+		r, err := Discover(EnvFromList(dir, append(testgit.Env(f), env...)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		rd := r.Objects.NewReader()
-		for _, spec := range []string{
-			"main@{1112912053}", "main@{1112912113}", "main@{1112912112}", "main@{1112911000}", "main@{1112999999}",
-			"@{1112912173}", "HEAD@{1112912173}", "@@{1112912173}", "main@{2005-04-07 22:14:00 +0000}",
-			"main@{2005-04-07 22:16:13 +0000}", "main@{yesterday}", "main@{5 minutes ago}", "main@{20 minutes ago}",
-			"main@{now}", "main@{garbage words}", "main@{1112912173}~1", "gap@{1112912150}", "gap@{1112912050}",
-			"gap@{1112911000}", "ended@{1112912500}", "ended@{1112912000}", "nope@{1112912173}",
-		} {
+		for _, spec := range specs {
 			r.Warnings = nil
-			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: []string{now}, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
+			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Env: env, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
 			id, rerr := r.ResolveRevision(rd, spec)
 			want := strings.TrimSpace(string(res.Stdout))
 			got := ""
@@ -51,12 +62,14 @@ func TestReflogDatesMatchGit(t *testing.T) {
 				t.Errorf("%s: %s = %q (%v), git %q (stderr %q)", f, spec, got, rerr, want, res.Stderr)
 				continue
 			}
-			if res.ExitCode == 0 {
-				wantWarn := strings.TrimSuffix(string(res.Stderr), "\n")
-				gotWarn := strings.Join(r.Warnings, "\n")
-				if gotWarn != wantWarn {
-					t.Errorf("%s: %s warns %q, git %q", f, spec, gotWarn, wantWarn)
+			msg := string(res.Stderr)
+			switch {
+			case res.ExitCode == 0:
+				if gotWarn := strings.Join(r.Warnings, "\n"); gotWarn != strings.TrimSuffix(msg, "\n") {
+					t.Errorf("%s: %s warns %q, git %q", f, spec, gotWarn, msg)
 				}
+			case rerr != nil && strings.HasPrefix(msg, "fatal: ") && msg != "fatal: Needed a single revision\n" && msg != "fatal: "+rerr.Error()+"\n":
+				t.Errorf("%s: %s fails with %q, git %q", f, spec, rerr, msg)
 			}
 		}
 		r.Close()
@@ -90,40 +103,9 @@ printf '%s %s C O Mitter <c@example.com> 1112913100 +0000\tcheckout: moving from
 // anywhere but at the start, with N <= 0 or with fewer checkouts it
 // names nothing. Each is compared with git rev-parse.
 func TestPriorCheckoutMatchesGit(t *testing.T) {
-	testgit.Golden(t) // skips without git
-	for _, f := range testgit.Formats {
-		dir := filepath.Join(testgit.Fixture(t, "prior-checkout", f, priorCheckoutScript), "r")
-		r, err := Discover(EnvFromList(dir, testgit.Env(f)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd := r.Objects.NewReader()
-		for _, spec := range []string{
-			"@{-1}", "@{-2}", "@{-3}", "@{-4}", "@{-5}", "@{-6}", "@{-0}", "@{- 1}", "@{-+1}", "@{--1}",
-			"@{-x}", "@{-}", "@{-1}~1", "@{-1}^{commit}", "@{-1}@{0}", "@{-1}@{1}", "@{-3}@{1}", "@{-6}@{1}",
-			"@{-1}@{u}", "@{-3}@{upstream}", "@{-6}@{u}", "@{-x}@{u}", "@{-2}@{u}", "main@{-1}", "@{-1}@{-1}",
-		} {
-			r.Warnings = nil
-			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", "--verify", "--end-of-options", spec}})
-			id, rerr := r.ResolveRevision(rd, spec)
-			want := strings.TrimSpace(string(res.Stdout))
-			got := ""
-			if rerr == nil {
-				got = id.String()
-			}
-			if got != want {
-				t.Errorf("%s: %s = %q (%v), git %q (stderr %q)", f, spec, got, rerr, want, res.Stderr)
-				continue
-			}
-			if res.ExitCode != 0 && rerr != nil {
-				// git's message: "fatal: <ours>" for the errors git dies
-				// with while resolving; rev-parse --verify's own
-				// "Needed a single revision" where it names nothing.
-				if msg := string(res.Stderr); strings.HasPrefix(msg, "fatal: ") && msg != "fatal: Needed a single revision\n" && msg != "fatal: "+rerr.Error()+"\n" {
-					t.Errorf("%s: %s fails with %q, git %q", f, spec, rerr, msg)
-				}
-			}
-		}
-		r.Close()
-	}
+	compareRevisionsWithGit(t, "prior-checkout", priorCheckoutScript, nil, []string{
+		"@{-1}", "@{-2}", "@{-3}", "@{-4}", "@{-5}", "@{-6}", "@{-0}", "@{- 1}", "@{-+1}", "@{--1}",
+		"@{-x}", "@{-}", "@{-1}~1", "@{-1}^{commit}", "@{-1}@{0}", "@{-1}@{1}", "@{-3}@{1}", "@{-6}@{1}",
+		"@{-1}@{u}", "@{-3}@{upstream}", "@{-6}@{u}", "@{-x}@{u}", "@{-2}@{u}", "main@{-1}", "@{-1}@{-1}",
+	})
 }
