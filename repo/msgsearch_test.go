@@ -40,7 +40,7 @@ func TestMessageSearchTiesMatchGit(t *testing.T) {
 		}
 		rd := r.Objects.NewReader()
 		for _, spec := range []string{"HEAD^{/match}", "HEAD^{/[abc]2}", "HEAD^{/[abc]1}", "HEAD^{/!-match}", "HEAD^{/base}",
-			"HEAD~1^{/match}", "z^{/match}", "HEAD^{/b2|c1}", "HEAD^{/a2|c1}", ":/b2|c1", ":/a1|b1", ":/match", ":/[abc]2", ":/[abc]1", ":/!-match", ":/merge"} {
+			"HEAD~1^{/match}", "z^{/match}", "HEAD^{/b2|c1}", "HEAD^{/a2|c1}", ":/b2|c1", ":/a1|b1", ":/match", ":/[abc]2", ":/[abc]1", ":/!-match", ":/merge", ":/"} {
 			res := testgit.Golden(t).Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", "-q", "--verify", "--end-of-options", spec}})
 			want := strings.TrimSpace(string(res.Stdout))
 			got := ""

@@ -251,7 +251,7 @@ func (res *resolver) getOIDWithContext(name string, flags int) (oid.ID, bool, er
 	if err != nil || ok {
 		return id, ok, err
 	}
-	if re, ok := strings.CutPrefix(name, ":/"); ok {
+	if re, ok := strings.CutPrefix(name, ":/"); ok && re != "" {
 		return res.searchAllMessages(re)
 	}
 	if strings.HasPrefix(name, ":") {
