@@ -55,7 +55,7 @@ func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
 }
 
 func configBool(e repo.ConfigEntry) (bool, error) {
-	b, valid := repo.BoolText(e.Value, e.HasValue)
+	b, valid := repo.ParseBool(e.Value, e.HasValue)
 	if !valid {
 		return false, fatalf("bad boolean config value '%s' for '%s'", e.Value, e.Key)
 	}

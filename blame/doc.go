@@ -35,7 +35,14 @@
 // core.commitGraph or commitGraph.readChangedPaths turn them off.
 // textconv commands and clean filters are programs the configuration
 // names, which git blame runs too: Options.CommandStderr and
-// CommandEnv are their standard error and environment.
+// CommandEnv are their standard error and environment. In a partial
+// clone (extensions.partialClone, remote.<name>.promisor), an object the
+// clone lacks is fetched when it is read, as git does: "git fetch" from
+// each promisor remote in turn, one object at a time, which writes it
+// into the repository; GIT_NO_LAZY_FETCH turns that off (the blame then
+// fails with git's "could not fetch ... from promisor remote"). The
+// latest blame's CommandEnv and CommandStderr serve the fetch, which may
+// run on another goroutine of the blame.
 //
 // # Results
 //

@@ -84,6 +84,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 		}
 	}()
 	b := &run{r: r, repo: r.repo, rd: rd, opts: &opts}
+	r.setCommands(&opts)
 	b.reportDamage() // found when the repository was opened
 	b.now, b.local = opts.Now, opts.Location
 	if b.now.IsZero() {
@@ -233,6 +234,9 @@ func fatalf(format string, args ...any) error { return errors.New(fmt.Sprintf(fo
 
 func (b *run) prepare(ctx context.Context, words []string, arg string) (*blamecore.Blamer, []LineRange, bool, error) {
 	r, opts := b.repo, b.opts
+	if err := b.r.CheckSettings(); err != nil {
+		return nil, nil, false, err
+	}
 	path, err := r.PrefixPath(arg)
 	if b.topPath != "" {
 		path, err = b.topPath, nil
@@ -286,8 +290,8 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if !opts.Since.IsZero() {
 		core.Since, core.HasSince = uint64(opts.Since.Unix()), true
 	}
-	if v, ok := r.Config.Get("commitgraph.readchangedpaths"); ok {
-		if on, valid := repo.BoolText(v, true); valid && !on {
+	if e, ok := r.Config.Entry("commitgraph.readchangedpaths"); ok {
+		if on, valid := repo.ParseBool(e.Value, e.HasValue); valid && !on {
 			core.UseBloom = false
 		}
 	}
@@ -627,8 +631,8 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 		}
 	}
 	disable := r.HasReplacements()
-	if v, ok := r.Config.Get("core.commitgraph"); ok {
-		if on, valid := repo.BoolText(v, true); valid && !on {
+	if e, ok := r.Config.Entry("core.commitgraph"); ok {
+		if on, valid := repo.ParseBool(e.Value, e.HasValue); valid && !on {
 			disable = true
 		}
 	}

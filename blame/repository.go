@@ -44,6 +44,21 @@ type Repository struct {
 	graphOnce     sync.Once
 	graph         *traverse.Graph
 	graphWarnings []string
+
+	// lazy fetches a partial clone's missing objects (fetch.go); nil
+	// for other repositories.
+	lazy *lazyFetch
+
+	settingsOnce sync.Once
+	settingsErr  error
+}
+
+// CheckSettings checks, once, the settings git reads at the start of
+// every blame (repo.Repository.CheckSettings): Prepare does, and the
+// command line calls it where git does, once its options are parsed.
+func (r *Repository) CheckSettings() error {
+	r.settingsOnce.Do(func() { r.settingsErr = r.repo.CheckSettings() })
+	return r.settingsErr
 }
 
 // Open opens the repository that contains dir, found as git finds it
@@ -68,7 +83,9 @@ func Open(dir string) (*Repository, error) {
 // from it (a bare repository's --contents file). Close does not close r.
 // r's WarningHandler should be set before the repository is shared.
 func NewRepository(r *repo.Repository, dir string) *Repository {
-	return &Repository{repo: r, dir: dir}
+	b := &Repository{repo: r, dir: dir}
+	b.installLazyFetch()
+	return b
 }
 
 // Repo returns the underlying repository (its paths, config, refs).

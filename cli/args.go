@@ -238,6 +238,10 @@ type ParseContext struct {
 	Resolve func(name string) ResolvedName
 	// PrettyFormats are the pretty.<name> entries, in configuration order.
 	PrettyFormats []PrettyFormat
+	// CheckSettings checks the repository's settings git reads once the
+	// options are parsed (prepare_repo_settings), before the checks that
+	// follow; it returns the fatal error to report. Nil checks nothing.
+	CheckSettings func() error
 	// ReadRevsFile reads the -S graft file at the point git does (after
 	// the options, before the words are checked) and returns nil or the
 	// error to report (git: "reading graft file '<file>' failed: <errno
@@ -397,6 +401,11 @@ parse:
 
 	if a.JSON {
 		if err := jsonConflict(&a, ctx.Annotate); err != nil {
+			return nil, err
+		}
+	}
+	if ctx.CheckSettings != nil {
+		if err := ctx.CheckSettings(); err != nil {
 			return nil, err
 		}
 	}

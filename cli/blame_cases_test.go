@@ -108,6 +108,13 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'color.blame.highlightrecent'='red,1 year ago,green'", "'core.abbrev'='12'", "'core.abbrev'='no'",
 		"'core.quotepath'='false'", "'diff.indentheuristic'='false'", "'blame.showroot'='maybe'",
 		"'blame.date'='bogus'", "'core.abbrev'='3'",
+		// Booleans as git_config_bool reads them: numbers too.
+		"'blame.blankboundary'='1'", "'blame.showemail'='2'", "'blame.showroot'='1k'", "'diff.indentheuristic'='0'",
+		"'pager.blame'", "'core.commitgraph'='0'",
+		// What prepare_repo_settings reads, and dies of.
+		"'core.commitgraph'='bogus'", "'commitgraph.readchangedpaths'='x'", "'commitgraph.generationversion'='x'",
+		"'index.version'='9999999999'", "'core.multipackindex'='maybe'", "'fetch.negotiationalgorithm'",
+		"'fetch.negotiationalgorithm'='bogus'", "'core.untrackedcache'='keep'", "'feature.manyfiles'='x'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]
@@ -115,6 +122,13 @@ func TestConfigMatchesGit(t *testing.T) {
 			extra := []string{"GIT_CONFIG_PARAMETERS=" + c, "GIT_TEST_DATE_NOW=1112999999"}
 			for _, args := range [][]string{{"file"}, {"-p", "moved.txt"}, {"--no-show-email", "file"}} {
 				compareWithGit(t, dir, format, nil, extra, args...)
+			}
+		}
+		// git reads the repository's settings after the options and
+		// before it checks them and the revisions.
+		for _, c := range []string{"'core.commitgraph'='bogus'", "'fetch.negotiationalgorithm'"} {
+			for _, args := range [][]string{{"--bogus", "file"}, {"--progress", "--incremental", "file"}, {"nosuchrev", "--", "file"}} {
+				compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_PARAMETERS=" + c}, args...)
 			}
 		}
 	}

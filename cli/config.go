@@ -26,7 +26,7 @@ type blameConfig struct {
 }
 
 func configBool(e repo.ConfigEntry) (bool, error) {
-	b, valid := repo.BoolText(e.Value, e.HasValue)
+	b, valid := repo.ParseBool(e.Value, e.HasValue)
 	if !valid {
 		return false, die("bad boolean config value '%s' for '%s'", e.Value, e.Key)
 	}

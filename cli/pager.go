@@ -17,13 +17,13 @@ func (b *blameRun) pagerCommand() string {
 	}
 	pager := b.env.Getenv("GIT_PAGER")
 	if pager == "" {
-		if v, ok := b.r.Config.Get("pager.blame"); ok {
-			if on, valid := repo.BoolText(v, true); valid {
+		if e, ok := b.r.Config.Entry("pager.blame"); ok {
+			if on, valid := repo.ParseBool(e.Value, e.HasValue); valid {
 				if !on {
 					return ""
 				}
 			} else {
-				pager = v
+				pager = e.Value
 			}
 		}
 	}

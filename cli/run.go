@@ -144,6 +144,7 @@ func (b *blameRun) run(args []string) error {
 		Bare:             bare,
 		StdoutIsTerminal: env.StdoutIsTerminal,
 		Resolve:          b.resolveName,
+		CheckSettings:    b.lib.CheckSettings,
 		ReadRevsFile: func(path string) error {
 			g, msgs, err := repo.ReadGraftFile(b.lib.TopPath(path), r.Format)
 			for _, m := range msgs {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/internal/testpack"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
@@ -146,34 +146,7 @@ func TestCorruptEntryFallsBackToAnotherCopy(t *testing.T) {
 	}
 }
 
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		in, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.Create(target)
-		if err != nil {
-			return err
-		}
-		defer out.Close()
-		_, err = io.Copy(out, in)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyTree(t *testing.T, src, dst string) { testgit.CopyTree(t, src, dst) }
 
 // TestCorruptIndexAndPackFiles damages the .idx and .pack files of a
 // hand-made pack in each way git's open_packed_git checks.

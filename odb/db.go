@@ -104,6 +104,8 @@ type DB struct {
 
 	closed atomic.Bool
 
+	fetch *missingFetch // SetFetchMissing; nil: none
+
 	maxObject uint64 // Options.MaxObjectBytes in effect (math.MaxUint64: none)
 
 	// warnings are the lines about damage the DB works around (a

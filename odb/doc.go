@@ -48,7 +48,9 @@
 // directory first), the other packs (local first, newest first), loose
 // files in the main directory and then in each alternate, and finally one
 // rescan of the pack directories (a concurrent repack may have moved the
-// object) before ErrNotFound. A corrupt copy is not the end: like git,
+// object) and, in a partial clone, the caller's lazy fetch
+// (SetFetchMissing, which package blame gives git fetch) before
+// ErrNotFound. A corrupt copy is not the end: like git,
 // the reader marks that pack bad for the object and looks for another
 // copy. A REF_DELTA base is looked up in its own pack first, as git does,
 // then anywhere in the database (git 2.39.5 stops at the pack and treats

@@ -186,7 +186,7 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	raw := id.Raw()
 	r.bad = r.bad[:0]
 	var firstErr error
-	rescanned := false
+	rescanned, fetched := false, false
 	for {
 		loc, err := r.db.locate(raw, r.skipBad)
 		if loc.pack == nil && loc.looseDir == "" {
@@ -198,6 +198,14 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 			}
 			if firstErr != nil {
 				return 0, nil, fmt.Errorf("odb: reading %s: %w", id, firstErr)
+			}
+			if !fetched {
+				fetched = true
+				if asked, err := r.db.fetchMissing(id); err != nil {
+					return 0, nil, err
+				} else if asked {
+					continue
+				}
 			}
 			return 0, nil, notFound(id)
 		}
@@ -303,7 +311,7 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	raw := id.Raw()
 	r.bad = r.bad[:0]
 	var firstErr error
-	rescanned := false
+	rescanned, fetched := false, false
 	for {
 		loc, err := r.db.locate(raw, r.skipBad)
 		if loc.pack == nil && loc.looseDir == "" {
@@ -315,6 +323,14 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 			}
 			if firstErr != nil {
 				return 0, 0, fmt.Errorf("odb: reading %s: %w", id, firstErr)
+			}
+			if !fetched {
+				fetched = true
+				if asked, err := r.db.fetchMissing(id); err != nil {
+					return 0, 0, err
+				} else if asked {
+					continue
+				}
 			}
 			return 0, 0, notFound(id)
 		}

@@ -26,9 +26,9 @@ func (r *Repository) openObjects() error {
 			opts.ExtraAlternates = append(opts.ExtraAlternates, join(r.gitCwd, d))
 		}
 	}
-	if b, ok, err := r.Config.Bool("core.multipackindex"); err != nil {
-		return err
-	} else if ok && !b {
+	// A value that is no boolean is CheckSettings' error, where git
+	// dies of it (after the command line is parsed).
+	if b, ok, err := r.Config.Bool("core.multipackindex"); err == nil && ok && !b {
 		opts.DisableMultiPackIndex = true
 	}
 	// goblame.maxObjectSize (git's size units: 4g) raises or lowers the

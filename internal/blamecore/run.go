@@ -45,6 +45,10 @@ type BlobError struct {
 }
 
 func (e *BlobError) Error() string {
+	var fetch *odb.FetchError
+	if errors.As(e.Err, &fetch) {
+		return fetch.Error() // git dies in the read
+	}
 	if errors.Is(e.Err, odb.ErrDeltaChain) {
 		// git hangs on a REF_DELTA cycle; goblame says what is wrong.
 		return fmt.Sprintf("cannot read blob %s for path %s: %v", e.ID, e.Path, e.Err)
