@@ -644,9 +644,16 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 			b.warn(w)
 		}
 	}
+	newLookupReader := func() blamecore.ObjectReader { return r.Objects.NewReaderCache(deltaBaseCacheBytes) }
+	if b.r.lazy != nil {
+		// A partial clone: the path look-ahead's reads of trees and blobs
+		// the walk may never need would fetch them (git fetches only
+		// what it reads).
+		newLookupReader = nil
+	}
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
 		NewReader:       func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
-		NewLookupReader: func() blamecore.ObjectReader { return r.Objects.NewReaderCache(deltaBaseCacheBytes) },
+		NewLookupReader: newLookupReader,
 	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

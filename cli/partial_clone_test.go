@@ -11,7 +11,9 @@ import (
 )
 
 // partialCloneScript makes a history of f.txt, renamed to g.txt at the
-// end, in "full", and a blobless partial clone of it, "partial": its
+// end, x.txt changed ten times and then left alone for thirty commits (a
+// long walk that needs two of its versions), in "full", and a blobless
+// partial clone of it, "partial": its
 // blobs are fetched from full (the promisor remote) as they are read.
 const partialCloneScript = `git init -q full && cd full
 git config uploadpack.allowFilter true
@@ -20,7 +22,10 @@ for i in 1 2 3 4 5 6; do
   printf 'other %s\n' $i >o.txt
   commit_all "step $i"
 done
+git tag steps
 git mv f.txt g.txt && commit_all rename
+for i in $(seq 1 10); do printf 'x %s\n' $i >x.txt && commit_all "x $i"; done
+for i in $(seq 1 30); do printf 'pad %s\n' $i >pad.txt && commit_all "pad $i"; done
 cd .. && git clone -q --no-local --filter=blob:none "file://$PWD/full" partial
 `
 
@@ -35,7 +40,8 @@ func packCount(t *testing.T, dir string) int {
 // remote, as git does, and prints what git blame prints in the full
 // repository; each blame runs in a fresh copy of the clone, so that its
 // blobs are really fetched (the copy gets new packs). With
-// GIT_NO_LAZY_FETCH set it fails as git does.
+// GIT_NO_LAZY_FETCH set it fails as git does. It fetches what git
+// fetches: nothing ahead of need.
 func TestPartialCloneFetchesAsGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds goblame and runs git fetch")
@@ -53,7 +59,8 @@ func TestPartialCloneFetchesAsGit(t *testing.T) {
 		env := testgit.Env(f, "GOBLAME_CACHE=off", "GIT_CONFIG_PARAMETERS='gc.auto'='0'")
 		for _, args := range [][]string{
 			{"HEAD", "--", "g.txt"}, {"--porcelain", "g.txt"}, {"--incremental", "-M", "HEAD", "--", "g.txt"},
-			{"-C", "-C", "HEAD~2", "--", "f.txt"}, {"--reverse", "HEAD~4..HEAD~1", "--", "f.txt"},
+			{"-C", "-C", "steps~1", "--", "f.txt"}, {"--reverse", "steps~4..steps", "--", "f.txt"},
+			{"HEAD", "--", "o.txt"}, {"HEAD", "--", "x.txt"}, // done two versions back
 		} {
 			want := testgit.Golden(t).Run(testgit.Case{Dir: full, Format: f, Args: append([]string{"blame"}, args...)})
 			dir := filepath.Join(t.TempDir(), "partial")
@@ -68,8 +75,21 @@ func TestPartialCloneFetchesAsGit(t *testing.T) {
 				t.Errorf("%v: goblame %s in the partial clone: exit %d, stderr %q\n%s\nwant (git in the full repository):\n%s",
 					f, strings.Join(args, " "), cmd.ProcessState.ExitCode(), stderr.String(), got, want.Stdout)
 			}
-			if after := packCount(t, dir); after <= before {
+			after := packCount(t, dir)
+			if after <= before {
 				t.Errorf("%v: goblame %s: %d packs before, %d after: nothing was fetched", f, strings.Join(args, " "), before, after)
+			}
+			// git fetches an object a pack, as goblame does: as many
+			// packs means the same objects fetched, none ahead of need.
+			gitDir := filepath.Join(t.TempDir(), "partial")
+			testgit.CopyTree(t, partial, gitDir)
+			g := exec.Command("git", append([]string{"blame"}, args...)...)
+			g.Dir, g.Env = gitDir, env
+			if out, err := g.CombinedOutput(); err != nil {
+				t.Fatalf("git blame %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+			if n := packCount(t, gitDir); n != after {
+				t.Errorf("%v: goblame %s left %d packs, git %d", f, strings.Join(args, " "), after, n)
 			}
 		}
 		// No lazy fetch: git's warning and fatal error (nothing changes
