@@ -30,6 +30,9 @@ func TestFuncnameRangesMatchGit(t *testing.T) {
 			{"-L", ":alpha", "code.py"}, {"-L", ":gamma", "code.py"}, {"-L", ":Beta", "code.py"},
 			{"-L", ":two", "notes.txt"}, {"-L", ":one", "-L", ":two", "notes.txt"},
 			{"-L", ":second", "plain"}, {"-L", ":indented", "plain"}, {"-L", "^:third", "plain"},
+			// Text after the closing ':' is a usage error once the
+			// function is found; git looks for it first.
+			{"-L", ":first:code.c", "code.c"}, {"-L", ":nosuchfunction:code.c", "code.c"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}

@@ -279,9 +279,9 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 		return 0, 0, ErrRangeSyntax
 	}
 	pattern := arg[1:term]
-	if term < len(arg) {
-		return 0, 0, ErrRangeSyntax // something after the closing ':'
-	}
+	// Something after the closing ':' is a syntax error, but git looks
+	// for the function first (its errors come first).
+	trailing := term < len(arg)
 	anchor--
 	start := rp.nthLine(anchor)
 	re, err := posixre.Compile(pattern, posixre.Newline, rp.locale)
@@ -340,6 +340,9 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 			break
 		}
 		end++
+	}
+	if trailing {
+		return 0, 0, ErrRangeSyntax
 	}
 	return begin + 1, end, nil
 }
