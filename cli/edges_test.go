@@ -175,3 +175,33 @@ func TestRefListingRevisions(t *testing.T) {
 		}
 	}
 }
+
+// unformattableDateScript commits on top of a normal history a commit
+// whose author time is too large to format (written with hash-object:
+// git commit refuses it).
+const unformattableDateScript = `git init -q r && cd r
+seq 1 3 >f && commit_all first
+seq 1 5 >f && git add f
+tree=$(git write-tree)
+id=$(printf 'tree %s\nparent %s\nauthor Big <b@x> 18446744073709551615 +0100\ncommitter C <c@x> 1112912000 +0100\n\nbig\n' $tree $(git rev-parse HEAD) |
+  git hash-object -t commit -w --literally --stdin)
+git update-ref refs/heads/main $id
+git reset -q --hard
+`
+
+// TestUnformattableDateMatchesGit: git formats a line's date only where
+// it shows it, after it has printed the start of the line: a date it
+// cannot format dies with that start on standard output, and blames that
+// show no date (-s, porcelain, -t) print every line.
+func TestUnformattableDateMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, f := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-unformattable-date", f, unformattableDateScript), "r")
+		for _, args := range [][]string{
+			{"f"}, {"-c", "f"}, {"-s", "f"}, {"-s", "-n", "-f", "f"}, {"-n", "-f", "f"}, {"-t", "f"},
+			{"-p", "f"}, {"--incremental", "f"}, {"--date=relative", "f"}, {"-e", "-L", "4,5", "f"},
+		} {
+			compareWithGit(t, dir, f, nil, nil, args...)
+		}
+	}
+}

@@ -129,6 +129,9 @@ func (p *printer) human() error {
 	hexSize := 0
 	var hexBuf []byte
 	var timeBuf []byte
+	// git formats the date only where it shows it, after the start of
+	// the line: a date it cannot format dies with that start written.
+	needTime := p.opts.Annotate || !p.opts.NoAuthor
 	for i := range p.res.Entries {
 		e := &p.res.Entries[i]
 		info, err := e.Commit.Info()
@@ -137,9 +140,9 @@ func (p *printer) human() error {
 		}
 		hexBuf = e.Commit.ID.AppendHex(hexBuf[:0])
 		hexSize = len(hexBuf)
-		timeBuf, err = p.formatTime(timeBuf[:0], info, dateWidth)
-		if err != nil {
-			return err
+		var timeErr error
+		if needTime {
+			timeBuf, timeErr = p.formatTime(timeBuf[:0], info, dateWidth)
 		}
 		var defaultColor, color, reset string
 		if colorAge {
@@ -190,6 +193,10 @@ func (p *printer) human() error {
 			}
 			b = append(b, hex[:min(length, len(hex))]...)
 			if p.opts.Annotate {
+				if timeErr != nil {
+					p.w.Write(b)
+					return timeErr
+				}
 				b = append(b, "\t("...)
 				b = appendPadLeft(b, name, 10)
 				b = append(b, '\t')
@@ -225,6 +232,10 @@ func (p *printer) human() error {
 					b = appendIntPad(b, e.SLno+1+k, a.origDigits)
 				}
 				if !p.opts.NoAuthor {
+					if timeErr != nil {
+						p.w.Write(b)
+						return timeErr
+					}
 					b = append(b, " ("...)
 					b = append(b, name...)
 					for j := Utf8Width(name); j < a.longestAuthor; j++ {
