@@ -90,6 +90,8 @@ func TestCleanFiltersMatchGit(t *testing.T) {
 			{cfg("filter.up.clean", upper), nil, []string{"--contents", "f.up", "HEAD~1", "--", "f.up"}},
 			{cfg("filter.up.clean", upper, "filter.up.required", "true"), nil, []string{"--incremental", "f.up"}},
 			{cfg("filter.up.clean", "echo %f %% %x >&2; tr a-z A-Z"), nil, []string{"f.up"}},
+			// git's children get GIT_PREFIX ("" at the top).
+			{cfg("filter.up.clean", "echo prefix=${GIT_PREFIX-unset} >&2; tr a-z A-Z"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" upper"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" upper"), lower, []string{"--contents", "-", "f.up"}},
 			{cfg("filter.up.process", proc+" stderr", "filter.up.clean", "false"), nil, []string{"f.up"}},

@@ -46,9 +46,12 @@ func (b *blameRun) pagerCommand() string {
 
 // startPager runs the pager with blame's output on its standard input, as
 // git does (LESS=FRX and LV=-c unless set). It returns the writer to use
-// and a function that closes it and waits for the pager.
+// and a function that closes it and waits for the pager. Its environment
+// has GIT_PREFIX, as the programs git runs once set up.
 func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
-	return startPager(b.env, cmdline)
+	e := b.env
+	e.Env = commandEnv(e.Env, b.r.Prefix)
+	return startPager(e, cmdline)
 }
 
 // startPager runs the pager cmdline with env's environment and standard

@@ -291,7 +291,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		CopyScore:        int(a.CopyScore),
 		NoTextConv:       !a.TextConv,
 		CommandStderr:    b.env.Stderr,
-		CommandEnv:       b.env.Env,
+		CommandEnv:       commandEnv(b.env.Env, b.r.Prefix),
 		IgnoreRevs:       a.IgnoreRevs,
 		IgnoreRevsFiles:  a.IgnoreRevsFiles,
 		Ranges:           a.Ranges,
@@ -432,4 +432,22 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 		f.Heat, _ = format.ParseHighlightRecent(format.DefaultHighlightRecent, b.dateNow, b.local)
 	}
 	return f
+}
+
+// commandEnv is the environment git gives the programs it runs (textconv
+// commands, clean filters, git fetch in a partial clone): its own, with
+// GIT_PREFIX set to the working directory below the top of the work tree
+// (setup_git_directory sets it, "" at the top). A nil env stays nil (the
+// process's own, which then has no GIT_PREFIX).
+func commandEnv(env []string, prefix string) []string {
+	if env == nil {
+		return nil
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GIT_PREFIX=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "GIT_PREFIX="+prefix)
 }
