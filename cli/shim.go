@@ -231,10 +231,17 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 }
 
 // tracing reports whether the variable k=v turns on one of git's traces
-// (trace.c's trace_want, trace2's target variables).
+// (trace.c's trace_want, trace2's target variables). GIT_TRACE_BARE,
+// GIT_TRACE_REDACT and GIT_TRACE_CURL_NO_DATA are trace keys that only
+// shape other traces' lines (git's test suite sets GIT_TRACE_BARE=1 for
+// every test).
 func tracing(k, v string) bool {
 	if k != "GIT_TRACE" && !strings.HasPrefix(k, "GIT_TRACE_") &&
 		k != "GIT_TRACE2" && k != "GIT_TRACE2_EVENT" && k != "GIT_TRACE2_PERF" {
+		return false
+	}
+	switch k {
+	case "GIT_TRACE_BARE", "GIT_TRACE_REDACT", "GIT_TRACE_CURL_NO_DATA":
 		return false
 	}
 	return v != "" && v != "0" && !strings.EqualFold(v, "false")

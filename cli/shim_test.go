@@ -435,7 +435,8 @@ func TestShimDelegates(t *testing.T) {
 			t.Errorf("git blame with %s: exit %d, stderr %q; want the real git to run", env, got.ExitCode, got.Stderr)
 		}
 	}
-	for _, env := range [][]string{w("GIT_TRACE=0"), w("GIT_TRACE=false"), w("GIT_TRACE="), w("GIT_TRACE2_CONFIG_PARAMS=core.*")} {
+	for _, env := range [][]string{w("GIT_TRACE=0"), w("GIT_TRACE=false"), w("GIT_TRACE="), w("GIT_TRACE2_CONFIG_PARAMS=core.*"),
+		w("GIT_TRACE_BARE=1"), w("GIT_TRACE_REDACT=0"), w("GIT_TRACE_CURL_NO_DATA=1")} {
 		if got := in.run(t, dir, oid.SHA1, nil, env, in.tripwire, "blame", "main.c"); got.ExitCode != 0 {
 			t.Errorf("git blame with %s: exit %d, stderr %q; want goblame to blame", env, got.ExitCode, got.Stderr)
 		}
