@@ -141,7 +141,7 @@ func (r *Repository) dateNow() time.Time {
 
 func allDigits(b []byte) bool {
 	for _, c := range b {
-		if c < '0' || c > '9' {
+		if !isDigit(c) {
 			return false
 		}
 	}

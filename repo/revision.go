@@ -709,19 +709,18 @@ func (res *resolver) basic(name string, flags int) (oid.ID, bool, error) {
 		if at, ok := reflogTimestamp(spec); ok {
 			return res.reflogAt(name[:i], at)
 		}
-		if _, unknown := res.substituteBranch(name[:i]); unknown && (upstreamMark(spec) || pushMark(spec)) {
-			return oid.ID{}, false, nil // "@{-N}@{u}" without N checkouts
-		}
-		if upstreamMark(spec) {
-			ref, err := res.upstreamRef(name[:i])
-			if err != nil {
-				return oid.ID{}, false, err
+		if upstream, push := upstreamMark(spec), pushMark(spec); upstream || push {
+			branch, unknown := res.substituteBranch(name[:i])
+			if unknown {
+				return oid.ID{}, false, nil // "@{-N}@{u}" without N checkouts
 			}
-			n, id, err := res.dwimRef(ref, true)
-			return id, n > 0, err
-		}
-		if pushMark(spec) {
-			ref, err := res.pushRef(name[:i])
+			var ref string
+			var err error
+			if upstream {
+				ref, err = res.upstreamRef(branch)
+			} else {
+				ref, err = res.pushRef(branch)
+			}
 			if err != nil {
 				return oid.ID{}, false, err
 			}

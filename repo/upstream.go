@@ -70,7 +70,6 @@ func (res *resolver) upstreamRef(branch string) (string, error) {
 // points to (git's branch_get(NULL)); a detached HEAD is git's "HEAD
 // does not point to a branch".
 func (res *resolver) branchNamed(branch string) (string, error) {
-	branch, _ = res.substituteBranch(branch)
 	if branch != "" && branch != "HEAD" && branch != "@" {
 		return branch, nil
 	}
