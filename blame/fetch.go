@@ -1,7 +1,7 @@
 package blame
 
 import (
-	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -80,6 +80,11 @@ func (l *lazyFetch) fetch(id oid.ID) error {
 	if l.err != nil {
 		return l.err
 	}
+	if len(l.remotes) == 0 {
+		// remote.<name>.promisor=false only: no promisor remote, and git
+		// neither fetches nor warns.
+		return fmt.Errorf("odb: %s: %w", id, odb.ErrNotFound)
+	}
 	noLazy := false
 	if v, ok := envValue(env, "GIT_NO_LAZY_FETCH"); ok {
 		b, valid := repo.ParseBool(v, true)
@@ -113,18 +118,9 @@ func (l *lazyFetch) fetchFrom(remote string, id oid.ID, env []string, stderr io.
 	}
 	c.Env = env
 	c.Stdin = strings.NewReader(id.String() + "\n")
-	var buf bytes.Buffer
-	switch w := stderr.(type) {
-	case nil:
-	case *os.File:
-		c.Stderr = w
-	default:
-		c.Stderr = &buf
-	}
+	stderrOut := attachStderr(c, stderr)
 	err := c.Run()
-	if buf.Len() > 0 {
-		stderr.Write(buf.Bytes())
-	}
+	stderrOut()
 	return err == nil
 }
 

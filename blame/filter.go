@@ -3,11 +3,14 @@ package blame
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/goblame/goblame/internal/cquote"
 )
 
 // filterDriver is a filter.<name> of the configuration (git's
@@ -101,7 +104,7 @@ func (b *run) cleanFilter(path string, drivers map[string]*filterDriver) func(st
 // its standard input, its output the filtered content. ok is false, after
 // git's error lines, when the command cannot start or fails.
 func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bool) {
-	c, stderrOut, err := b.command(cmd, expandPercentF(cmd, shellQuote(path)))
+	c, stderrOut, err := b.command(cmd, expandPercentF(cmd, cquote.SingleQuote(path)))
 	if err != nil {
 		b.warn("error: cannot fork to run external filter '" + cmd + "'")
 		b.warn("error: external filter '" + cmd + "' failed")
@@ -142,18 +145,18 @@ func (b *run) command(name, line string) (c *exec.Cmd, stderrOut func(), err err
 		c.Dir = b.repo.GitDir
 	}
 	c.Env = b.opts.CommandEnv
-	stderrOut = b.commandStderr(c)
+	stderrOut = attachStderr(c, b.opts.CommandStderr)
 	return c, stderrOut, nil
 }
 
-// commandStderr gives a command Options.CommandStderr: a file as it is,
-// so that what the command writes comes where it writes it; any other
-// writer through a buffer that the returned function writes out once the
-// command has ended — os/exec copies into a writer from a goroutine of
-// its own, which would race with the caller's own writes to it (a
-// bytes.Buffer loses lines).
-func (b *run) commandStderr(c *exec.Cmd) func() {
-	switch w := b.opts.CommandStderr.(type) {
+// attachStderr gives a command w (Options.CommandStderr) as its standard
+// error: a file as it is, so that what the command writes comes where it
+// writes it; any other writer through a buffer that the returned
+// function writes out once the command has ended — os/exec copies into a
+// writer from a goroutine of its own, which would race with the caller's
+// own writes to it (a bytes.Buffer loses lines). nil is the null device.
+func attachStderr(c *exec.Cmd, w io.Writer) func() {
+	switch w := w.(type) {
 	case nil:
 		c.Stderr = nil // the null device
 	case *os.File:
@@ -180,12 +183,7 @@ func (b *run) lookPath(name string) (string, error) {
 	if b.opts.CommandEnv == nil {
 		return exec.LookPath(name)
 	}
-	path := ""
-	for _, kv := range b.opts.CommandEnv {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
+	path, _ := envValue(b.opts.CommandEnv, "PATH")
 	for _, dir := range strings.Split(path, ":") {
 		if dir == "" {
 			dir = "."
@@ -245,22 +243,4 @@ func expandPercentF(cmd, quoted string) string {
 			sb.WriteByte('%')
 		}
 	}
-}
-
-// shellQuote is git's sq_quote_buf: s in single quotes, with ' and !
-// written as '\” and '\!'.
-func shellQuote(s string) string {
-	var sb strings.Builder
-	sb.WriteByte('\'')
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '\'' || c == '!' {
-			sb.WriteString("'\\")
-			sb.WriteByte(c)
-			sb.WriteByte('\'')
-			continue
-		}
-		sb.WriteByte(s[i])
-	}
-	sb.WriteByte('\'')
-	return sb.String()
 }

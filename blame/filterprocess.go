@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -18,8 +19,10 @@ import (
 // Running Filter Process"): pkt-lines over the filter's standard input
 // and output, version 2.
 const (
-	// pktMaxData is LARGE_PACKET_DATA_MAX: the most a packet carries.
-	pktMaxData = 65520 - 4
+	// pktMax is LARGE_PACKET_MAX, the largest packet with its length;
+	// pktMaxData (LARGE_PACKET_DATA_MAX) the most one carries.
+	pktMax     = 65520
+	pktMaxData = pktMax - 4
 )
 
 // errPktEOF is the end of the filter's output where a reader that is
@@ -78,13 +81,13 @@ func (p *pktConn) read(gentle bool) ([]byte, error) {
 		return nil, fatalf("the remote end hung up unexpectedly")
 	}
 	n, err := strconv.ParseUint(string(head[:]), 16, 16)
-	if err != nil || strings.ContainsAny(string(head[:]), "+-") {
+	if err != nil {
 		return nil, fatalf("protocol error: bad line length character: %s", head[:])
 	}
 	switch {
 	case n == 0, n == 1, n == 2:
 		return nil, nil // flush, delimiter, response end
-	case n < 4 || n-4 >= pktMaxData+4:
+	case n < 4 || n-4 >= pktMax:
 		return nil, fatalf("protocol error: bad line length %d", n)
 	}
 	data := make([]byte, n-4)
@@ -305,12 +308,13 @@ func (p *filterProcess) handshake() (msg string, err error) {
 	if msg, err := expect("git-filter-server", func(l string) bool { return l == "git-filter-server" }); msg != "" || err != nil {
 		return msg, err
 	}
-	version := 0
+	version := int64(0)
 	if msg, err := expect("version", func(l string) bool {
+		// strtol_i: the whole rest is a C integer that fits an int.
 		v, found := strings.CutPrefix(l, "version=")
-		n, perr := strconv.Atoi(v)
+		n, end := gitdate.CStrtol(v, 0)
 		version = n
-		return found && perr == nil && v != "" && v[0] != '+'
+		return found && end == len(v) && n == int64(int32(n))
 	}); msg != "" || err != nil {
 		return msg, err
 	}
@@ -322,7 +326,7 @@ func (p *filterProcess) handshake() (msg string, err error) {
 		return "Unexpected line '" + line + "', expected flush", nil
 	}
 	if version != 2 {
-		return "Version " + strconv.Itoa(version) + " not supported", nil
+		return "Version " + strconv.FormatInt(version, 10) + " not supported", nil
 	}
 	for _, c := range []string{"clean", "smudge", "delay"} {
 		if p.pkt.writeLine("capability="+c+"\n") != nil {

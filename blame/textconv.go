@@ -63,7 +63,7 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	stderrOut := b.commandStderr(c)
+	stderrOut := attachStderr(c, b.opts.CommandStderr)
 	c.Env = b.opts.CommandEnv
 	err = c.Run()
 	stderrOut()

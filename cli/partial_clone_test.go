@@ -92,6 +92,33 @@ func TestPartialCloneFetchesAsGit(t *testing.T) {
 				t.Errorf("%v: goblame %s left %d packs, git %d", f, strings.Join(args, " "), after, n)
 			}
 		}
+		// A clone whose remote is no promisor any more (promisor=false,
+		// no filter): nothing is fetched, and a missing blob is the
+		// error of any repository, without GIT_NO_LAZY_FETCH's warning.
+		notPromisor := filepath.Join(t.TempDir(), "partial")
+		testgit.CopyTree(t, partial, notPromisor)
+		for _, kv := range [][]string{{"remote.origin.promisor", "false"}, {"--unset", "remote.origin.partialclonefilter"}} {
+			if out, err := exec.Command("git", append([]string{"-C", notPromisor, "config"}, kv...)...).CombinedOutput(); err != nil {
+				t.Fatalf("git config %v: %v\n%s", kv, err, out)
+			}
+		}
+		packs := packCount(t, notPromisor)
+		for _, extra := range [][]string{nil, {"GIT_NO_LAZY_FETCH=1"}} {
+			run := func(prog string) (string, int) {
+				cmd := exec.Command(prog, "HEAD", "--", "g.txt")
+				if prog == "git" {
+					cmd.Args = []string{"git", "blame", "HEAD", "--", "g.txt"}
+				}
+				cmd.Dir, cmd.Env = notPromisor, append(append([]string{}, env...), extra...)
+				out, _ := cmd.CombinedOutput()
+				return string(out), cmd.ProcessState.ExitCode()
+			}
+			got, gotCode := run(bin)
+			want, wantCode := run("git")
+			if got != want || gotCode != wantCode || packCount(t, notPromisor) != packs {
+				t.Errorf("%v: %v goblame in a clone without promisor remote: exit %d\n%s\nwant exit %d\n%s(packs %d)", f, extra, gotCode, got, wantCode, want, packCount(t, notPromisor))
+			}
+		}
 		// No lazy fetch: git's warning and fatal error (nothing changes
 		// in the clone, so git runs in the fixture itself).
 		args := []string{"HEAD", "--", "g.txt"}
