@@ -234,7 +234,8 @@ func fatalf(format string, args ...any) error { return errors.New(fmt.Sprintf(fo
 
 func (b *run) prepare(ctx context.Context, words []string, arg string) (*blamecore.Blamer, []LineRange, bool, error) {
 	r, opts := b.repo, b.opts
-	if err := b.r.CheckSettings(); err != nil {
+	settings, err := b.r.readSettings()
+	if err != nil {
 		return nil, nil, false, err
 	}
 	path, err := r.PrefixPath(arg)
@@ -290,10 +291,8 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if !opts.Since.IsZero() {
 		core.Since, core.HasSince = uint64(opts.Since.Unix()), true
 	}
-	if e, ok := r.Config.Entry("commitgraph.readchangedpaths"); ok {
-		if on, valid := repo.ParseBool(e.Value, e.HasValue); valid && !on {
-			core.UseBloom = false
-		}
+	if !settings.ReadChangedPaths {
+		core.UseBloom = false
 	}
 	ignore, err := b.ignoreList()
 	if err != nil {
@@ -605,12 +604,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	return req, nil
 }
 
-// history opens the commit walk: the commit-graph unless git would
-// ignore it, grafts (Options.Grafts and info/grafts) and the shallow
-// boundary.
-// history opens the walk over the repository's commits; rewritten
-// reports grafts, a shallow boundary, replace refs or -S, under which
-// the cache is not used.
+// history opens the walk over the repository's commits: the
+// commit-graph unless git would ignore it, grafts (Options.Grafts and
+// info/grafts) and the shallow boundary; rewritten reports grafts, a
+// shallow boundary, replace refs or -S, under which the cache is not
+// used.
 func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	r := b.repo
 	parents, msgs, err := r.EffectiveParents()
@@ -630,12 +628,8 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 			grafts[k] = v
 		}
 	}
-	disable := r.HasReplacements()
-	if e, ok := r.Config.Entry("core.commitgraph"); ok {
-		if on, valid := repo.ParseBool(e.Value, e.HasValue); valid && !on {
-			disable = true
-		}
-	}
+	settings, _ := b.r.readSettings() // prepare's first step checked them
+	disable := r.HasReplacements() || !settings.CommitGraph
 	var g *traverse.Graph
 	if !disable && len(grafts) == 0 {
 		var warnings []string

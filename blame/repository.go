@@ -50,15 +50,22 @@ type Repository struct {
 	lazy *lazyFetch
 
 	settingsOnce sync.Once
+	settings     repo.Settings
 	settingsErr  error
 }
 
-// CheckSettings checks, once, the settings git reads at the start of
-// every blame (repo.Repository.CheckSettings): Prepare does, and the
-// command line calls it where git does, once its options are parsed.
+// CheckSettings reads, once, the settings git reads at the start of every
+// blame (repo.Repository.ReadSettings) and returns the error git dies of:
+// Prepare does, and the command line calls it where git does, once its
+// options are parsed.
 func (r *Repository) CheckSettings() error {
-	r.settingsOnce.Do(func() { r.settingsErr = r.repo.CheckSettings() })
-	return r.settingsErr
+	_, err := r.readSettings()
+	return err
+}
+
+func (r *Repository) readSettings() (repo.Settings, error) {
+	r.settingsOnce.Do(func() { r.settings, r.settingsErr = r.repo.ReadSettings() })
+	return r.settings, r.settingsErr
 }
 
 // Open opens the repository that contains dir, found as git finds it

@@ -26,7 +26,7 @@ func (r *Repository) openObjects() error {
 			opts.ExtraAlternates = append(opts.ExtraAlternates, join(r.gitCwd, d))
 		}
 	}
-	// A value that is no boolean is CheckSettings' error, where git
+	// A value that is no boolean is ReadSettings' error, where git
 	// dies of it (after the command line is parsed).
 	if b, ok, err := r.Config.Bool("core.multipackindex"); err == nil && ok && !b {
 		opts.DisableMultiPackIndex = true

@@ -10,7 +10,15 @@ func ParseBool(value string, hasValue bool) (b, valid bool) {
 	return parseBoolValue(value, hasValue)
 }
 
-// CheckSettings reads what git's prepare_repo_settings reads, which git
+// Settings are what of git's repository settings (prepare_repo_settings)
+// a blame uses: whether to read the commit-graph (core.commitGraph) and
+// its changed-path Bloom filters (commitGraph.readChangedPaths), both
+// true unless set false.
+type Settings struct {
+	CommitGraph, ReadChangedPaths bool
+}
+
+// ReadSettings reads what git's prepare_repo_settings reads, which git
 // blame calls once its options are parsed, and returns the error git
 // dies of for a bad value: a boolean (feature.manyFiles,
 // feature.experimental, core.commitGraph, commitGraph.readChangedPaths,
@@ -19,31 +27,43 @@ func ParseBool(value string, hasValue bool) (b, valid bool) {
 // (commitGraph.generationVersion, index.version) that is none, or an
 // unknown fetch.negotiationAlgorithm or a string key (it and
 // core.untrackedCache) without a value.
-func (r *Repository) CheckSettings() error {
+func (r *Repository) ReadSettings() (Settings, error) {
+	s := Settings{CommitGraph: true, ReadChangedPaths: true}
 	c := r.Config
-	bools := func(keys ...string) error {
-		for _, k := range keys {
-			if _, _, err := c.Bool(k); err != nil {
+	// bools reads keys in order; a key set to false clears *set[i].
+	bools := func(keys []string, set ...*bool) error {
+		for i, k := range keys {
+			b, ok, err := c.Bool(k)
+			if err != nil {
 				return err
+			}
+			if ok && i < len(set) {
+				*set[i] = b
 			}
 		}
 		return nil
 	}
-	if err := bools("feature.manyfiles", "feature.experimental", "core.commitgraph"); err != nil {
-		return err
+	if err := bools([]string{"feature.manyfiles", "feature.experimental"}); err != nil {
+		return s, err
+	}
+	if err := bools([]string{"core.commitgraph"}, &s.CommitGraph); err != nil {
+		return s, err
 	}
 	if _, _, err := c.Int("commitgraph.generationversion"); err != nil {
-		return err
+		return s, err
 	}
-	if err := bools("commitgraph.readchangedpaths", "gc.writecommitgraph", "fetch.writecommitgraph",
-		"pack.usesparse", "core.multipackindex", "index.sparse"); err != nil {
-		return err
+	if err := bools([]string{"commitgraph.readchangedpaths"}, &s.ReadChangedPaths); err != nil {
+		return s, err
+	}
+	if err := bools([]string{"gc.writecommitgraph", "fetch.writecommitgraph", "pack.usesparse",
+		"core.multipackindex", "index.sparse"}); err != nil {
+		return s, err
 	}
 	if _, err := r.env.envBool("GIT_TEST_MULTI_PACK_INDEX", false); err != nil {
-		return err
+		return s, err
 	}
 	if _, _, err := c.Int("index.version"); err != nil {
-		return err
+		return s, err
 	}
 	for _, k := range []string{"core.untrackedcache", "fetch.negotiationalgorithm"} {
 		e, ok := c.Entry(k)
@@ -51,15 +71,15 @@ func (r *Repository) CheckSettings() error {
 			continue
 		}
 		if !e.HasValue {
-			return &Error{Kind: ErrBadConfig, Msg: r.badConfigVariable(e.Key), Before: []string{"error: missing value for '" + e.Key + "'"}}
+			return s, &Error{Kind: ErrBadConfig, Msg: r.badConfigVariable(e.Key), Before: []string{"error: missing value for '" + e.Key + "'"}}
 		}
 		if k == "fetch.negotiationalgorithm" {
 			switch strings.ToLower(e.Value) {
 			case "skipping", "noop", "consecutive", "default":
 			default:
-				return newError(ErrBadConfig, "unknown fetch negotiation algorithm '%s'", e.Value)
+				return s, newError(ErrBadConfig, "unknown fetch negotiation algorithm '%s'", e.Value)
 			}
 		}
 	}
-	return nil
+	return s, nil
 }
