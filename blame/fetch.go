@@ -27,11 +27,11 @@ import (
 type lazyFetch struct {
 	r *Repository
 
-	once     sync.Once
-	remotes  []string
-	err      error
-	noLazy   atomic.Bool // the warning about GIT_NO_LAZY_FETCH was given
-	settings atomic.Pointer[commandSettings]
+	once         sync.Once
+	remotes      []string
+	err          error
+	warnedNoLazy atomic.Bool // the warning about GIT_NO_LAZY_FETCH was given
+	settings     atomic.Pointer[commandSettings]
 }
 
 // commandSettings are the environment and standard error a blame gives
@@ -94,7 +94,7 @@ func (l *lazyFetch) fetch(id oid.ID) error {
 		noLazy = b
 	}
 	if noLazy {
-		if !l.noLazy.Swap(true) && s.stderr != nil {
+		if !l.warnedNoLazy.Swap(true) && s.stderr != nil {
 			io.WriteString(s.stderr, "warning: lazy fetching disabled; some objects may not be available\n")
 		}
 	} else {
