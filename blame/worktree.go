@@ -2,13 +2,14 @@ package blame
 
 import (
 	"errors"
-	"github.com/goblame/goblame/internal/fsread"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -96,7 +97,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			if fi.Mode()&0o100 != 0 {
 				mode = object.ModeExec
 			}
-			data, err := os.ReadFile(readFrom)
+			// Read as the repository's files are (no *os.File: see
+			// fsread.File), without a size limit, as git reads it.
+			data, err := fsread.ReadFile(readFrom, math.MaxInt64)
 			if err != nil {
 				return nil, fatalf("cannot open or read '%s': %s", readFrom, repo.Strerror(err))
 			}

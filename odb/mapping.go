@@ -39,7 +39,7 @@ func mapFile(path string) (*mapping, error) {
 
 // openMapping is mapFile that also returns the open file the mapping was
 // made from (nil on error), for the caller to keep or close.
-func openMapping(path string) (*os.File, *mapping, error) {
+func openMapping(path string) (*fsread.File, *mapping, error) {
 	f, st, err := fsread.OpenStat(path, false)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +52,7 @@ func openMapping(path string) (*os.File, *mapping, error) {
 	return f, m, nil
 }
 
-func mapOpened(f *os.File, st os.FileInfo, path string) (*mapping, error) {
+func mapOpened(f *fsread.File, st os.FileInfo, path string) (*mapping, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}

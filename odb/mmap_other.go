@@ -2,9 +2,9 @@
 
 package odb
 
-import "os"
+import "github.com/goblame/goblame/internal/fsread"
 
-func mmapFile(f *os.File, size int64) ([]byte, bool) { return nil, false }
+func mmapFile(f *fsread.File, size int64) ([]byte, bool) { return nil, false }
 
 func munmap(b []byte) error { return nil }
 func releasePages(b []byte) {}

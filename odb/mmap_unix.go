@@ -3,14 +3,13 @@
 package odb
 
 import (
-	"os"
-
+	"github.com/goblame/goblame/internal/fsread"
 	"golang.org/x/sys/unix"
 )
 
 // mmapFile maps size bytes of f read-only. ok is false when the platform or
 // the file system refuses, and the caller falls back to reading.
-func mmapFile(f *os.File, size int64) ([]byte, bool) {
+func mmapFile(f *fsread.File, size int64) ([]byte, bool) {
 	if size <= 0 || int64(int(size)) != size {
 		return nil, false
 	}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -44,7 +45,7 @@ type pack struct {
 	// file is the .pack file the mapping was made from, kept open so
 	// that readers can read entries with pread instead of touching the
 	// mapping (see Reader.entry); nil when over maxPackFiles.
-	file *os.File
+	file *fsread.File
 
 	// windows has a bit for every residentWindow of the mapping that
 	// readers touched since its pages were last released, and resident
@@ -156,6 +157,9 @@ func (p *pack) packData() ([]byte, error) {
 			p.windows = make([]atomic.Uint64, (len(d)/residentWindow+64)/64)
 			if openPackFiles.Add(1) <= maxPackFiles {
 				p.file, f = f, nil
+				// A database dropped without Close still closes
+				// its packs' files (an *os.File did that).
+				runtime.AddCleanup(p, closeDroppedFile, p.file)
 			} else {
 				openPackFiles.Add(-1)
 			}
@@ -165,6 +169,15 @@ func (p *pack) packData() ([]byte, error) {
 		}
 	})
 	return p.data, p.dataErr
+}
+
+// closeDroppedFile closes the file of a pack that was collected without
+// DB.Close having closed it.
+func closeDroppedFile(f *fsread.File) {
+	if f.Fd() != ^uintptr(0) {
+		f.Close()
+		openPackFiles.Add(-1)
+	}
 }
 
 func (p *pack) close() {

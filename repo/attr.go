@@ -7,7 +7,6 @@ import (
 	"github.com/goblame/goblame/internal/cquote"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -205,7 +204,7 @@ func (r *Repository) readAttrFileIn(top, rel string, macroOK bool) *attrFile {
 	return r.parseAttrFile(f, err, rel, macroOK)
 }
 
-func (r *Repository) parseAttrFile(f *os.File, err error, name string, macroOK bool) *attrFile {
+func (r *Repository) parseAttrFile(f *fsread.File, err error, name string, macroOK bool) *attrFile {
 	if err != nil {
 		if errors.Is(err, fsread.ErrNotRegular) {
 			r.warn("warning: ignoring gitattributes file '" + name + "': not a regular file")
@@ -225,7 +224,7 @@ func (r *Repository) parseAttrFile(f *os.File, err error, name string, macroOK b
 		r.warn("warning: ignoring overly large gitattributes file '" + name + "'")
 		return nil
 	}
-	data, err := readAll(f)
+	data, err := fsread.ReadAll(f, name, 0)
 	if err != nil {
 		return &attrFile{}
 	}

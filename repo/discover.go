@@ -449,7 +449,7 @@ func validHeadRef(path string) bool {
 	return true
 }
 
-func readFull(f *os.File, buf []byte) (int, error) {
+func readFull(f *fsread.File, buf []byte) (int, error) {
 	n := 0
 	for n < len(buf) {
 		m, err := f.Read(buf[n:])

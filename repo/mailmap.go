@@ -5,7 +5,6 @@ import (
 	"errors"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -309,10 +308,4 @@ func (m *Mailmap) readFile(path, name string, noFollow bool) {
 		return
 	}
 	m.addText(data, true)
-}
-
-func readAll(f *os.File) ([]byte, error) {
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(f)
-	return buf.Bytes(), err
 }

@@ -13,6 +13,10 @@
 // (*TooLargeError) decided from the size fstat reports and the caller's
 // limit, so a file cannot make a reader allocate more than either.
 //
+// What it opens is a File, a bare descriptor read with read(2) and
+// pread(2), not an *os.File, which would hand it to the runtime's
+// network poller for nothing (see File).
+//
 // # Concurrency
 //
 // The functions are safe for concurrent use.
@@ -23,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -81,18 +84,18 @@ func (e *TooLargeError) Error() string {
 // a regular file. /dev/null (any character device with the null
 // device's numbers) is returned too, and reads as empty. With noFollow a
 // final symbolic link is not followed (open fails with ELOOP).
-func Open(name string, noFollow bool) (*os.File, error) {
+func Open(name string, noFollow bool) (*File, error) {
 	f, _, err := OpenStat(name, noFollow)
 	return f, err
 }
 
 // OpenStat is Open that also returns what fstat said about the file.
-func OpenStat(name string, noFollow bool) (*os.File, fs.FileInfo, error) {
-	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+func OpenStat(name string, noFollow bool) (*File, fs.FileInfo, error) {
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
 	if noFollow {
-		flags |= syscall.O_NOFOLLOW
+		flags |= unix.O_NOFOLLOW
 	}
-	f, err := os.OpenFile(name, flags, 0)
+	f, err := openFile(name, flags)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,7 +104,7 @@ func OpenStat(name string, noFollow bool) (*os.File, fs.FileInfo, error) {
 
 // checkRegular returns f and its fstat when f is a regular file or the
 // null device, and closes it otherwise.
-func checkRegular(f *os.File, name string) (*os.File, fs.FileInfo, error) {
+func checkRegular(f *File, name string) (*File, fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -142,7 +145,7 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 
 // ReadAll reads an opened file (from Open) to the end, at most limit
 // bytes (DefaultLimit when limit <= 0).
-func ReadAll(f *os.File, name string, limit int64) ([]byte, error) {
+func ReadAll(f *File, name string, limit int64) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		st = nil
@@ -150,7 +153,7 @@ func ReadAll(f *os.File, name string, limit int64) ([]byte, error) {
 	return readAll(f, st, name, limit)
 }
 
-func readAll(f *os.File, st fs.FileInfo, name string, limit int64) ([]byte, error) {
+func readAll(f *File, st fs.FileInfo, name string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -195,7 +198,7 @@ const pathMax = 4096
 // limit applies to rel alone (openat(2) from dir), not to dir/rel. Names
 // deep inside a work tree whose absolute form is longer than PATH_MAX
 // open as they do for git, which works from the top of the tree.
-func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
+func OpenIn(dir, rel string, noFollow bool) (*File, fs.FileInfo, error) {
 	full := dir + "/" + rel
 	if len(full) < pathMax {
 		return OpenStat(full, noFollow)
@@ -213,7 +216,7 @@ func OpenIn(dir, rel string, noFollow bool) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "openat", Path: rel, Err: err}
 	}
-	return checkRegular(os.NewFile(uintptr(fd), full), rel)
+	return checkRegular(&File{fd: fd, name: full}, rel)
 }
 
 // MapFile returns the contents of the regular file name as ReadFile does,

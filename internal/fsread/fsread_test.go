@@ -2,6 +2,7 @@ package fsread
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -42,5 +43,77 @@ func TestSpecialFiles(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing: error %v, want ErrNotExist", err)
+	}
+}
+
+func TestFileReads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	f, st, err := OpenStat(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Name() != "f" || st.Size() != 10 || st.Mode() != 0o640 || st.IsDir() {
+		t.Errorf("stat: name %q size %d mode %v", st.Name(), st.Size(), st.Mode())
+	}
+	if want, _ := os.Stat(path); !st.ModTime().Equal(want.ModTime()) {
+		t.Errorf("mtime %v, os says %v", st.ModTime(), want.ModTime())
+	}
+	buf := make([]byte, 4)
+	if n, err := f.ReadAt(buf, 3); n != 4 || err != nil || string(buf) != "3456" {
+		t.Errorf("ReadAt(4 at 3) = %d, %v, %q", n, err, buf[:n])
+	}
+	if n, err := f.ReadAt(buf, 8); n != 2 || err != io.EOF || string(buf[:n]) != "89" {
+		t.Errorf("ReadAt(4 at 8) = %d, %v, %q; want 2, EOF", n, err, buf[:n])
+	}
+	// ReadAt leaves the offset Read uses alone.
+	if n, err := f.Read(buf); n != 4 || err != nil || string(buf) != "0123" {
+		t.Errorf("Read = %d, %v, %q", n, err, buf[:n])
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil || string(rest) != "456789" {
+		t.Errorf("rest = %q, %v", rest, err)
+	}
+	if n, err := f.Read(buf); n != 0 || err != io.EOF {
+		t.Errorf("Read at the end = %d, %v; want 0, EOF", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := f.Read(buf); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Read after Close: %v, want ErrClosed", err)
+	}
+	if _, err := f.ReadAt(buf, 0); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("ReadAt after Close: %v, want ErrClosed", err)
+	}
+	if _, err := f.Stat(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Stat after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestNotRegularModes(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	for _, c := range []struct {
+		path string
+		want os.FileMode
+	}{{fifo, os.ModeNamedPipe}, {"/dev/zero", os.ModeDevice | os.ModeCharDevice}, {dir, os.ModeDir}} {
+		_, err := Open(c.path, false)
+		var nr *NotRegularError
+		if !errors.As(err, &nr) || nr.Mode.Type() != c.want {
+			t.Errorf("%s: %v, want a NotRegularError of type %v", c.path, err, c.want)
+		}
+	}
+	if _, err := Open("/dev/null", false); err != nil {
+		t.Errorf("/dev/null: %v", err)
 	}
 }

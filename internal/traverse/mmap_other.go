@@ -2,8 +2,8 @@
 
 package traverse
 
-import "os"
+import "github.com/goblame/goblame/internal/fsread"
 
-func mmapFile(f *os.File, size int64) ([]byte, bool) { return nil, false }
+func mmapFile(f *fsread.File, size int64) ([]byte, bool) { return nil, false }
 
 func munmap(b []byte) error { return nil }
