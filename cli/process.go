@@ -2,8 +2,10 @@ package cli
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +32,10 @@ import (
 //     hugeHeapFreshBytes behind them, without a collection; a blame of
 //     a file under smallBlameLines lines in a small repository (packs
 //     under 32 MiB) withdraws that advice once the file is known
-//     (hugePageFreshUndo) and makes no other start. For a walk
+//     (hugePageFreshUndo) and makes no other start. Under --incremental
+//     the start waits: in a large repository until it is found, in a
+//     small one until the command line is parsed, and a small file
+//     there gets none (hugeSchedule.parsed). For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
@@ -65,6 +70,10 @@ const (
 	// of it 5.26 -> 4.77, Magit 4.43 -> 4.17 (first entry 2.55 ->
 	// 2.43); repository.go (2,220 lines, which keeps them) equal.
 	smallBlameLines = 400
+	// smallBlameBytes: under --incremental, a work-tree file this size
+	// or smaller is taken for one under smallBlameLines lines before
+	// the blame has read it (hugeSchedule.parsed).
+	smallBlameBytes = 8 << 10
 )
 
 // hugeStarts counts the huge-page starts made (hugePageFresh and
@@ -154,6 +163,32 @@ func oneProc(getenv func(string) string) int {
 // later, 48 -> 54 ms).
 const lookAheadDelay = 5 * time.Millisecond
 
+// mayBeIncremental reports whether the words of a blame's command line
+// may hold --incremental (or an abbreviation of it) before its "--":
+// whether the run's fresh start waits for the command line to be parsed
+// (hugeSchedule.parsed). A wrong guess costs time, never output.
+func mayBeIncremental(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) >= len("--in") && strings.HasPrefix("--incremental", a) {
+			return true
+		}
+	}
+	return false
+}
+
+// workTreeFileSize is the size of the regular file rel of the work tree
+// top, -1 when there is none.
+func workTreeFileSize(top, rel string) int64 {
+	fi, err := os.Stat(top + "/" + rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	return fi.Size()
+}
+
 func useProcs(procs int) {
 	if procs > 1 {
 		runtime.GOMAXPROCS(procs)
@@ -192,7 +227,11 @@ type hugeSchedule struct {
 	more        func()
 	undo        func()
 	procs       func()
+	fresh       func() // hugePageFresh
 	after       func(d time.Duration, f func())
+
+	// skipped: parsed made no fresh start, the file being small.
+	skipped bool
 
 	done bool // the start is made (or left to the first entry)
 	// walked: under --incremental, the walk proved long before its first
@@ -205,6 +244,28 @@ type hugeSchedule struct {
 	// given: the walk's goroutine gave the second processor (entry and
 	// beforeWalk give it once, or not at all once lent).
 	given bool
+}
+
+// parsed: under --incremental the run's fresh start (hugePageFresh)
+// waits for the command line (mayBeIncremental), and is made here, once
+// the repository is found and its arguments parsed, unless the blame
+// looks small: a small repository's (packs under 32 MiB) blame of a
+// file whose copy in the work tree is workTreeSize bytes, at most
+// smallBlameBytes (-1: no such copy). prepared would withdraw such a
+// blame's advice once the file is read, but by then Prepare's first
+// reads (the inflater's tables, the scoreboard's node table) have
+// faulted the start's first huge page in, zeroing 2 MiB before a first
+// entry that a few hundred KiB of small pages bring sooner. What an
+// editor waits for under --incremental is that entry (go-git Magit's
+// -L 1,60 Makefile, paired: see benchmarks/blame/RESULTS.md). The copy
+// in the work tree only guesses at the version blamed: prepared makes
+// the start when the guess was wrong.
+func (h *hugeSchedule) parsed(workTreeSize int64) {
+	if h.heapBytes <= hugeHeapFreshBytes && workTreeSize >= 0 && workTreeSize <= smallBlameBytes {
+		h.skipped = true
+		return
+	}
+	h.fresh()
 }
 
 // prepared: the blame is prepared, of a file lines long; cold reports
@@ -221,8 +282,13 @@ type hugeSchedule struct {
 func (h *hugeSchedule) prepared(lines int, cold func() bool) {
 	switch {
 	case h.heapBytes <= hugeHeapFreshBytes && lines < smallBlameLines:
-		h.undo()
+		if !h.skipped {
+			h.undo()
+		}
 		h.done = true
+	case h.skipped:
+		h.skipped = false
+		h.fresh()
 	case !h.incremental && cold():
 		h.done = true
 		h.heap(h.heapBytes)

@@ -377,10 +377,14 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		starts int // at least, for a longer file
 	}{
 		{"HEAD -- small.txt", true, 1},
-		{"--incremental -w -L 1,3 HEAD -- small.txt", true, 1},
+		{"--incremental -w -L 1,3 HEAD -- small.txt", true, 0},
 		{"--porcelain small.txt", true, 1},
 		{"HEAD -- big.txt", false, 2},
+		// Under --incremental a small work-tree copy delays the start
+		// to Prepare, which finds the file long (big.txt: 2.5 KB, 650
+		// lines); a large copy makes it once the command is parsed.
 		{"--incremental HEAD -- big.txt", false, 1},
+		{"--incremental HEAD -- long.txt", false, 1},
 	} {
 		out := strings.TrimSpace(runProcessChild(t, "blame-huge", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off"))
 		f := strings.Fields(out)
@@ -389,6 +393,14 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		}
 		n, _ := strconv.Atoi(f[3])
 		advised, _ := strconv.Atoi(f[5])
+		if c.small && c.starts == 0 {
+			// Under --incremental a small file in a small
+			// repository gets no start at all.
+			if n != 0 {
+				t.Errorf("%s: %d huge-page starts, want none", c.args, n)
+			}
+			continue
+		}
 		if advices, _ := strconv.Atoi(f[7]); advices == 0 {
 			// The heap's layout left the fresh start no room to
 			// advise (its probe ended near the end of an arena):
@@ -409,9 +421,11 @@ const hugeSmallScript = `
 git init -q
 seq 1 20 > small.txt
 seq 1 600 > big.txt
+seq 100000 102000 > long.txt
 commit_all one
 seq 1 25 > small.txt
 seq 1 650 > big.txt
+seq 100000 103000 > long.txt
 commit_all two
 `
 
@@ -445,6 +459,11 @@ func TestHugeSchedule(t *testing.T) {
 		{"incremental, timer before the first entry", true, large, "Pwtee", "more timer procs more"},
 		{"incremental, small repository", true, small, "Pwe", "timer heap procs"},
 		{"incremental, small blame", true, small, "pwe", "undo timer procs"},
+		// a: parsed, the work tree's copy 100 bytes; A: parsed, 1 MiB
+		{"incremental, small blame, small copy", true, small, "apwe", "timer procs"},
+		{"incremental, long file, small copy", true, small, "aPwe", "fresh timer heap procs"},
+		{"incremental, long file, large copy", true, small, "APwe", "fresh timer heap procs"},
+		{"incremental, small blame, no copy", true, small, "pwe", "undo timer procs"},
 	} {
 		var got []string
 		var fire func()
@@ -455,6 +474,7 @@ func TestHugeSchedule(t *testing.T) {
 			more:        func() { got = append(got, "more") },
 			undo:        func() { got = append(got, "undo") },
 			procs:       func() { got = append(got, "procs") },
+			fresh:       func() { got = append(got, "fresh") },
 			after: func(d time.Duration, f func()) {
 				if d != lookAheadDelay {
 					t.Errorf("%s: a delay of %v", c.name, d)
@@ -465,6 +485,10 @@ func TestHugeSchedule(t *testing.T) {
 		}
 		for _, ev := range c.events {
 			switch ev {
+			case 'a':
+				h.parsed(100)
+			case 'A':
+				h.parsed(1 << 20)
 			case 'p':
 				h.prepared(10, func() bool { return true })
 			case 'P':
@@ -481,6 +505,26 @@ func TestHugeSchedule(t *testing.T) {
 		}
 		if s := strings.Join(got, " "); s != c.want {
 			t.Errorf("%s (%s): %q, want %q", c.name, c.events, s, c.want)
+		}
+	}
+}
+
+func TestMayBeIncremental(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--incremental", "f"}, true},
+		{[]string{"-w", "-L", "1,60", "--incr", "HEAD", "--", "f"}, true},
+		{[]string{"--inc", "f"}, true},
+		{[]string{"--in", "f"}, true}, // git takes it for --incremental
+		{[]string{"--i", "f"}, false}, // ambiguous
+		{[]string{"--index", "f"}, false},
+		{[]string{"--porcelain", "--", "--incremental"}, false}, // a file
+		{nil, false},
+	} {
+		if got := mayBeIncremental(c.args); got != c.want {
+			t.Errorf("mayBeIncremental(%q) = %v, want %v", c.args, got, c.want)
 		}
 	}
 }

@@ -85,11 +85,14 @@ func (b *blameRun) run(args []string) error {
 		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
 		return err
 	}
+	deferFresh := false
 	if env.Process {
 		// Before anything else allocates: see process.go.
 		b.procs = oneProc(env.Getenv)
 		tuneGC(env.Getenv)
-		hugePageFresh()
+		if deferFresh = mayBeIncremental(args); !deferFresh {
+			hugePageFresh()
+		}
 	}
 	b.now = env.Now()
 	b.dateNow = b.now
@@ -112,6 +115,12 @@ func (b *blameRun) run(args []string) error {
 		defer r.Close()
 	}
 	b.r = r
+	if deferFresh && hugeHeapBytes(r.Objects.PackBytes()) > hugeHeapFreshBytes {
+		// Only a small repository's start waits for the command line
+		// (hugeSchedule.parsed).
+		deferFresh = false
+		hugePageFresh()
+	}
 	for _, w := range r.Warnings {
 		b.warn(w)
 	}
@@ -161,7 +170,8 @@ func (b *blameRun) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := r.PrefixPath(a.Path); err != nil {
+	rel, err := r.PrefixPath(a.Path)
+	if err != nil {
 		return err
 	}
 	opts, err := b.options(a, grafts)
@@ -186,8 +196,19 @@ func (b *blameRun) run(args []string) error {
 			more:        hugePageMore,
 			undo:        hugePageFreshUndo,
 			procs:       func() { useProcs(b.procs) },
+			fresh:       func() { hugePageFresh() },
 		}
 		opts.BeforeWalk = huge.beforeWalk
+		switch {
+		case deferFresh && a.Incremental:
+			size := int64(-1)
+			if !bare {
+				size = workTreeFileSize(r.WorkTree, rel)
+			}
+			huge.parsed(size)
+		case deferFresh:
+			hugePageFresh()
+		}
 	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
 	if err != nil {
