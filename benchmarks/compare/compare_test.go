@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,6 +135,26 @@ func TestReport(t *testing.T) {
 			if !strings.Contains(svg, want) {
 				t.Errorf("best=%v: SVG lacks %q", best, want)
 			}
+		}
+	}
+}
+
+func TestRoundOrder(t *testing.T) {
+	for _, c := range []struct {
+		round, n int
+		want     []int
+	}{
+		{0, 2, []int{0, 1}},
+		{1, 2, []int{1, 0}},
+		{2, 3, []int{0, 1, 2}},
+		{3, 3, []int{2, 1, 0}},
+	} {
+		var got []int
+		for k := 0; k < c.n; k++ {
+			got = append(got, roundOrder(c.round, k, c.n))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("round %d of %d sides: %v, want %v", c.round, c.n, got, c.want)
 		}
 	}
 }

@@ -315,7 +315,10 @@ func (rn *runner) spawn(s side, w workload, env []string) (sample, error) {
 
 // measure takes peak RSS (median of rssRuns runs) and, for --incremental
 // workloads, the median time to the first byte of output over runs runs;
-// the sides alternate so a noisy neighbour spreads over all of them.
+// the sides alternate so a noisy neighbour spreads over all of them, in
+// the listed order on even rounds and in reverse on odd ones, so that
+// no side always runs right after another (whose exit may still be
+// tearing down memory on the other processor) or always first.
 func (rn *runner) measure(res *result, w workload) error {
 	n := rn.rssRuns
 	if res.Incremental && rn.runs > n {
@@ -323,8 +326,9 @@ func (rn *runner) measure(res *result, w workload) error {
 	}
 	samples := make([][]sample, len(res.sides))
 	for round := 0; round < n; round++ {
-		for i, s := range res.sides {
-			sm, err := rn.spawn(s, w, res.env)
+		for k := range res.sides {
+			i := roundOrder(round, k, len(res.sides))
+			sm, err := rn.spawn(res.sides[i], w, res.env)
 			if err != nil {
 				return err
 			}
@@ -344,6 +348,15 @@ func (rn *runner) measure(res *result, w workload) error {
 		}
 	}
 	return nil
+}
+
+// roundOrder is the side that runs k-th of n in round round: the listed
+// order on even rounds, the reverse on odd ones.
+func roundOrder(round, k, n int) int {
+	if round%2 == 1 {
+		return n - 1 - k
+	}
+	return k
 }
 
 func median[T int64 | time.Duration](v []T) T {
