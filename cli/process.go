@@ -31,11 +31,12 @@ import (
 //     unwritten allocations and advises MADV_HUGEPAGE on the
 //     hugeHeapFreshBytes behind them, without a collection; a blame of
 //     a file under smallBlameLines lines in a small repository (packs
-//     under 32 MiB) withdraws that advice once the file is known
-//     (hugePageFreshUndo) and makes no other start. Under --incremental
-//     the start waits: in a large repository until it is found, in a
-//     small one until the command line is parsed, and a small file
-//     there gets none (hugeSchedule.parsed). For a walk
+//     under 48 MiB, whose hugeHeapBytes is hugeHeapFreshBytes)
+//     withdraws that advice once the file is known (hugePageFreshUndo)
+//     and makes no other start. Under --incremental the start waits: in
+//     a large repository until it is found, in a small one until the
+//     command line is parsed, and a small file there gets none
+//     (hugeSchedule.parsed). For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
@@ -59,7 +60,7 @@ const (
 	// hugeHeapFreshBytes is what hugePageFresh advises.
 	hugeHeapFreshBytes = 4 << 20
 	// smallBlameLines: a blame of a shorter file in a small
-	// repository (packs under 32 MiB) allocates 2-3 MB, mostly a few
+	// repository (packs under 48 MiB) allocates 2-3 MB, mostly a few
 	// records per commit walked, and huge pages buy it no time but
 	// cost it its peak memory, whole 2 MiB pages counted resident:
 	// go-git README.md (124 lines) peaked at 11.7-13.3 MB with three
@@ -179,11 +180,13 @@ func mayBeIncremental(args []string) bool {
 	return false
 }
 
-// workTreeFileSize is the size of the regular file rel of the work tree
-// top, -1 when there is none.
+// workTreeFileSize is the size of what a blame reads for the file rel of
+// the work tree top: a regular file's size, a symbolic link's (the
+// length of its target, which is what a blame of a link reads); -1 when
+// there is neither.
 func workTreeFileSize(top, rel string) int64 {
-	fi, err := os.Stat(top + "/" + rel)
-	if err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Lstat(top + "/" + rel)
+	if err != nil || !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
 		return -1
 	}
 	return fi.Size()
@@ -206,12 +209,13 @@ func hugeHeapBytes(packBytes int64) int {
 
 // hugeSchedule decides when a blame run as the goblame process makes its
 // huge-page starts and gives the runtime its second processor (see
-// above): heap, more, undo and procs are hugePageHeap, hugePageMore,
-// hugePageFreshUndo and useProcs, after runs a function after a delay
-// (time.AfterFunc). Its methods are called on the walk's goroutine, in
-// this order: prepared (once the blame is prepared), then beforeWalk
-// (when the walk proves long) and entry (under --incremental, at each
-// entry but the last).
+// above): heap, more, undo, procs and fresh are hugePageHeap,
+// hugePageMore, hugePageFreshUndo, useProcs and hugePageFresh, after runs
+// a function after a delay (time.AfterFunc). Its methods are called on
+// the walk's goroutine, in this order: parsed (under --incremental in a
+// small repository, once the command line is parsed), prepared (once
+// the blame is prepared), then beforeWalk (when the walk proves long)
+// and entry (under --incremental, at each entry but the last).
 //
 // The collection of hugePageHeap is never made while the path look-ahead
 // may be running on the other processor: there it took 1.2-8.8 ms
@@ -249,7 +253,7 @@ type hugeSchedule struct {
 // parsed: under --incremental the run's fresh start (hugePageFresh)
 // waits for the command line (mayBeIncremental), and is made here, once
 // the repository is found and its arguments parsed, unless the blame
-// looks small: a small repository's (packs under 32 MiB) blame of a
+// looks small: a small repository's (packs under 48 MiB) blame of a
 // file whose copy in the work tree is workTreeSize bytes, at most
 // smallBlameBytes (-1: no such copy). prepared would withdraw such a
 // blame's advice once the file is read, but by then Prepare's first
@@ -271,7 +275,7 @@ func (h *hugeSchedule) parsed(workTreeSize int64) {
 // prepared: the blame is prepared, of a file lines long; cold reports
 // whether its walk has nothing from the cache to stop at. A blame of a
 // file under smallBlameLines lines in a small repository (packs under
-// 32 MiB) gets no huge pages but those the run's fresh start faulted in
+// 48 MiB) gets no huge pages but those the run's fresh start faulted in
 // already: the start's advice is withdrawn. Otherwise a cold walk
 // without --incremental makes its start now, before the walk, while the
 // heap is small: the collection costs less than at the walk's 17th

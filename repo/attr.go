@@ -192,19 +192,21 @@ func indexBlobForAttr(ix *Index, path string) (oid.ID, bool) {
 // readAttrFile reads an attribute file; nil when it cannot be opened
 // (git warns unless it is simply missing).
 func (r *Repository) readAttrFile(path, name string, macroOK, noFollow bool) *attrFile {
-	f, _, err := fsread.OpenStat(path, noFollow)
-	return r.parseAttrFile(f, err, name, macroOK)
+	f, st, err := fsread.OpenStat(path, noFollow)
+	return r.parseAttrFile(f, st, err, name, macroOK)
 }
 
 // readAttrFileIn reads the work tree's attribute file rel (symbolic
 // links not followed), opened relative to the top of the work tree as
 // git opens it.
 func (r *Repository) readAttrFileIn(top, rel string, macroOK bool) *attrFile {
-	f, _, err := fsread.OpenIn(top, rel, true)
-	return r.parseAttrFile(f, err, rel, macroOK)
+	f, st, err := fsread.OpenIn(top, rel, true)
+	return r.parseAttrFile(f, st, err, rel, macroOK)
 }
 
-func (r *Repository) parseAttrFile(f *fsread.File, err error, name string, macroOK bool) *attrFile {
+// parseAttrFile reads and parses the attribute file f, opened as name
+// (st its fstat), or warns of err, the failure to open it.
+func (r *Repository) parseAttrFile(f *fsread.File, st fs.FileInfo, err error, name string, macroOK bool) *attrFile {
 	if err != nil {
 		if errors.Is(err, fsread.ErrNotRegular) {
 			r.warn("warning: ignoring gitattributes file '" + name + "': not a regular file")
@@ -216,15 +218,11 @@ func (r *Repository) parseAttrFile(f *fsread.File, err error, name string, macro
 		return nil
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
 	if st.Size() >= attrMaxFileSize {
 		r.warn("warning: ignoring overly large gitattributes file '" + name + "'")
 		return nil
 	}
-	data, err := fsread.ReadAll(f, name, 0)
+	data, err := fsread.ReadAllStat(f, st, name, 0)
 	if err != nil {
 		return &attrFile{}
 	}

@@ -26,8 +26,8 @@
 //     ru_maxrss), the median of RSS_RUNS runs, no GNU time needed;
 //   - for --incremental workloads, the time to the first byte of stdout
 //     (the first entry an editor can paint), the median of max(RUNS,
-//     RSS_RUNS) runs; the sides alternate run by run, in reverse order
-//     every other round.
+//     RSS_RUNS) runs; the sides alternate run by run, each round
+//     starting one side further on.
 //
 // # Workload files
 //

@@ -315,10 +315,10 @@ func (rn *runner) spawn(s side, w workload, env []string) (sample, error) {
 
 // measure takes peak RSS (median of rssRuns runs) and, for --incremental
 // workloads, the median time to the first byte of output over runs runs;
-// the sides alternate so a noisy neighbour spreads over all of them, in
-// the listed order on even rounds and in reverse on odd ones, so that
-// no side always runs right after another (whose exit may still be
-// tearing down memory on the other processor) or always first.
+// the sides alternate so a noisy neighbour spreads over all of them,
+// each round starting one side further on (roundOrder), so that no side
+// always runs first or always right after the same other one (whose exit
+// may still be tearing down memory on the other processor).
 func (rn *runner) measure(res *result, w workload) error {
 	n := rn.rssRuns
 	if res.Incremental && rn.runs > n {
@@ -351,13 +351,8 @@ func (rn *runner) measure(res *result, w workload) error {
 }
 
 // roundOrder is the side that runs k-th of n in round round: the listed
-// order on even rounds, the reverse on odd ones.
-func roundOrder(round, k, n int) int {
-	if round%2 == 1 {
-		return n - 1 - k
-	}
-	return k
-}
+// order rotated by round (two sides swap places every round).
+func roundOrder(round, k, n int) int { return (k + round) % n }
 
 func median[T int64 | time.Duration](v []T) T {
 	if len(v) == 0 {

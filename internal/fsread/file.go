@@ -42,6 +42,7 @@ func (f *File) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
+	b = b[:min(len(b), maxIO)]
 	for {
 		n, err := unix.Read(f.fd, b)
 		if err == unix.EINTR {
@@ -65,7 +66,8 @@ func (f *File) ReadAt(b []byte, off int64) (int, error) {
 	}
 	done := 0
 	for done < len(b) {
-		n, err := unix.Pread(f.fd, b[done:], off+int64(done))
+		chunk := b[done:min(len(b), done+maxIO)]
+		n, err := unix.Pread(f.fd, chunk, off+int64(done))
 		if err == unix.EINTR {
 			continue
 		}
@@ -111,11 +113,22 @@ func (f *File) Close() error {
 	return nil
 }
 
-// openFile opens name with flags and returns it as a File.
+// maxIO is the most one read asks for: macOS refuses counts above
+// INT_MAX (EINVAL), and os reads a gigabyte at a time too.
+const maxIO = 1 << 30
+
+// openFile opens name with flags and returns it as a File. Where
+// O_NONBLOCK makes open fail with EAGAIN (a file under another process's
+// write lease: a Samba oplock, an NFS delegation), it opens again without
+// it and waits as git's open does; a FIFO never fails that way.
 func openFile(name string, flags int) (*File, error) {
 	for {
 		fd, err := unix.Open(name, flags, 0)
 		if err == unix.EINTR {
+			continue
+		}
+		if err == unix.EAGAIN && flags&unix.O_NONBLOCK != 0 {
+			flags &^= unix.O_NONBLOCK
 			continue
 		}
 		if err != nil {
@@ -133,7 +146,7 @@ type fileInfo struct {
 
 func newFileInfo(name string, st *syscall.Stat_t) *fileInfo {
 	base := name
-	for i := len(name) - 1; i > 0; i-- {
+	for i := len(name) - 1; i >= 0; i-- {
 		if name[i] == '/' {
 			base = name[i+1:]
 			break

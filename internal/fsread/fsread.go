@@ -1,7 +1,10 @@
 // Package fsread opens and reads the small files of a repository that
 // are not objects — HEAD, refs, packed-refs, config and its includes,
 // .git files, commondir, alternates, .mailmap, attributes, grafts,
-// ignore-revs lists — without ever blocking or reading without end.
+// ignore-revs lists — without ever blocking or reading without end, and
+// the files whose descriptors odb and traverse keep or map (packs, their
+// indexes, commit-graphs) and the work-tree file a blame reads (with no
+// size limit, as git reads it).
 //
 // git opens these with open(2) and reads them to the end; a FIFO in
 // their place makes git wait forever, and a device such as /dev/zero
@@ -150,6 +153,12 @@ func ReadAll(f *File, name string, limit int64) ([]byte, error) {
 	if err != nil {
 		st = nil
 	}
+	return readAll(f, st, name, limit)
+}
+
+// ReadAllStat is ReadAll for a file whose fstat the caller has (from
+// OpenStat or OpenIn).
+func ReadAllStat(f *File, st fs.FileInfo, name string, limit int64) ([]byte, error) {
 	return readAll(f, st, name, limit)
 }
 

@@ -56,11 +56,21 @@ func TestFileReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Name() != "f" || st.Size() != 10 || st.Mode() != 0o640 || st.IsDir() {
-		t.Errorf("stat: name %q size %d mode %v", st.Name(), st.Size(), st.Mode())
+	want, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if want, _ := os.Stat(path); !st.ModTime().Equal(want.ModTime()) {
-		t.Errorf("mtime %v, os says %v", st.ModTime(), want.ModTime())
+	if st.Name() != want.Name() || st.Size() != want.Size() || st.Mode() != want.Mode() || st.IsDir() || !st.ModTime().Equal(want.ModTime()) {
+		t.Errorf("stat: name %q size %d mode %v mtime %v; os says %q %d %v %v",
+			st.Name(), st.Size(), st.Mode(), st.ModTime(), want.Name(), want.Size(), want.Mode(), want.ModTime())
+	}
+	// The special bits and the type, as os reports them.
+	if err := os.Chmod(path, 0o640|os.ModeSetuid|os.ModeSetgid|os.ModeSticky); err == nil {
+		st2, _ := f.Stat()
+		want2, _ := os.Stat(path)
+		if st2.Mode() != want2.Mode() {
+			t.Errorf("mode %v, os says %v", st2.Mode(), want2.Mode())
+		}
 	}
 	buf := make([]byte, 4)
 	if n, err := f.ReadAt(buf, 3); n != 4 || err != nil || string(buf) != "3456" {

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !(darwin || freebsd || netbsd)
 
 package fsread
 
@@ -6,5 +6,5 @@ import "syscall"
 
 // timespec is the modification time of st as seconds and nanoseconds.
 func timespec(st *syscall.Stat_t) (int64, int64) {
-	return int64(st.Mtimespec.Sec), int64(st.Mtimespec.Nsec)
+	return int64(st.Mtim.Sec), int64(st.Mtim.Nsec)
 }
