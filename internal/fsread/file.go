@@ -118,16 +118,17 @@ func (f *File) Close() error {
 const maxIO = 1 << 30
 
 // openFile opens name with flags and returns it as a File. Where
-// O_NONBLOCK makes open fail with EAGAIN (a file under another process's
-// write lease: a Samba oplock, an NFS delegation), it opens again without
-// it and waits as git's open does; a FIFO never fails that way.
+// O_NONBLOCK makes open fail with EAGAIN on a regular file (one under
+// another process's write lease: a Samba oplock, an NFS delegation), it
+// opens it again without and waits, as git's open does; anything else
+// (a device that is busy) keeps the error.
 func openFile(name string, flags int) (*File, error) {
 	for {
 		fd, err := unix.Open(name, flags, 0)
 		if err == unix.EINTR {
 			continue
 		}
-		if err == unix.EAGAIN && flags&unix.O_NONBLOCK != 0 {
+		if err == unix.EAGAIN && flags&unix.O_NONBLOCK != 0 && isRegular(name, flags&unix.O_NOFOLLOW != 0) {
 			flags &^= unix.O_NONBLOCK
 			continue
 		}
@@ -136,6 +137,19 @@ func openFile(name string, flags int) (*File, error) {
 		}
 		return &File{fd: fd, name: name}, nil
 	}
+}
+
+// isRegular reports whether name is a regular file (lstat'ed with
+// noFollow).
+func isRegular(name string, noFollow bool) bool {
+	var st unix.Stat_t
+	var err error
+	if noFollow {
+		err = unix.Lstat(name, &st)
+	} else {
+		err = unix.Stat(name, &st)
+	}
+	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
 }
 
 // fileInfo is fs.FileInfo over a stat(2) record, as os reports it.
