@@ -35,7 +35,8 @@
 // core.commitGraph or commitGraph.readChangedPaths turn them off.
 // textconv commands and clean filters are programs the configuration
 // names, which git blame runs too: Options.CommandStderr and
-// CommandEnv are their standard error and environment. In a partial
+// CommandEnv (or CommandEnvFunc) are their standard error and
+// environment. In a partial
 // clone (extensions.partialClone, remote.<name>.promisor), an object the
 // clone lacks is fetched when it is read, as git does: "git fetch" from
 // each promisor remote in turn, one object at a time, which writes it

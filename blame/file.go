@@ -7,6 +7,7 @@ import (
 	"github.com/goblame/goblame/internal/fsread"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -222,6 +223,21 @@ type run struct {
 	walked bool
 	// damageReported counts the object database's warnings reported.
 	damageReported int
+	// commandEnvOnce makes commandEnvValue, the environment of the
+	// programs the blame runs (commandEnv).
+	commandEnvOnce  sync.Once
+	commandEnvValue []string
+}
+
+// commandEnv is the environment of the programs the blame runs
+// (textconv commands, clean filters): Options.CommandEnvFunc's, made
+// once, else Options.CommandEnv (nil: the process's).
+func (b *run) commandEnv() []string {
+	if b.opts.CommandEnvFunc == nil {
+		return b.opts.CommandEnv
+	}
+	b.commandEnvOnce.Do(func() { b.commandEnvValue = b.opts.CommandEnvFunc() })
+	return b.commandEnvValue
 }
 
 func (b *run) warn(line string) {

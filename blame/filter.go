@@ -123,28 +123,34 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 	return stdout.Bytes(), true
 }
 
-// command prepares line as git's start_command with use_shell does:
-// through /bin/sh -c when it has any of the shell's special characters,
-// else the program it names, looked up in PATH (git's error line when
-// there is none). name is what messages call it (the unexpanded command).
-// stderrOut is called once the command has ended (see commandStderr).
-func (b *run) command(name, line string) (c *exec.Cmd, stderrOut func(), err error) {
+// command prepares line, with the arguments args, as git's start_command
+// with use_shell does (prepare_shell_cmd): through /bin/sh -c when it
+// has any of the shell's special characters (`line "$@"` when there are
+// arguments), else the program it names, looked up in PATH (git's error
+// line when there is none). name is what messages call it (the
+// unexpanded command). stderrOut is called once the command has ended
+// (see commandStderr).
+func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
 	if strings.ContainsAny(line, "|&;<>()$`\\\"' \t\n*?[#~=%") {
-		c = exec.Command("/bin/sh", "-c", line, line)
+		script := line
+		if len(args) > 0 {
+			script += ` "$@"`
+		}
+		c = exec.Command("/bin/sh", append([]string{"-c", script, line}, args...)...)
 	} else {
 		prog, err := b.lookPath(line)
 		if err != nil {
 			b.warn("error: cannot run " + line + ": No such file or directory")
 			return nil, nil, err
 		}
-		c = exec.Command(prog)
+		c = exec.Command(prog, args...)
 		c.Args[0] = line
 	}
 	c.Dir = b.repo.WorkTree
 	if c.Dir == "" {
 		c.Dir = b.repo.GitDir
 	}
-	c.Env = b.opts.CommandEnv
+	c.Env = b.commandEnv()
 	stderrOut = attachStderr(c, b.opts.CommandStderr)
 	return c, stderrOut, nil
 }
@@ -180,10 +186,11 @@ func (b *run) lookPath(name string) (string, error) {
 	if strings.Contains(name, "/") {
 		return name, nil
 	}
-	if b.opts.CommandEnv == nil {
+	env := b.commandEnv()
+	if env == nil {
 		return exec.LookPath(name)
 	}
-	path, _ := envValue(b.opts.CommandEnv, "PATH")
+	path, _ := envValue(env, "PATH")
 	for _, dir := range strings.Split(path, ":") {
 		if dir == "" {
 			dir = "."

@@ -97,6 +97,13 @@ type Options struct {
 	// nil). They run in the top directory of the work tree.
 	CommandStderr io.Writer
 	CommandEnv    []string
+	// CommandEnvFunc, when set, makes the environment of those programs
+	// instead of CommandEnv, once, when the blame first runs one: for
+	// an environment that costs something to make (the command line
+	// asks git for the exec path git puts first on its programs' PATH).
+	// A partial clone's git fetch still gets CommandEnv (git sets its
+	// own up).
+	CommandEnvFunc func() []string
 
 	// NoMailmap leaves author and committer identities as recorded
 	// (git blame always maps them through .mailmap, mailmap.file and

@@ -3,7 +3,6 @@ package blame
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path"
 
 	"github.com/goblame/goblame/object"
@@ -35,8 +34,9 @@ func (b *run) textconvCommand(p string) string {
 
 // textconv converts a blob as git's textconv_object does: regular files
 // whose driver has a textconv command are written to a temporary file
-// named after the path, and the command's output (run through the shell
-// with the file name as argument) replaces the content. git may cache
+// named after the path, and the command's output (run as git's
+// run_command with use_shell runs it, with the file name as argument)
+// replaces the content. git may cache
 // the result in notes (diff.<driver>.cachetextconv); goblame never writes
 // to the repository and always runs the command.
 func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
@@ -56,15 +56,15 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	if err := os.WriteFile(tmp, blob, 0o600); err != nil {
 		return nil, fatalf("unable to read files to diff")
 	}
-	c := exec.Command("sh", "-c", cmd+` "$@"`, cmd, tmp)
-	c.Dir = b.repo.WorkTree
-	if c.Dir == "" {
-		c.Dir = b.repo.GitDir
+	// As git's run_command with use_shell: /bin/sh -c 'cmd "$@"' for a
+	// command with the shell's special characters, else the program
+	// itself, found in the programs' PATH.
+	c, stderrOut, err := b.command(cmd, cmd, tmp)
+	if err != nil {
+		return nil, fatalf("unable to read files to diff")
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	stderrOut := attachStderr(c, b.opts.CommandStderr)
-	c.Env = b.opts.CommandEnv
 	err = c.Run()
 	stderrOut()
 	if err != nil {

@@ -35,3 +35,36 @@ func TestTextconvMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// textconvEnvScript has diff drivers whose textconv commands show the
+// environment git gives them (its exec path first on PATH and in
+// GIT_EXEC_PATH), name a program that does not exist, and name a
+// program without the shell's special characters (run without a shell).
+const textconvEnvScript = `git init -q r && cd r
+printf '*.env diff=env\n*.miss diff=miss\n*.plain diff=plain\n' >.gitattributes
+printf 'one\n' >a.env
+cp a.env b.miss
+cp a.env c.plain
+commit_all initial
+printf 'one\ntwo\n' >a.env
+commit_all second
+git config diff.env.textconv 'f() { echo "${PATH%%:*}"; echo "$GIT_EXEC_PATH"; cat "$1"; }; f'
+git config diff.miss.textconv nosuchprog
+git config diff.plain.textconv cat
+`
+
+func TestTextconvEnvironmentMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "textconv-env", textconvEnvScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		fixed := []string{"GIT_EXEC_PATH=/opt/git-core-test"}
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "a.env")
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "b.miss")
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "c.plain")
+		// The exec path of the git installed, and a relative one (made
+		// absolute from the fixture's directory on PATH): only against
+		// git itself.
+		compareWithLiveGit(t, dir, format, nil, nil, "HEAD", "--", "a.env")
+		compareWithLiveGit(t, dir, format, nil, []string{"GIT_EXEC_PATH=core/../x"}, "HEAD", "--", "a.env")
+	}
+}

@@ -49,3 +49,16 @@ func OSEnviron() Environ {
 		Process:          true,
 	}
 }
+
+// lookup is LookupEnv where the environment has it, else Getenv with
+// empty taken for unset.
+func (e Environ) lookup(name string) (string, bool) {
+	if e.LookupEnv != nil {
+		return e.LookupEnv(name)
+	}
+	if e.Getenv == nil {
+		return "", false
+	}
+	v := e.Getenv(name)
+	return v, v != ""
+}

@@ -47,10 +47,10 @@ func (b *blameRun) pagerCommand() string {
 // startPager runs the pager with blame's output on its standard input, as
 // git does (LESS=FRX and LV=-c unless set). It returns the writer to use
 // and a function that closes it and waits for the pager. Its environment
-// has GIT_PREFIX, as the programs git runs once set up.
+// is the other programs' (childEnv: GIT_PREFIX, git's exec path).
 func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
 	e := b.env
-	e.Env = commandEnv(e.Env, b.r.Prefix)
+	e.Env = b.childEnv()
 	return startPager(e, cmdline)
 }
 
