@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/goblame/goblame/repo"
 )
 
 // Environ is everything the command takes from its process: tests build
@@ -51,14 +53,7 @@ func OSEnviron() Environ {
 }
 
 // lookup is LookupEnv where the environment has it, else Getenv with
-// empty taken for unset.
+// empty taken for unset (repo.Env.Lookup).
 func (e Environ) lookup(name string) (string, bool) {
-	if e.LookupEnv != nil {
-		return e.LookupEnv(name)
-	}
-	if e.Getenv == nil {
-		return "", false
-	}
-	v := e.Getenv(name)
-	return v, v != ""
+	return repo.Env{Getenv: e.Getenv, LookupEnv: e.LookupEnv}.Lookup(name)
 }

@@ -94,7 +94,7 @@ func (r *Repository) attrs() *attrChecker {
 			global = p
 		} else if x := r.env.get("XDG_CONFIG_HOME"); x != "" {
 			global = x + "/git/attributes"
-		} else if home, ok := r.env.lookup("HOME"); ok {
+		} else if home, ok := r.env.Lookup("HOME"); ok {
 			global = home + "/.config/git/attributes"
 		}
 		if global != "" {

@@ -394,7 +394,7 @@ func interpolatePath(p string, env Env, realHome bool) (string, bool) {
 	name := p[1:slash]
 	var home string
 	if name == "" {
-		h, ok := env.lookup("HOME")
+		h, ok := env.Lookup("HOME")
 		if !ok {
 			return "", false
 		}

@@ -71,22 +71,22 @@ func globalConfigPaths(env Env) (system, xdg, global string, err error) {
 		return "", "", "", err
 	}
 	if !nosys {
-		if v, ok := env.lookup("GIT_CONFIG_SYSTEM"); ok {
+		if v, ok := env.Lookup("GIT_CONFIG_SYSTEM"); ok {
 			system = filepath.Clean(v)
 		} else {
 			system = systemConfigPath
 		}
 	}
-	if v, ok := env.lookup("GIT_CONFIG_GLOBAL"); ok {
+	if v, ok := env.Lookup("GIT_CONFIG_GLOBAL"); ok {
 		global = v
 		return system, "", global, nil
 	}
-	if home, ok := env.lookup("HOME"); ok {
+	if home, ok := env.Lookup("HOME"); ok {
 		global = home + "/.gitconfig"
 	}
 	if x := env.get("XDG_CONFIG_HOME"); x != "" {
 		xdg = x + "/git/config"
-	} else if home, ok := env.lookup("HOME"); ok {
+	} else if home, ok := env.Lookup("HOME"); ok {
 		xdg = home + "/.config/git/config"
 	}
 	return system, xdg, global, nil
@@ -393,7 +393,7 @@ func (l *configLoader) readCommandLine() error {
 		}
 		return nil
 	}
-	if count, ok := l.env.lookup("GIT_CONFIG_COUNT"); ok {
+	if count, ok := l.env.Lookup("GIT_CONFIG_COUNT"); ok {
 		n, err := strconv.ParseUint(count, 10, 64)
 		if count == "" {
 			n, err = 0, nil
@@ -410,12 +410,12 @@ func (l *configLoader) readCommandLine() error {
 		}
 		for i := uint64(0); i < n; i++ {
 			kname := "GIT_CONFIG_KEY_" + strconv.FormatUint(i, 10)
-			key, ok := l.env.lookup(kname)
+			key, ok := l.env.Lookup(kname)
 			if !ok {
 				return fail("missing config key %s", kname)
 			}
 			vname := "GIT_CONFIG_VALUE_" + strconv.FormatUint(i, 10)
-			value, ok := l.env.lookup(vname)
+			value, ok := l.env.Lookup(vname)
 			if !ok {
 				return fail("missing config value %s", vname)
 			}
@@ -424,7 +424,7 @@ func (l *configLoader) readCommandLine() error {
 			}
 		}
 	}
-	params, ok := l.env.lookup("GIT_CONFIG_PARAMETERS")
+	params, ok := l.env.Lookup("GIT_CONFIG_PARAMETERS")
 	if !ok {
 		return nil
 	}

@@ -167,7 +167,7 @@ func physicalPath(p string) (string, error) {
 }
 
 func (d *discoverer) discover() (*Repository, error) {
-	if gitDir, ok := d.env.lookup("GIT_DIR"); ok {
+	if gitDir, ok := d.env.Lookup("GIT_DIR"); ok {
 		return d.explicit(gitDir, join(d.cwd, gitDir), true)
 	}
 	return d.walk()
@@ -177,7 +177,7 @@ func (d *discoverer) discover() (*Repository, error) {
 func (d *discoverer) walk() (*Repository, error) {
 	dir := d.cwd
 	ceil := -1
-	if v, ok := d.env.lookup("GIT_CEILING_DIRECTORIES"); ok {
+	if v, ok := d.env.Lookup("GIT_CEILING_DIRECTORIES"); ok {
 		ceil = longestAncestor(dir, ceilingDirs(v))
 	}
 	across, err := d.env.envBool("GIT_DISCOVERY_ACROSS_FILESYSTEM", false)
@@ -399,7 +399,7 @@ func isGitDirectory(dir string, env Env) bool {
 	if err != nil {
 		return false
 	}
-	if objdir, ok := env.lookup("GIT_OBJECT_DIRECTORY"); ok {
+	if objdir, ok := env.Lookup("GIT_OBJECT_DIRECTORY"); ok {
 		if syscall.Access(objdir, 1) != nil {
 			return false
 		}
@@ -465,7 +465,7 @@ func readFull(f *fsread.File, buf []byte) (int, error) {
 // else the real path named by its commondir file, else gitDir itself.
 // has reports whether it differs by design (either of the first two).
 func commonDirOf(gitDir string, env Env) (common string, has bool, err error) {
-	if v, ok := env.lookup("GIT_COMMON_DIR"); ok {
+	if v, ok := env.Lookup("GIT_COMMON_DIR"); ok {
 		return v, true, nil
 	}
 	data, err := fsread.ReadFile(gitDir+"/commondir", 0)

@@ -33,8 +33,9 @@ func OSEnv() (Env, error) {
 	return Env{Cwd: cwd, Getenv: os.Getenv, LookupEnv: os.LookupEnv}, nil
 }
 
-// lookup returns the variable and whether it is set.
-func (e Env) lookup(name string) (string, bool) {
+// Lookup returns the variable and whether it is set (an empty value
+// counts as unset when LookupEnv is nil).
+func (e Env) Lookup(name string) (string, bool) {
 	if e.LookupEnv != nil {
 		return e.LookupEnv(name)
 	}
@@ -47,7 +48,7 @@ func (e Env) lookup(name string) (string, bool) {
 
 // get returns the variable or "".
 func (e Env) get(name string) string {
-	v, _ := e.lookup(name)
+	v, _ := e.Lookup(name)
 	return v
 }
 
@@ -55,7 +56,7 @@ func (e Env) get(name string) string {
 // otherwise git's boolean rules (an invalid value is an error naming the
 // variable).
 func (e Env) envBool(name string, def bool) (bool, error) {
-	v, ok := e.lookup(name)
+	v, ok := e.Lookup(name)
 	if !ok {
 		return def, nil
 	}

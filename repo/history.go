@@ -21,7 +21,7 @@ import (
 // GIT_NO_REPLACE_OBJECTS is set or core.useReplaceRefs is false.
 func (r *Repository) openObjects() error {
 	opts := odb.Options{}
-	if v, ok := r.env.lookup("GIT_ALTERNATE_OBJECT_DIRECTORIES"); ok {
+	if v, ok := r.env.Lookup("GIT_ALTERNATE_OBJECT_DIRECTORIES"); ok {
 		for _, d := range odb.ParseAlternateList(v) {
 			opts.ExtraAlternates = append(opts.ExtraAlternates, join(r.gitCwd, d))
 		}
@@ -65,7 +65,7 @@ func (r *Repository) openObjects() error {
 // GIT_NO_REPLACE_OBJECTS is set (to anything) or core.useReplaceRefs is
 // false.
 func (r *Repository) UseReplaceRefs() (bool, error) {
-	if _, ok := r.env.lookup("GIT_NO_REPLACE_OBJECTS"); ok {
+	if _, ok := r.env.Lookup("GIT_NO_REPLACE_OBJECTS"); ok {
 		return false, nil
 	}
 	b, ok, err := r.Config.Bool("core.usereplacerefs")
@@ -78,7 +78,7 @@ func (r *Repository) UseReplaceRefs() (bool, error) {
 // ReplaceRefBase is where replace refs live: GIT_REPLACE_REF_BASE or
 // "refs/replace/".
 func (r *Repository) ReplaceRefBase() string {
-	if v, ok := r.env.lookup("GIT_REPLACE_REF_BASE"); ok {
+	if v, ok := r.env.Lookup("GIT_REPLACE_REF_BASE"); ok {
 		return v
 	}
 	return "refs/replace/"
@@ -128,7 +128,7 @@ func (r *Repository) HasReplacements() bool { return len(r.replaced) > 0 }
 // ShallowFile returns the path of the shallow file: GIT_SHALLOW_FILE
 // (an empty value means none) or <common>/shallow.
 func (r *Repository) ShallowFile() string {
-	if v, ok := r.env.lookup("GIT_SHALLOW_FILE"); ok {
+	if v, ok := r.env.Lookup("GIT_SHALLOW_FILE"); ok {
 		if v == "" {
 			return ""
 		}
@@ -185,7 +185,7 @@ func (r *Repository) Shallow() map[oid.ID]bool {
 
 // GraftFile returns GIT_GRAFT_FILE or <common>/info/grafts.
 func (r *Repository) GraftFile() string {
-	if v, ok := r.env.lookup("GIT_GRAFT_FILE"); ok {
+	if v, ok := r.env.Lookup("GIT_GRAFT_FILE"); ok {
 		return join(r.gitCwd, v)
 	}
 	return r.CommonDir + "/info/grafts"

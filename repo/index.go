@@ -118,14 +118,14 @@ func (ix *Index) pos(path string) int {
 
 // IndexFile returns the index path: GIT_INDEX_FILE or $GIT_DIR/index.
 func (r *Repository) IndexFile() string {
-	if v, ok := r.env.lookup("GIT_INDEX_FILE"); ok {
+	if v, ok := r.env.Lookup("GIT_INDEX_FILE"); ok {
 		return join(r.gitCwd, v)
 	}
 	return r.GitDir + "/index"
 }
 
 func (r *Repository) indexFileName() string {
-	if v, ok := r.env.lookup("GIT_INDEX_FILE"); ok {
+	if v, ok := r.env.Lookup("GIT_INDEX_FILE"); ok {
 		return v
 	}
 	return r.gitDirName + "/index"

@@ -131,7 +131,7 @@ func (res *resolver) reflogAt(base string, at uint64) (oid.ID, bool, error) {
 // dateNow is git's get_time(): GIT_TEST_DATE_NOW when set, else the
 // clock.
 func (r *Repository) dateNow() time.Time {
-	if v, ok := r.env.lookup("GIT_TEST_DATE_NOW"); ok {
+	if v, ok := r.env.Lookup("GIT_TEST_DATE_NOW"); ok {
 		if n, _ := gitdate.CStrtol(v, 0); n > 0 {
 			return time.Unix(n, 0)
 		}

@@ -200,7 +200,7 @@ var defaultBranchNameAdvice = []string{
 // with git's advice (once per repository, as git gives it once a
 // process); a name that makes no branch fails as git dies.
 func (res *resolver) defaultBranchName() (string, error) {
-	name, _ := res.r.env.lookup("GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME")
+	name, _ := res.r.env.Lookup("GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME")
 	if name == "" {
 		v, ok := res.r.Config.Get("init.defaultbranch")
 		switch {

@@ -22,7 +22,7 @@ func (d *discoverer) checkFormat(gitDirAbs, gitDirName string) (repoFormat, erro
 		return repoFormat{}, err
 	}
 	commonName := common
-	if v, ok := d.env.lookup("GIT_COMMON_DIR"); ok {
+	if v, ok := d.env.Lookup("GIT_COMMON_DIR"); ok {
 		commonName = v
 	} else if !has {
 		commonName = gitDirName
@@ -72,7 +72,7 @@ func (d *discoverer) explicit(gitDirName, gitDirAbs string, implicitWorkTree boo
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := d.env.lookup("GIT_IMPLICIT_WORK_TREE"); ok && implicitWorkTree {
+	if v, ok := d.env.Lookup("GIT_IMPLICIT_WORK_TREE"); ok && implicitWorkTree {
 		b, valid := parseBoolValue(v, true)
 		if !valid {
 			return nil, newError(ErrBadConfig, "bad boolean config value '%s' for '%s'", v, "GIT_IMPLICIT_WORK_TREE")
@@ -81,7 +81,7 @@ func (d *discoverer) explicit(gitDirName, gitDirAbs string, implicitWorkTree boo
 	}
 	r := d.newRepository(f)
 	var workTree string
-	if wt, ok := d.env.lookup("GIT_WORK_TREE"); ok {
+	if wt, ok := d.env.Lookup("GIT_WORK_TREE"); ok {
 		workTree, err = gitRealPath(wt, d.cwd, false)
 		if err != nil {
 			return nil, &Error{Kind: ErrNotRepository, Msg: err.Error(), Err: err}
@@ -129,7 +129,7 @@ func (d *discoverer) discovered(gitDirName, gitDirAbs, dir string) (*Repository,
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := d.env.lookup("GIT_WORK_TREE"); ok || f.hasWorkTree {
+	if _, ok := d.env.Lookup("GIT_WORK_TREE"); ok || f.hasWorkTree {
 		name := gitDirName
 		if dir != d.cwd && !filepath.IsAbs(name) {
 			name = gitDirAbs
@@ -170,7 +170,7 @@ func (d *discoverer) bare(dir string) (*Repository, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := d.env.lookup("GIT_WORK_TREE"); ok || f.hasWorkTree {
+	if _, ok := d.env.Lookup("GIT_WORK_TREE"); ok || f.hasWorkTree {
 		return d.explicit(name, dir, false)
 	}
 	r := d.newRepository(f)
@@ -203,7 +203,7 @@ func (d *discoverer) finish(r *Repository, gitDirName, gitDirAbs, workTree, gitC
 		return nil, err
 	}
 	r.commonDirName = gitDirName
-	if v, ok := d.env.lookup("GIT_COMMON_DIR"); ok {
+	if v, ok := d.env.Lookup("GIT_COMMON_DIR"); ok {
 		r.commonDirName = v
 	} else if has {
 		r.commonDirName = common
@@ -213,7 +213,7 @@ func (d *discoverer) finish(r *Repository, gitDirName, gitDirAbs, workTree, gitC
 		cd = join(gitCwd, common)
 	}
 	r.CommonDir = cd
-	if v, ok := d.env.lookup("GIT_OBJECT_DIRECTORY"); ok {
+	if v, ok := d.env.Lookup("GIT_OBJECT_DIRECTORY"); ok {
 		r.objectDir = join(gitCwd, v)
 	} else {
 		r.objectDir = r.CommonDir + "/objects"
