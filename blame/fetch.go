@@ -46,13 +46,7 @@ type commandSettings struct {
 // repository is a partial clone (extensions.partialClone, or a remote
 // with remote.<name>.promisor or .partialCloneFilter).
 func (r *Repository) installLazyFetch() {
-	partial := r.repo.PartialClone() != ""
-	for _, e := range r.repo.Config.Entries() {
-		if strings.HasPrefix(e.Key, "remote.") && (strings.HasSuffix(e.Key, ".promisor") || strings.HasSuffix(e.Key, ".partialclonefilter")) {
-			partial = true
-		}
-	}
-	if !partial || r.repo.Objects == nil {
+	if !r.repo.MayBePartialClone() || r.repo.Objects == nil {
 		return
 	}
 	r.lazy = &lazyFetch{r: r}

@@ -24,12 +24,11 @@ func (r *Repository) PromisorRemotes() ([]string, error) {
 		names = append(names, name)
 	}
 	for _, e := range r.Config.Entries() {
-		rest, ok := strings.CutPrefix(e.Key, "remote.")
-		dot := strings.LastIndexByte(rest, '.')
-		if !ok || dot < 0 {
+		name, key, ok := promisorKey(e.Key)
+		if !ok {
 			continue
 		}
-		switch name, key := rest[:dot], rest[dot+1:]; key {
+		switch key {
 		case "promisor":
 			b, valid := parseBoolValue(e.Value, e.HasValue)
 			if !valid {
@@ -52,4 +51,34 @@ func (r *Repository) PromisorRemotes() ([]string, error) {
 		add(pc)
 	}
 	return names, nil
+}
+
+// MayBePartialClone reports whether the repository may be a partial
+// clone, one whose missing objects a promisor remote may hold:
+// extensions.partialClone is set, or some remote has a promisor flag or
+// a partial clone filter (whatever their values: PromisorRemotes reads
+// those).
+func (r *Repository) MayBePartialClone() bool {
+	if r.partialClone != "" {
+		return true
+	}
+	for _, e := range r.Config.Entries() {
+		if _, _, ok := promisorKey(e.Key); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// promisorKey splits a configuration key remote.<name>.promisor or
+// remote.<name>.partialclonefilter (keys come lowercased) into the
+// remote's name and the last part; ok is false for any other key.
+func promisorKey(k string) (name, key string, ok bool) {
+	rest, ok := strings.CutPrefix(k, "remote.")
+	dot := strings.LastIndexByte(rest, '.')
+	if !ok || dot < 0 {
+		return "", "", false
+	}
+	name, key = rest[:dot], rest[dot+1:]
+	return name, key, key == "promisor" || key == "partialclonefilter"
 }
