@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"sync"
-
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
