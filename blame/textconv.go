@@ -68,6 +68,8 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	err = c.Run()
 	stderrOut()
 	if err != nil {
+		// git's "died of signal" line first (finish_command).
+		b.runStatus(err, cmd)
 		return nil, fatalf("unable to read files to diff")
 	}
 	if out.Len() == 0 {

@@ -38,19 +38,24 @@ func TestTextconvMatchesGit(t *testing.T) {
 
 // textconvEnvScript has diff drivers whose textconv commands show the
 // environment git gives them (its exec path first on PATH and in
-// GIT_EXEC_PATH), name a program that does not exist, and name a
-// program without the shell's special characters (run without a shell).
+// GIT_EXEC_PATH), name a program that does not exist, name a program
+// without the shell's special characters (run without a shell), and
+// die of a signal (git's "died of signal" line) or of SIGPIPE (none).
 const textconvEnvScript = `git init -q r && cd r
-printf '*.env diff=env\n*.miss diff=miss\n*.plain diff=plain\n' >.gitattributes
+printf '*.env diff=env\n*.miss diff=miss\n*.plain diff=plain\n*.sig diff=sig\n*.pipe diff=pipe\n' >.gitattributes
 printf 'one\n' >a.env
 cp a.env b.miss
 cp a.env c.plain
+cp a.env d.sig
+cp a.env e.pipe
 commit_all initial
 printf 'one\ntwo\n' >a.env
 commit_all second
 git config diff.env.textconv 'f() { echo "${PATH%%:*}"; echo "$GIT_EXEC_PATH"; cat "$1"; }; f'
 git config diff.miss.textconv nosuchprog
 git config diff.plain.textconv cat
+git config diff.sig.textconv 'kill -TERM $$'
+git config diff.pipe.textconv 'kill -PIPE $$'
 `
 
 func TestTextconvEnvironmentMatchesGit(t *testing.T) {
@@ -61,6 +66,8 @@ func TestTextconvEnvironmentMatchesGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "a.env")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "b.miss")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "c.plain")
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "d.sig")
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "e.pipe")
 		// The exec path of the git installed, and a relative one (made
 		// absolute from the fixture's directory on PATH): only against
 		// git itself.
