@@ -2,6 +2,7 @@ package blame
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/goblame/goblame/repo"
 )
@@ -22,8 +23,9 @@ func (r *Repository) ConfiguredOptions() (Options, error) {
 
 // ApplyConfig applies one configuration entry if it is one git blame
 // reads for attribution — blame.showRoot, diff.indentHeuristic,
-// blame.ignoreRevsFile (a pathname: "~/" and "%(prefix)/" expand) — and
-// reports whether it was. The command line calls it from its own pass
+// blame.ignoreRevsFile (a pathname: "~/" and "%(prefix)/" expand), the
+// diff drivers' keys (checked as git checks them; textconv reads them
+// for the blamed path) — and reports whether it was. The command line calls it from its own pass
 // over the configuration, so that errors come in git's order.
 func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
 	switch e.Key {
@@ -48,6 +50,41 @@ func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
 			return true, fatalf("failed to expand user dir in: '%s'", e.Value)
 		}
 		o.IgnoreRevsFiles = append(o.IgnoreRevsFiles, p)
+	default:
+		return userdiffConfig(e)
+	}
+	return true, nil
+}
+
+// userdiffConfig checks a diff driver's key (diff.<driver>.<key>) as
+// git's userdiff_config, which git blame runs on every key of the
+// configuration whatever the blamed path: a pattern or command key
+// without a value is the callback's failure, an invalid boolean for
+// binary (which also takes "auto") or cachetextconv is fatal. The
+// values themselves are read where a blame uses them (textconv). It
+// reports whether e is such a key.
+func userdiffConfig(e repo.ConfigEntry) (bool, error) {
+	rest, ok := strings.CutPrefix(e.Key, "diff.")
+	dot := strings.LastIndexByte(rest, '.') // an empty driver name counts
+	if !ok || dot < 0 {
+		return false, nil
+	}
+	switch rest[dot+1:] {
+	case "funcname", "xfuncname", "command", "textconv", "wordregex":
+		if !e.HasValue {
+			return true, missingValue(e)
+		}
+	case "binary":
+		if e.HasValue && strings.EqualFold(e.Value, "auto") {
+			return true, nil
+		}
+		if _, err := configBool(e); err != nil {
+			return true, err
+		}
+	case "cachetextconv":
+		if _, err := configBool(e); err != nil {
+			return true, err
+		}
 	default:
 		return false, nil
 	}

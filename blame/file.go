@@ -211,7 +211,7 @@ type run struct {
 	// fatalLater is an error git raises while using a diff driver.
 	fatalLater error
 	// textconvCache maps paths to their textconv command.
-	textconvCache map[string]string
+	textconvCache map[string]textconvDriver
 	// topPath, when set, is the path relative to the top of the work
 	// tree (a blame the cache runs for itself), instead of the argument.
 	topPath string

@@ -9,27 +9,34 @@ import (
 )
 
 // textconvCommand returns the textconv command of path's diff driver
-// (diff.<driver>.textconv, the last one configured), "" when none.
-func (b *run) textconvCommand(p string) string {
-	if cmd, ok := b.textconvCache[p]; ok {
-		return cmd
+// (diff.<driver>.textconv, the last one configured) and whether there is
+// one: git runs an empty one too (and fails to).
+func (b *run) textconvCommand(p string) (string, bool) {
+	if c, ok := b.textconvCache[p]; ok {
+		return c.cmd, c.set
 	}
-	cmd := ""
+	var c textconvDriver
 	driver := b.repo.Attributes(p, "diff")["diff"]
 	switch driver {
 	case "", "set", "unset", "unspecified":
 	default:
 		for _, e := range b.repo.Config.Entries() {
 			if e.Key == "diff."+driver+".textconv" {
-				cmd = e.Value
+				c = textconvDriver{cmd: e.Value, set: true}
 			}
 		}
 	}
 	if b.textconvCache == nil {
-		b.textconvCache = map[string]string{}
+		b.textconvCache = map[string]textconvDriver{}
 	}
-	b.textconvCache[p] = cmd
-	return cmd
+	b.textconvCache[p] = c
+	return c.cmd, c.set
+}
+
+// textconvDriver is a path's textconv command; set: it has one.
+type textconvDriver struct {
+	cmd string
+	set bool
 }
 
 // textconv converts a blob as git's textconv_object does: regular files
@@ -43,8 +50,8 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	if mode&0o170000 != object.ModeFile&0o170000 {
 		return nil, nil
 	}
-	cmd := b.textconvCommand(p)
-	if cmd == "" {
+	cmd, ok := b.textconvCommand(p)
+	if !ok {
 		return nil, nil
 	}
 	dir, err := os.MkdirTemp("", "goblame-textconv-")

@@ -115,6 +115,11 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'core.commitgraph'='bogus'", "'commitgraph.readchangedpaths'='x'", "'commitgraph.generationversion'='x'",
 		"'index.version'='9999999999'", "'core.multipackindex'='maybe'", "'fetch.negotiationalgorithm'",
 		"'fetch.negotiationalgorithm'='bogus'", "'core.untrackedcache'='keep'", "'feature.manyfiles'='x'",
+		// userdiff_config, which git blame runs on every key: a driver's
+		// pattern or command without a value, a bad boolean.
+		"'diff.y.textconv'", "'diff.y.funcname'", "'diff.y.wordregex'", "'diff..command'", "'diff.textconv'",
+		"'diff.y.algorithm'", "'diff.y.binary'='maybe'", "'diff.y.binary'='AUTO'", "'diff.y.binary'",
+		"'diff.y.cachetextconv'='x'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

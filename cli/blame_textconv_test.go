@@ -40,14 +40,16 @@ func TestTextconvMatchesGit(t *testing.T) {
 // environment git gives them (its exec path first on PATH and in
 // GIT_EXEC_PATH), name a program that does not exist, name a program
 // without the shell's special characters (run without a shell), and
-// die of a signal (git's "died of signal" line) or of SIGPIPE (none).
+// die of a signal (git's "died of signal" line) or of SIGPIPE (none), and
+// an empty command (which git runs, and fails to).
 const textconvEnvScript = `git init -q r && cd r
-printf '*.env diff=env\n*.miss diff=miss\n*.plain diff=plain\n*.sig diff=sig\n*.pipe diff=pipe\n' >.gitattributes
+printf '*.env diff=env\n*.miss diff=miss\n*.plain diff=plain\n*.sig diff=sig\n*.pipe diff=pipe\n*.empty diff=empty\n' >.gitattributes
 printf 'one\n' >a.env
 cp a.env b.miss
 cp a.env c.plain
 cp a.env d.sig
 cp a.env e.pipe
+cp a.env f.empty
 commit_all initial
 printf 'one\ntwo\n' >a.env
 commit_all second
@@ -56,6 +58,7 @@ git config diff.miss.textconv nosuchprog
 git config diff.plain.textconv cat
 git config diff.sig.textconv 'kill -TERM $$'
 git config diff.pipe.textconv 'kill -PIPE $$'
+git config diff.empty.textconv ''
 `
 
 func TestTextconvEnvironmentMatchesGit(t *testing.T) {
@@ -68,6 +71,7 @@ func TestTextconvEnvironmentMatchesGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "c.plain")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "d.sig")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "e.pipe")
+		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "f.empty")
 		// The exec path of the git installed, and a relative one (made
 		// absolute from the fixture's directory on PATH): only against
 		// git itself.
