@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/goblame/goblame/repo"
@@ -10,11 +9,19 @@ import (
 // ConfiguredOptions returns the options `git blame` starts from in this
 // repository: the zero Options with the attribution settings of its
 // configuration applied in git's order (see ApplyConfig). The first bad
-// value is an error with git's message, as git dies on it.
+// value is an error with git's message, as git dies on it, whether a
+// key blame reads or one every git command checks
+// (repo.Repository.CheckDefaultConfig).
 func (r *Repository) ConfiguredOptions() (Options, error) {
 	var o Options
 	for _, e := range r.repo.Config.Entries() {
-		if _, err := o.ApplyConfig(e, r.repo.Env()); err != nil {
+		ok, err := o.ApplyConfig(e, r.repo.Env())
+		if !ok {
+			// The checks of git_default_config, which git blame's
+			// configuration callback ends with.
+			err = r.repo.CheckDefaultConfig(e)
+		}
+		if err != nil {
 			return Options{}, err
 		}
 	}
@@ -105,10 +112,6 @@ func missingValue(e repo.ConfigEntry) error {
 	return &repo.Error{Kind: repo.ErrBadConfig, Msg: BadConfigVariable(e), Before: []string{"error: missing value for '" + e.Key + "'"}}
 }
 
-// BadConfigVariable is git's message when a config callback fails on e.
-func BadConfigVariable(e repo.ConfigEntry) string {
-	if e.Origin == "" {
-		return "unable to parse '" + e.Key + "' from command-line config"
-	}
-	return "bad config variable '" + e.Key + "' in file '" + e.Origin + "' at line " + strconv.Itoa(e.Line)
-}
+// BadConfigVariable is git's message when a config callback fails on e
+// (repo.BadConfigEntry).
+func BadConfigVariable(e repo.ConfigEntry) string { return repo.BadConfigEntry(e) }

@@ -120,6 +120,21 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'diff.y.textconv'", "'diff.y.funcname'", "'diff.y.wordregex'", "'diff..command'", "'diff.textconv'",
 		"'diff.y.algorithm'", "'diff.y.binary'='maybe'", "'diff.y.binary'='AUTO'", "'diff.y.binary'",
 		"'diff.y.cachetextconv'='x'",
+		// git_default_config, which git blame's callback ends with:
+		// booleans, booleans or words, values a key needs, numbers with
+		// units and ranges, and the keys with rules of their own.
+		"'core.filemode'='x'", "'core.logallrefupdates'='ALWAYS'", "'core.autocrlf'='x'", "'core.safecrlf'='warn'",
+		"'branch.autosetupmerge'='inherit'", "'advice.StatusHints'='x'", "'advice.nosuchadvice'='x'",
+		"'color.advice'='Never'", "'pager.color'='x'", "'user.useconfigonly'='x'",
+		"'core.attributesfile'", "'core.attributesfile'='~nosuchuser/x'", "'core.editor'", "'committer.email'",
+		"'i18n.commitencoding'", "'core.compression'='-2'", "'core.compression'='-1'", "'pack.compression'='12'",
+		"'core.loosecompression'", "'core.packedgitwindowsize'='-1'", "'core.bigfilethreshold'='1x'",
+		"'pack.packsizelimit'='0x10G'", "'core.disambiguate'='x'", "'core.disambiguate'='Commit'",
+		"'core.commentchar'='ab'", "'core.commentchar'=''", "'core.commentchar'='AUTO'",
+		"'core.whitespace'='-trailing,space-before-tab,tabwidth=99'", "'core.whitespace'='tab-in-indent,indent-with-non-tab'",
+		"'core.whitespace'='tab-in-indent,indent,-indent'", "'core.fsync'='objects,-bogus,pack,-'", "'core.fsync'='none,bogus'",
+		"'core.fsyncmethod'='x'", "'core.fsyncobjectfiles'='1' 'core.fsyncobjectfiles'='x'", "'core.createobject'='x'",
+		"'branch.autosetuprebase'='x'", "'push.default'='x'", "'push.default'='tracking'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

@@ -48,6 +48,10 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			}
 			continue
 		}
+		// git_default_config's checks (git_blame_config ends with it).
+		if err := r.CheckDefaultConfig(e); err != nil {
+			return nil, err
+		}
 		switch e.Key {
 		case "blame.blankboundary":
 			b, err := configBool(e)

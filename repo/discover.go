@@ -54,6 +54,9 @@ type Repository struct {
 	Warnings []string
 
 	env Env
+	// fsyncObjectFilesWarned: CheckDefaultConfig gave git's deprecation
+	// warning for core.fsyncObjectFiles (once a process in git).
+	fsyncObjectFilesWarned bool
 	// gitDirName and commonDirName are the paths as git holds them
 	// internally (possibly relative to the work-tree top, e.g. ".git"),
 	// used where git's messages name files.
