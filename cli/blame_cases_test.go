@@ -135,6 +135,7 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'core.whitespace'='tab-in-indent,indent,-indent'", "'core.fsync'='objects,-bogus,pack,-'", "'core.fsync'='none,bogus'",
 		"'core.fsyncmethod'='x'", "'core.fsyncobjectfiles'='1' 'core.fsyncobjectfiles'='x'", "'core.createobject'='x'",
 		"'branch.autosetuprebase'='x'", "'push.default'='x'", "'push.default'='tracking'",
+		"'color.advice.hint'='bogus'", "'color.advice.reset'", "'color.advice.hint'='bold red'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

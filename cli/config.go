@@ -121,6 +121,15 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			default:
 				cfg.warnings = append(cfg.warnings, "warning: invalid value for 'blame.coloring': '"+e.Value+"'")
 			}
+		case "color.advice.hint", "color.advice.reset":
+			// git_default_advice_config's colour slots (the color
+			// package is the command line's; repo checks the rest).
+			if !e.HasValue {
+				return nil, missing(e)
+			}
+			if _, err := format.ParseColor(e.Value); err != nil {
+				return nil, &exitError{stderr: "error: invalid color value: " + e.Value + "\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}
+			}
 		case "core.quotepath":
 			b, err := configBool(e)
 			if err != nil {
