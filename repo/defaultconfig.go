@@ -16,7 +16,8 @@ import (
 // handler as git prints them. Keys git reads elsewhere (core.abbrev,
 // core.quotePath's use, mailmap.blob's lookup) are checked here too,
 // with the same results. Values are not applied: the packages that use
-// a key read it themselves.
+// a key read it themselves. (color.advice.<slot> needs a colour parser:
+// the command line checks it.)
 func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 	k := e.Key
 	switch {
