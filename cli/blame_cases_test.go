@@ -136,6 +136,9 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'core.fsyncmethod'='x'", "'core.fsyncobjectfiles'='1' 'core.fsyncobjectfiles'='x'", "'core.createobject'='x'",
 		"'branch.autosetuprebase'='x'", "'push.default'='x'", "'push.default'='tracking'",
 		"'color.advice.hint'='bogus'", "'color.advice.reset'", "'color.advice.hint'='bold red'",
+		"'core.packedgitlimit'='18446744073709551615'", "'core.packedgitlimit'='18446744073709551616'",
+		"'core.packedgitlimit'='17179869184g'", "'core.packedgitlimit'='k'", "'core.packedgitlimit'='  +7k'",
+		"'core.packedgitlimit'='09'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

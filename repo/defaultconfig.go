@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -247,15 +248,64 @@ func BadConfigEntry(e ConfigEntry) string {
 }
 
 // parseConfigUlong is git_parse_unsigned for git_config_ulong: no minus
-// sign anywhere, strtoumax in base 0, a k, m or g unit, within 64 bits.
+// sign anywhere, strtoumax in base 0 (leading blanks, a '+', 0x hex or 0
+// octal), then a k, m or g unit, the product within 64 bits.
 func parseConfigUlong(s string) error {
 	if s == "" || strings.Contains(s, "-") {
 		return errInvalidUnit
 	}
-	// The value is positive: the signed parser's range check against
-	// the 64-bit maximum is git's for everything below 2^63.
-	_, err := parseConfigInt(s, 1<<63-1)
-	return err
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	if i < len(s) && s[i] == '+' {
+		i++
+	}
+	base := uint64(10)
+	if i < len(s) && s[i] == '0' {
+		if i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
+			base = 16
+			i += 2
+		} else {
+			base = 8
+		}
+	}
+	start := i
+	var val uint64
+	overflow := false
+	for ; i < len(s); i++ {
+		d, ok := digitVal(s[i])
+		if !ok || d >= base {
+			break
+		}
+		if val > (math.MaxUint64-d)/base {
+			overflow = true
+		}
+		val = val*base + d
+	}
+	if overflow {
+		return errOutOfRange
+	}
+	if i == start {
+		return errInvalidUnit // no digits (git_parse_signed's rule too)
+	}
+	var factor uint64
+	switch strings.ToLower(s[i:]) {
+	case "":
+		factor = 1
+	case "k":
+		factor = 1 << 10
+	case "m":
+		factor = 1 << 20
+	case "g":
+		factor = 1 << 30
+	default:
+		return errInvalidUnit
+	}
+	if val > math.MaxUint64/factor {
+		return errOutOfRange
+	}
+	return nil
 }
 
 // whitespaceRules are the names parse_whitespace_rule knows (matched as
