@@ -14,6 +14,10 @@ import (
 // default rule).
 func (b *run) funcLine(path string) blamecore.FuncLine {
 	pattern, flags, ok := b.funcnamePattern(path)
+	if err := b.repo.AttributesErr(); err != nil {
+		b.fatalLater = err // git dies reading the driver's attribute
+		return nil
+	}
 	if !ok {
 		return nil
 	}

@@ -51,6 +51,9 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 		return nil, nil
 	}
 	cmd, ok := b.textconvCommand(p)
+	if err := b.repo.AttributesErr(); err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, nil
 	}

@@ -72,6 +72,13 @@ func TestTextconvEnvironmentMatchesGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "d.sig")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "e.pipe")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "f.empty")
+		// git dies when it first reads attributes, with a
+		// GIT_ATTR_NOSYSTEM that is no boolean.
+		for _, args := range [][]string{{"HEAD", "--", "c.plain"}, {"--no-textconv", "HEAD", "--", "c.plain"},
+			{"--no-textconv", "-L", ":one", "HEAD", "--", "c.plain"}} {
+			compareWithGit(t, dir, format, nil, []string{"GIT_ATTR_NOSYSTEM=maybe"}, args...)
+			compareWithGit(t, dir, format, nil, []string{"GIT_ATTR_NOSYSTEM=1"}, args...)
+		}
 		// The exec path of the git installed, and a relative one (made
 		// absolute from the fixture's directory on PATH): only against
 		// git itself.

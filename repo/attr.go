@@ -86,7 +86,9 @@ func (r *Repository) attrs() *attrChecker {
 	r.attrOnce.Do(func() {
 		c := &attrChecker{dirs: map[string]*attrFile{}}
 		c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
-		if nosys, _ := r.env.envBool("GIT_ATTR_NOSYSTEM", false); !nosys {
+		nosys, err := r.env.envBool("GIT_ATTR_NOSYSTEM", false)
+		r.attrErr = err
+		if !nosys {
 			c.base = append(c.base, orEmpty(r.readAttrFile(systemAttributesPath, systemAttributesPath, true, false)))
 		}
 		global := ""
@@ -107,6 +109,14 @@ func (r *Repository) attrs() *attrChecker {
 		r.attrCheck = c
 	})
 	return r.attrCheck
+}
+
+// AttributesErr is the error git dies of when it first reads attributes
+// (git_env_bool's "bad boolean config value" for GIT_ATTR_NOSYSTEM), nil
+// when there is none. Attributes still answers (as if unset).
+func (r *Repository) AttributesErr() error {
+	r.attrs()
+	return r.attrErr
 }
 
 func orEmpty(f *attrFile) *attrFile {

@@ -394,15 +394,8 @@ func (l *configLoader) readCommandLine() error {
 		return nil
 	}
 	if count, ok := l.env.Lookup("GIT_CONFIG_COUNT"); ok {
-		n, err := strconv.ParseUint(count, 10, 64)
-		if count == "" {
-			n, err = 0, nil
-		}
-		if err != nil {
-			var ne *strconv.NumError
-			if errors.As(err, &ne) && ne.Err == strconv.ErrRange && isAllDigits(count) {
-				return fail("too many entries in GIT_CONFIG_COUNT")
-			}
+		n, end := strtoul10(count)
+		if end != len(count) {
 			return fail("bogus count in GIT_CONFIG_COUNT")
 		}
 		if n > 1<<31-1 {
@@ -530,4 +523,39 @@ func realPathOr(p string) string {
 		return r
 	}
 	return p
+}
+
+// strtoul10 is C's strtoul(s, &end, 10): leading blanks, a sign (a minus
+// negates, modulo 2^64), decimal digits; an overflow saturates at the
+// maximum. end is the index after the digits, 0 when there are none.
+func strtoul10(s string) (uint64, int) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	var n uint64
+	overflow := false
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if n > (1<<64-1-d)/10 {
+			overflow = true
+		}
+		n = n*10 + d
+	}
+	if i == start {
+		return 0, 0
+	}
+	if overflow {
+		return 1<<64 - 1, i
+	}
+	if neg {
+		n = -n
+	}
+	return n, i
 }

@@ -167,6 +167,14 @@ var configListCases = []struct {
 	{"bad-key-empty-name", "repo", []string{"GIT_CONFIG_PARAMETERS='a.'='x'"}},
 	{"bad-format", "repo", []string{"GIT_CONFIG_PARAMETERS='a.b'x"}},
 	{"bad-count", "repo", []string{"GIT_CONFIG_COUNT=x"}},
+	// strtoul's count: a minus wraps around (too many), blanks and a
+	// plus lead, nothing may follow, overflow saturates.
+	{"negative-count", "repo", []string{"GIT_CONFIG_COUNT=-1"}},
+	{"count-blank-plus", "repo", []string{"GIT_CONFIG_COUNT= +0"}},
+	{"count-trailing-blank", "repo", []string{"GIT_CONFIG_COUNT=0 "}},
+	{"count-overflow", "repo", []string{"GIT_CONFIG_COUNT=99999999999999999999"}},
+	{"count-int-max", "repo", []string{"GIT_CONFIG_COUNT=2147483648"}},
+	{"count-empty", "repo", []string{"GIT_CONFIG_COUNT="}},
 	{"missing-key", "repo", []string{"GIT_CONFIG_COUNT=1"}},
 	{"missing-value", "repo", []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=a.b"}},
 	{"empty-key", "repo", []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=", "GIT_CONFIG_VALUE_0=x"}},

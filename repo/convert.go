@@ -102,6 +102,9 @@ func textEOLIsCRLF(ac autoCRLF, eol string) bool {
 func (r *Repository) convertAttrs(path string) (convAttrs, error) {
 	a := r.Attributes(path, "crlf", "ident", "filter", "eol", "text", "working-tree-encoding")
 	var ca convAttrs
+	if err := r.AttributesErr(); err != nil {
+		return ca, err
+	}
 	ca.crlf = crlfFromAttr(a["text"])
 	if ca.crlf == crlfUndefined {
 		ca.crlf = crlfFromAttr(a["crlf"])

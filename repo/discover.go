@@ -78,6 +78,9 @@ type Repository struct {
 
 	attrOnce  sync.Once
 	attrCheck *attrChecker
+	// attrErr is what git dies of when it first reads attributes (a
+	// GIT_ATTR_NOSYSTEM that is no boolean).
+	attrErr error
 
 	// advisedDefaultBranch: git's advice about the default branch name
 	// was given (git gives it once a process).
