@@ -139,6 +139,8 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'core.packedgitlimit'='18446744073709551615'", "'core.packedgitlimit'='18446744073709551616'",
 		"'core.packedgitlimit'='17179869184g'", "'core.packedgitlimit'='k'", "'core.packedgitlimit'='  +7k'",
 		"'core.packedgitlimit'='09'",
+		// Every entry in order: the first core.abbrev, and the first bad key.
+		"'core.abbrev'='x' 'core.abbrev'='8'", "'core.abbrev'='2' 'core.filemode'='x'", "'core.filemode'='x' 'core.abbrev'='2'",
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

@@ -14,10 +14,10 @@ import (
 // "error:" lines it prints first in Error.Before); git's warnings for
 // unknown core.fsync components, core.fsyncMethod values, out-of-range
 // tab widths and the deprecated core.fsyncObjectFiles go to the warning
-// handler as git prints them. Keys git reads elsewhere (core.abbrev,
-// core.quotePath's use, mailmap.blob's lookup) are checked here too,
-// with the same results. Values are not applied: the packages that use
-// a key read it themselves. (color.advice.<slot> needs a colour parser:
+// handler as git prints them. Every entry is checked, in order, as git
+// checks them (DefaultAbbrev, say, reads only the last core.abbrev).
+// Values are not applied: the packages that use a key read it
+// themselves. (color.advice.<slot> needs a colour parser:
 // the command line checks it.)
 func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 	k := e.Key
@@ -59,7 +59,8 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 			return newError(ErrBadConfig, "bad numeric config value '%s' for '%s': %s", e.Value, k, err.Error())
 		}
 	case k == "core.abbrev":
-		// DefaultAbbrev reports it, where git's order puts it.
+		_, err := r.abbrevOf(e)
+		return err
 	case k == "core.commentchar":
 		switch {
 		case !e.HasValue:

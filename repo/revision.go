@@ -1068,14 +1068,14 @@ func (r *Repository) DefaultAbbrev() (int, error) {
 	if !ok {
 		return -1, nil
 	}
-	where := func() string {
-		if e.Origin == "" {
-			return "unable to parse 'core.abbrev' from command-line config"
-		}
-		return fmt.Sprintf("bad config variable 'core.abbrev' in file '%s' at line %d", e.Origin, e.Line)
-	}
+	return r.abbrevOf(e)
+}
+
+// abbrevOf is the length one core.abbrev entry asks for, as
+// git_default_core_config reads it (DefaultAbbrev).
+func (r *Repository) abbrevOf(e ConfigEntry) (int, error) {
 	if !e.HasValue {
-		return 0, &Error{Kind: ErrBadConfig, Msg: where(), Before: []string{"error: missing value for 'core.abbrev'"}}
+		return 0, missingValueError(e)
 	}
 	if strings.EqualFold(e.Value, "auto") {
 		return -1, nil
@@ -1088,7 +1088,7 @@ func (r *Repository) DefaultAbbrev() (int, error) {
 		return 0, newError(ErrBadConfig, "bad numeric config value '%s' for '%s': %s", e.Value, e.Key, err.Error())
 	}
 	if n < minimumAbbrev || n > int64(r.Format.HexSize()) {
-		return 0, &Error{Kind: ErrBadConfig, Msg: where(), Before: []string{fmt.Sprintf("error: abbrev length out of range: %d", n)}}
+		return 0, &Error{Kind: ErrBadConfig, Msg: BadConfigEntry(e), Before: []string{fmt.Sprintf("error: abbrev length out of range: %d", n)}}
 	}
 	return int(n), nil
 }
