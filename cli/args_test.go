@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
 )
@@ -294,7 +295,7 @@ func validGraftLine(line string, hexsz int) bool {
 		if line == "" {
 			return true
 		}
-		if !isCSpace(line[0]) {
+		if !cnum.IsSpace(line[0]) {
 			return false
 		}
 		line = line[1:]

@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/gitdate"
 )
 
@@ -723,90 +724,26 @@ func ParseDateFormat(spec string, stdoutIsTerminal bool) (DateMode, error) {
 	return m, nil
 }
 
-// C number parsing, as git's option callbacks use it.
+// C number parsing, as git's option callbacks use it (internal/cnum).
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-func isCSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
-
-// strtoul is C's strtoul(s, &end, 10) with a 64-bit unsigned long: leading
-// white space and a sign are accepted, a "-" negates modulo 2^64, overflow
-// gives ULONG_MAX. end is the index where parsing stopped (0 when there
-// were no digits).
+// strtoul is C's strtoul(s, &end, 10) (cnum.Strtoul); end is 0 when
+// there were no digits.
 func strtoul(s string) (uint64, int) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var v uint64
-	overflow := false
-	for i < len(s) && isDigit(s[i]) {
-		d := uint64(s[i] - '0')
-		if v > (^uint64(0)-d)/10 {
-			overflow = true
-		}
-		v = v*10 + d
-		i++
-	}
-	if i == start {
-		return 0, 0
-	}
-	if overflow {
-		return ^uint64(0), i
-	}
-	if neg {
-		v = -v
-	}
-	return v, i
+	v, end, _ := cnum.Strtoul(s, 10)
+	return v, end
 }
 
 // strtol is C's strtol(s, &end, 10) with a 64-bit long, clamping on
-// overflow.
+// overflow (cnum.Strtol).
 func strtol(s string) (int64, int) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var v uint64 // magnitude, at most 2^63
-	for ; i < len(s) && isDigit(s[i]); i++ {
-		d := uint64(s[i] - '0')
-		if v > (1<<63-d)/10 {
-			v = 1 << 63
-		} else {
-			v = v*10 + d
-		}
-	}
-	if i == start {
-		return 0, 0
-	}
-	switch {
-	case neg:
-		return int64(-v), i // -2^63 when v is 2^63
-	case v == 1<<63:
-		return 1<<63 - 1, i
-	}
-	return int64(v), i
+	v, end, _ := cnum.Strtol(s, 10)
+	return v, end
 }
 
-// atoi is C's atoi: strtol truncated to a 32-bit int.
-func atoi(s string) int {
-	v, _ := strtol(s)
-	return int(int32(v))
-}
+// atoi is C's atoi (cnum.Atoi).
+func atoi(s string) int { return cnum.Atoi(s) }
 
 // strtolInt is git's strtol_i: the whole string is a number that fits an
 // int (an overflowing long is clamped and so never fits).

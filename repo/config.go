@@ -2,9 +2,9 @@ package repo
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/passwd"
 )
 
@@ -253,28 +253,36 @@ const (
 // git's "invalid unit" and "out of range".
 func ParseConfigInt(s string, max int64) (int64, error) { return parseConfigInt(s, max) }
 
+// unitFactor is git's get_unit_factor: what a number followed by end
+// (nothing, or k, m or g in any case) is multiplied by; 0 for anything
+// else.
+func unitFactor(end string) uint64 {
+	switch strings.ToLower(end) {
+	case "":
+		return 1
+	case "k":
+		return 1 << 10
+	case "m":
+		return 1 << 20
+	case "g":
+		return 1 << 30
+	}
+	return 0
+}
+
 func parseConfigInt(s string, max int64) (int64, error) {
 	if s == "" {
 		return 0, errInvalidUnit
 	}
-	val, end, overflow := strtoimax(s)
+	val, end, overflow := cnum.Strtol(s, 0) // strtoimax(s, &end, 0)
 	if overflow {
 		return 0, errOutOfRange
 	}
 	if end == 0 {
 		return 0, errInvalidUnit
 	}
-	var factor int64
-	switch strings.ToLower(s[end:]) {
-	case "":
-		factor = 1
-	case "k":
-		factor = 1 << 10
-	case "m":
-		factor = 1 << 20
-	case "g":
-		factor = 1 << 30
-	default:
+	factor := int64(unitFactor(s[end:]))
+	if factor == 0 {
 		return 0, errInvalidUnit
 	}
 	if (val < 0 && -max/factor > val) || (val > 0 && max/factor < val) {
@@ -283,77 +291,9 @@ func parseConfigInt(s string, max int64) (int64, error) {
 	return val * factor, nil
 }
 
-// strtoimax parses like C's strtoimax(s, &end, 0): leading whitespace,
-// a sign, then "0x"/"0X" hex, "0" octal or decimal digits. end is the
-// index after the last digit used (0 when no digits were found);
-// overflow reports an out-of-range value.
-func strtoimax(s string) (val int64, end int, overflow bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	base := uint64(10)
-	if i < len(s) && s[i] == '0' {
-		if i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
-			base = 16
-			i += 2
-		} else {
-			base = 8
-		}
-	}
-	start := i
-	var u uint64
-	limit := uint64(1 << 63)
-	if !neg {
-		limit--
-	}
-	for i < len(s) {
-		d, ok := digitVal(s[i])
-		if !ok || d >= base {
-			break
-		}
-		if u > (limit-d)/base {
-			overflow = true
-		} else {
-			u = u*base + d
-		}
-		i++
-	}
-	if i == start {
-		return 0, 0, false
-	}
-	if overflow {
-		return 0, i, true
-	}
-	if neg {
-		if u == 1<<63 {
-			return math.MinInt64, i, false
-		}
-		return -int64(u), i, false
-	}
-	return int64(u), i, false
-}
-
 func isHexDigit(c byte) bool {
 	c = lowerASCII(c)
 	return isDigit(c) || 'a' <= c && c <= 'f'
-}
-
-func digitVal(c byte) (uint64, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return uint64(c - '0'), true
-	case 'a' <= c && c <= 'z':
-		return uint64(c-'a') + 10, true
-	case 'A' <= c && c <= 'Z':
-		return uint64(c-'A') + 10, true
-	}
-	return 0, false
 }
 
 // Path returns key as git_config_pathname reads it: "~/" and "~user/"

@@ -2,12 +2,14 @@ package repo
 
 import (
 	"errors"
-	"github.com/goblame/goblame/internal/fsread"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/goblame/goblame/internal/cnum"
+	"github.com/goblame/goblame/internal/fsread"
 )
 
 // maxIncludeDepth is git's limit on nested include.path directives.
@@ -394,7 +396,7 @@ func (l *configLoader) readCommandLine() error {
 		return nil
 	}
 	if count, ok := l.env.Lookup("GIT_CONFIG_COUNT"); ok {
-		n, end := strtoul10(count)
+		n, end, _ := cnum.Strtoul(count, 10) // strtoul(env, &endp, 10)
 		if end != len(count) {
 			return fail("bogus count in GIT_CONFIG_COUNT")
 		}
@@ -523,39 +525,4 @@ func realPathOr(p string) string {
 		return r
 	}
 	return p
-}
-
-// strtoul10 is C's strtoul(s, &end, 10): leading blanks, a sign (a minus
-// negates, modulo 2^64), decimal digits; an overflow saturates at the
-// maximum. end is the index after the digits, 0 when there are none.
-func strtoul10(s string) (uint64, int) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var n uint64
-	overflow := false
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if n > (1<<64-1-d)/10 {
-			overflow = true
-		}
-		n = n*10 + d
-	}
-	if i == start {
-		return 0, 0
-	}
-	if overflow {
-		return 1<<64 - 1, i
-	}
-	if neg {
-		n = -n
-	}
-	return n, i
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/goblame/goblame/internal/cnum"
 )
 
 // CheckDefaultConfig checks one configuration entry as git's
@@ -249,58 +251,21 @@ func BadConfigEntry(e ConfigEntry) string {
 }
 
 // parseConfigUlong is git_parse_unsigned for git_config_ulong: no minus
-// sign anywhere, strtoumax in base 0 (leading blanks, a '+', 0x hex or 0
-// octal), then a k, m or g unit, the product within 64 bits.
+// sign anywhere, strtoumax in base 0, then a k, m or g unit, the product
+// within 64 bits.
 func parseConfigUlong(s string) error {
 	if s == "" || strings.Contains(s, "-") {
 		return errInvalidUnit
 	}
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	if i < len(s) && s[i] == '+' {
-		i++
-	}
-	base := uint64(10)
-	if i < len(s) && s[i] == '0' {
-		if i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHexDigit(s[i+2]) {
-			base = 16
-			i += 2
-		} else {
-			base = 8
-		}
-	}
-	start := i
-	var val uint64
-	overflow := false
-	for ; i < len(s); i++ {
-		d, ok := digitVal(s[i])
-		if !ok || d >= base {
-			break
-		}
-		if val > (math.MaxUint64-d)/base {
-			overflow = true
-		}
-		val = val*base + d
-	}
+	val, end, overflow := cnum.Strtoul(s, 0)
 	if overflow {
 		return errOutOfRange
 	}
-	if i == start {
+	if end == 0 {
 		return errInvalidUnit // no digits (git_parse_signed's rule too)
 	}
-	var factor uint64
-	switch strings.ToLower(s[i:]) {
-	case "":
-		factor = 1
-	case "k":
-		factor = 1 << 10
-	case "m":
-		factor = 1 << 20
-	case "g":
-		factor = 1 << 30
-	default:
+	factor := unitFactor(s[end:])
+	if factor == 0 {
 		return errInvalidUnit
 	}
 	if val > math.MaxUint64/factor {
@@ -344,7 +309,7 @@ func (r *Repository) checkWhitespaceRule(s string) error {
 			}
 		}
 		if w, ok := strings.CutPrefix(item, "tabwidth="); ok {
-			n := atoiPrefix(w)
+			n := cnum.Atoi(w)
 			if n <= 0 || n >= 0o100 {
 				r.warn("warning: tabwidth " + w + " out of range")
 			}
@@ -392,23 +357,4 @@ func (r *Repository) checkFsyncComponents(s string) {
 			r.warn("warning: ignoring unknown core.fsync component '" + item + "'")
 		}
 	}
-}
-
-// atoiPrefix is C's atoi: leading blanks, a sign, the digits that
-// follow (0 when none).
-func atoiPrefix(s string) int {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	n := 0
-	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<30; i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	if neg {
-		return -n
-	}
-	return n
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/posixre"
 )
 
@@ -128,44 +129,11 @@ func (rp *rangeParser) parse(arg string, anchor int) (begin, end int, err error)
 	return begin, end, nil
 }
 
-// strtol mimics C's strtol in base 10: it returns the value and the
+// strtol is C's strtol in base 10 (cnum.Strtol): the value and the
 // number of bytes consumed (0 when no digits were found).
 func strtol(s string) (int64, int) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var v int64
-	overflow := false
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		d := int64(s[i] - '0')
-		if v > (1<<63-1-d)/10 {
-			overflow = true
-		} else {
-			v = v*10 + d
-		}
-		i++
-	}
-	if i == start {
-		return 0, 0
-	}
-	if overflow {
-		v = 1<<63 - 1
-		if neg {
-			return -v - 1, i
-		}
-		return v, i
-	}
-	if neg {
-		v = -v
-	}
-	return v, i
+	v, end, _ := cnum.Strtol(s, 10)
+	return v, end
 }
 
 // loc is git's parse_loc. begin < 0 parses a range start (relative
