@@ -113,7 +113,7 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 	var stdout bytes.Buffer
 	c.Stdin = bytes.NewReader(data)
 	c.Stdout = &stdout
-	err = c.Run()
+	err = runCommand(c)
 	stderrOut()
 	if code := b.runStatus(err, cmd); code != 0 {
 		b.warn("error: external filter '" + cmd + "' failed " + strconv.Itoa(code))
@@ -131,6 +131,10 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 // unexpanded command). stderrOut is called once the command has ended
 // (see commandStderr).
 func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
+	dir := b.repo.WorkTree
+	if dir == "" {
+		dir = b.repo.GitDir
+	}
 	if strings.ContainsAny(line, "|&;<>()$`\\\"' \t\n*?[#~=%") {
 		script := line
 		if len(args) > 0 {
@@ -138,21 +142,32 @@ func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut
 		}
 		c = exec.Command("/bin/sh", append([]string{"-c", script, line}, args...)...)
 	} else {
-		prog, err := b.lookPath(line)
+		prog, err := b.lookPath(line, dir)
 		if err != nil {
 			b.warn("error: cannot run " + line + ": No such file or directory")
 			return nil, nil, err
 		}
-		c = exec.Command(prog, args...)
-		c.Args[0] = line
+		// git executes the path it found, which is also the program's
+		// argv[0] ("tools/conv" for a relative PATH entry).
+		c = &exec.Cmd{Path: prog, Args: append([]string{prog}, args...)}
 	}
-	c.Dir = b.repo.WorkTree
-	if c.Dir == "" {
-		c.Dir = b.repo.GitDir
-	}
+	c.Dir = dir
 	c.Env = b.commandEnv()
 	stderrOut = attachStderr(c, b.opts.CommandStderr)
 	return c, stderrOut, nil
+}
+
+// runCommand runs c as git's start_command runs a command: a program the
+// kernel will not execute as it is (ENOEXEC: a script without "#!") runs
+// again as /bin/sh's script, as git's child retries it.
+func runCommand(c *exec.Cmd) error {
+	err := c.Run()
+	if err != nil && c.Process == nil && errors.Is(err, syscall.ENOEXEC) {
+		sh := &exec.Cmd{Path: "/bin/sh", Args: append([]string{"/bin/sh"}, c.Args...),
+			Dir: c.Dir, Env: c.Env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
+		return sh.Run()
+	}
+	return err
 }
 
 // attachStderr gives a command w (Options.CommandStderr) as its standard
@@ -181,21 +196,34 @@ func attachStderr(c *exec.Cmd, w io.Writer) func() {
 }
 
 // lookPath finds a program named without a slash as git's
-// locate_in_PATH does, in the PATH of the commands' environment.
-func (b *run) lookPath(name string) (string, error) {
+// locate_in_PATH does, in the PATH of the commands' environment: none
+// when PATH is unset or empty; a relative entry (an empty one is the
+// current directory) is taken from dir, where the command runs. It
+// returns the path git executes: the entry and the name joined, the name
+// alone for an empty entry.
+func (b *run) lookPath(name, dir string) (string, error) {
 	if strings.Contains(name, "/") {
 		return name, nil
 	}
-	env := b.commandEnv()
-	if env == nil {
-		return exec.LookPath(name)
+	var path string
+	if env := b.commandEnv(); env == nil {
+		path = os.Getenv("PATH")
+	} else {
+		path, _ = envValue(env, "PATH")
 	}
-	path, _ := envValue(env, "PATH")
-	for _, dir := range strings.Split(path, ":") {
-		if dir == "" {
-			dir = "."
+	if path == "" {
+		return "", exec.ErrNotFound
+	}
+	for _, entry := range strings.Split(path, ":") {
+		p := name
+		if entry != "" {
+			p = entry + "/" + name
 		}
-		if p, err := exec.LookPath(dir + "/" + name); err == nil {
+		full := p
+		if !strings.HasPrefix(full, "/") {
+			full = dir + "/" + full
+		}
+		if st, err := os.Stat(full); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}

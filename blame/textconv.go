@@ -2,10 +2,14 @@ package blame
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/repo"
 )
 
 // textconvCommand returns the textconv command of path's diff driver
@@ -75,11 +79,20 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	err = c.Run()
+	err = runCommand(c)
 	stderrOut()
 	if err != nil {
-		// git's "died of signal" line first (finish_command).
-		b.runStatus(err, cmd)
+		var exit *exec.ExitError
+		switch {
+		case errors.As(err, &exit):
+			// git's "died of signal" line first (finish_command).
+			b.runStatus(err, cmd)
+		case errors.Is(err, fs.ErrNotExist):
+			// What git's child dies of when the exec fails.
+			b.warn("fatal: cannot run " + cmd + ": " + repo.Strerror(err))
+		default:
+			b.warn("fatal: cannot exec '" + cmd + "': " + repo.Strerror(err))
+		}
 		return nil, fatalf("unable to read files to diff")
 	}
 	if out.Len() == 0 {

@@ -50,6 +50,16 @@ cp a.env c.plain
 cp a.env d.sig
 cp a.env e.pipe
 cp a.env f.empty
+mkdir -p tools sub
+printf '#!/bin/sh\necho "argv0=$0"\ncat "$1"\n' >tools/conv
+printf 'echo no-shebang\ncat "$1"\n' >tools/conv2
+printf 'echo x\n' >tools/noexec
+chmod +x tools/conv tools/conv2
+printf '*.rel diff=rel\n*.nosb diff=nosb\n*.noexec diff=noexec\n*.nonexist diff=nonexist\n' >sub/.gitattributes
+cp a.env sub/g.rel
+cp a.env sub/h.nosb
+cp a.env sub/i.noexec
+cp a.env sub/j.nonexist
 commit_all initial
 printf 'one\ntwo\n' >a.env
 commit_all second
@@ -59,6 +69,10 @@ git config diff.plain.textconv cat
 git config diff.sig.textconv 'kill -TERM $$'
 git config diff.pipe.textconv 'kill -PIPE $$'
 git config diff.empty.textconv ''
+git config diff.rel.textconv conv
+git config diff.nosb.textconv conv2
+git config diff.noexec.textconv ./tools/noexec
+git config diff.nonexist.textconv /nonexistent/conv
 `
 
 func TestTextconvEnvironmentMatchesGit(t *testing.T) {
@@ -72,10 +86,24 @@ func TestTextconvEnvironmentMatchesGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "d.sig")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "e.pipe")
 		compareWithGit(t, dir, format, nil, fixed, "HEAD", "--", "f.empty")
+		// A program found through a relative PATH entry, from the top of
+		// the work tree where git runs it (also when blaming from a
+		// subdirectory), with the path found as its argv[0]; a script
+		// without "#!" (run by /bin/sh, as git's child retries it); a
+		// path that cannot be executed, or does not exist.
+		tools := append([]string{"PATH=tools:/usr/bin:/bin"}, fixed...)
+		for _, d := range []string{dir, dir + "/sub"} {
+			for _, f := range []string{"g.rel", "h.nosb", "i.noexec", "j.nonexist"} {
+				if d == dir {
+					f = "sub/" + f
+				}
+				compareWithGit(t, d, format, nil, tools, "HEAD", "--", f)
+			}
+		}
 		// git dies when it first reads attributes, with a
 		// GIT_ATTR_NOSYSTEM that is no boolean.
 		for _, args := range [][]string{{"HEAD", "--", "c.plain"}, {"--no-textconv", "HEAD", "--", "c.plain"},
-			{"--no-textconv", "-L", ":one", "HEAD", "--", "c.plain"}} {
+			{"--no-textconv", "-L", ":one", "HEAD", "--", "c.plain"}, {"--no-textconv", "--", "c.plain"}} {
 			compareWithGit(t, dir, format, nil, []string{"GIT_ATTR_NOSYSTEM=maybe"}, args...)
 			compareWithGit(t, dir, format, nil, []string{"GIT_ATTR_NOSYSTEM=1"}, args...)
 		}

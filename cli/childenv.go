@@ -57,10 +57,10 @@ const defaultPath = "/usr/bin:/bin"
 // withExecPath is env with GIT_EXEC_PATH set to execPath and execPath
 // put first on PATH, made absolute from the working directory dir as
 // git's strbuf_add_absolute_path does (git's setup_path; defaultPath
-// after it when env has no PATH). A nil env (the process's) or an empty
-// execPath leave env as it is.
+// after it when env has no PATH). A nil env (the process's) stays nil;
+// an empty execPath (no git found) gives env with only PATH defaulted.
 func withExecPath(env []string, execPath, dir string) []string {
-	if env == nil || execPath == "" {
+	if env == nil {
 		return env
 	}
 	out := make([]string, 0, len(env)+2)
@@ -76,6 +76,10 @@ func withExecPath(env []string, execPath, dir string) []string {
 	}
 	if !hasPath {
 		path = defaultPath
+	}
+	if execPath == "" {
+		// No git to ask: git's PATH without its exec path.
+		return append(out, "PATH="+path)
 	}
 	first := execPath
 	if !strings.HasPrefix(first, "/") {

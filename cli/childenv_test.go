@@ -23,6 +23,7 @@ func TestWithExecPath(t *testing.T) {
 		{"relative: absolute on PATH only", []string{"PATH=/bin"}, "a/../b", "/w/",
 			[]string{"GIT_EXEC_PATH=a/../b", "PATH=/w/a/../b:/bin"}},
 		{"no exec path", []string{"PATH=/bin"}, "", "/w", []string{"PATH=/bin"}},
+		{"no exec path, PATH unset", []string{"A=1"}, "", "/w", []string{"A=1", "PATH=/usr/bin:/bin"}},
 		{"the process's environment", nil, "/core", "/w", nil},
 	} {
 		if got := withExecPath(c.env, c.exec, c.dir); !slices.Equal(got, c.want) {
