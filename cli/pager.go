@@ -3,42 +3,39 @@ package cli
 import (
 	"io"
 	"os/exec"
-	"strings"
 
 	"github.com/goblame/goblame/repo"
 )
 
 // pagerCommand is the pager git would start for blame's output on a
 // terminal (git_pager): GIT_PAGER, pager.blame, core.pager, PAGER, then
-// "less"; "" or "cat" means none.
+// "less", the first that is set; set to "" or "cat", none.
 func (b *blameRun) pagerCommand() string {
 	if !b.env.StdoutIsTerminal {
 		return ""
 	}
-	pager := b.env.Getenv("GIT_PAGER")
-	if pager == "" {
-		if e, ok := b.r.Config.Entry("pager.blame"); ok {
+	pager, ok := b.env.lookup("GIT_PAGER")
+	if !ok {
+		if e, set := b.r.Config.Entry("pager.blame"); set {
 			if on, valid := repo.ParseBool(e.Value, e.HasValue); valid {
 				if !on {
 					return ""
 				}
 			} else {
-				pager = e.Value
+				pager, ok = e.Value, true
 			}
 		}
 	}
-	if pager == "" {
-		if v, ok := b.r.Config.Get("core.pager"); ok {
-			pager = v
-		}
+	if !ok {
+		pager, ok = b.r.Config.Get("core.pager")
 	}
-	if pager == "" {
-		pager = b.env.Getenv("PAGER")
+	if !ok {
+		pager, ok = b.env.lookup("PAGER")
 	}
-	if pager == "" {
+	if !ok {
 		pager = "less"
 	}
-	if pager == "cat" || strings.TrimSpace(pager) == "" {
+	if pager == "" || pager == "cat" {
 		return ""
 	}
 	return pager
@@ -57,7 +54,7 @@ func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
 // startPager runs the pager cmdline with env's environment and standard
 // output (see blameRun.startPager).
 func startPager(e Environ, cmdline string) (io.Writer, func(), error) {
-	cmd := exec.Command("sh", "-c", cmdline)
+	cmd := exec.Command("/bin/sh", "-c", cmdline) // git's SHELL_PATH
 	env := append([]string(nil), e.Env...)
 	if e.Getenv("LESS") == "" {
 		env = append(env, "LESS=FRX")
