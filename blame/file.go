@@ -210,8 +210,10 @@ type run struct {
 	local *time.Location
 	// fatalLater is an error git raises while using a diff driver.
 	fatalLater error
-	// textconvCache maps paths to their textconv command.
+	// textconvCache maps paths to their textconv command, binaryCache
+	// to their diff driver's binary verdict (binaryAttr).
 	textconvCache map[string]textconvDriver
+	binaryCache   map[string]int
 	// topPath, when set, is the path relative to the top of the work
 	// tree (a blame the cache runs for itself), instead of the argument.
 	topPath string
@@ -293,6 +295,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core := blamecore.DefaultOptions()
 	core.Diff = diff.Options{IgnoreWhitespace: opts.IgnoreWhitespace, Minimal: opts.Minimal, IndentHeuristic: !opts.NoIndentHeuristic}
 	core.Warn = b.warn
+	core.BinaryAttr = b.binaryAttr
 	if !opts.NoTextConv {
 		core.TextConv = b.textconv
 	}

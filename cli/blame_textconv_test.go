@@ -114,3 +114,24 @@ func TestTextconvEnvironmentMatchesGit(t *testing.T) {
 		compareWithLiveGit(t, dir, format, nil, []string{"GIT_EXEC_PATH=core/../x"}, "HEAD", "--", "a.env")
 	}
 }
+
+// renameAttrScript renames a file with an edit, so that following it
+// scores the similarity of the two versions, which reads their diff
+// drivers (diff_filespec_is_binary): git's first attribute read in a
+// --no-textconv blame of a revision.
+const renameAttrScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i"; done >a
+commit_all one
+git mv a d
+echo "line 11" >>d
+commit_all two
+`
+
+func TestRenameScoringReadsAttributesAsGit(t *testing.T) {
+	dirs := fixtureDirs(t, "rename-attr", renameAttrScript)
+	for _, format := range testgit.Formats {
+		for _, env := range []string{"GIT_ATTR_NOSYSTEM=maybe", "GIT_ATTR_NOSYSTEM=1"} {
+			compareWithGit(t, dirs[format], format, nil, []string{env}, "--no-textconv", "HEAD", "--", "d")
+		}
+	}
+}

@@ -63,6 +63,13 @@ type Options struct {
 	// converted text, or nil when no conversion applies to the path.
 	TextConv func(path string, mode uint32, blob []byte) ([]byte, error)
 
+	// BinaryAttr, when set, says whether a path's diff driver calls its
+	// content binary (1), text (0) or leaves it to the content (-1), as
+	// git's diff_filespec_is_binary asks before scoring a rename: the
+	// diff attribute (-diff: binary; diff: text) or diff.<driver>.binary.
+	// Its error is what git dies of reading attributes. Nil: -1.
+	BinaryAttr func(path string) (int, error)
+
 	// Warn receives the lines git prints to standard error without
 	// stopping (a parent commit that cannot be read is skipped with
 	// "error: Could not read <id>"); nil discards them.

@@ -98,7 +98,16 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange, o *orig
 		}
 	}
 	dstSpans := (*spanCounts)(nil)
-	spansOf := func(data []byte) *spanCounts { return hashSpans(data) }
+	spansOf := func(path string, data []byte) (*spanCounts, error) {
+		binary := -1
+		if sb.opts.BinaryAttr != nil {
+			var err error
+			if binary, err = sb.opts.BinaryAttr(path); err != nil {
+				return nil, err
+			}
+		}
+		return hashSpans(data, binary), nil
+	}
 	sim := func(s *TreeChange, minimum int) (int, error) {
 		if !isRegular(s.OldMode) || !isRegular(dst.NewMode) {
 			return 0, nil
@@ -116,9 +125,15 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange, o *orig
 			return 0, nil
 		}
 		if dstSpans == nil {
-			dstSpans = spansOf(dstData)
+			if dstSpans, err = spansOf(dst.Path, dstData); err != nil {
+				return 0, err
+			}
 		}
-		copied := countCopied(spansOf(srcData), dstSpans)
+		srcSpans, err := spansOf(s.Path, srcData)
+		if err != nil {
+			return 0, err
+		}
+		copied := countCopied(srcSpans, dstSpans)
 		if len(dstData) == 0 {
 			return 0, nil
 		}
@@ -248,9 +263,11 @@ const spanHashBase = 107927
 // hashSpans cuts data into chunks ending at a newline or after 64 bytes,
 // skipping a CR before LF in text, and counts bytes per chunk hash. A
 // final chunk that is neither full nor newline-terminated is dropped, as
-// git drops it.
-func hashSpans(data []byte) *spanCounts {
-	isText := bytes.IndexByte(data[:min(len(data), 8000)], 0) < 0
+// git drops it. binary is the path's diff driver's verdict (1 binary, 0
+// text); -1 leaves it to the content: binary with a NUL in the first
+// 8000 bytes (buffer_is_binary).
+func hashSpans(data []byte, binary int) *spanCounts {
+	isText := binary == 0 || binary == -1 && bytes.IndexByte(data[:min(len(data), 8000)], 0) < 0
 	counts := make(map[uint32]uint32)
 	var accum1, accum2 uint32
 	n := 0
