@@ -135,3 +135,28 @@ func TestRenameScoringReadsAttributesAsGit(t *testing.T) {
 		}
 	}
 }
+
+// renameCRLFScript renames a file whose lines lose their CRs: as text
+// (CR before LF not hashed) the versions are alike and the rename is
+// followed; marked binary by the diff attribute (-diff, the binary
+// macro) they are not, and git gives every line to the rename.
+const renameCRLFScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6 7 8 9 10; do printf 'x%d\n' $i; done >a
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do printf 'y%d\r\n' $i; done >>a
+mkdir text binary macro
+cp a text/a && cp a binary/a && cp a macro/a
+printf '* -diff\n' >binary/.gitattributes
+printf '* binary\n' >macro/.gitattributes
+commit_all one
+for d in text binary macro; do git mv $d/a $d/d && tr -d '\r' <$d/d >$d/t && mv $d/t $d/d; done
+commit_all two
+`
+
+func TestRenameScoringBinaryDriverMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "rename-crlf", renameCRLFScript)
+	for _, format := range testgit.Formats {
+		for _, f := range []string{"text/d", "binary/d", "macro/d"} {
+			compareWithGit(t, dirs[format], format, nil, nil, "HEAD", "--", f)
+		}
+	}
+}
