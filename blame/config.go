@@ -50,7 +50,7 @@ func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
 		o.NoIndentHeuristic = !b
 	case "blame.ignorerevsfile":
 		if !e.HasValue {
-			return true, missingValue(e)
+			return true, repo.MissingValueError(e)
 		}
 		p, ok := repo.InterpolatePath(e.Value, env)
 		if !ok {
@@ -79,7 +79,7 @@ func userdiffConfig(e repo.ConfigEntry) (bool, error) {
 	switch rest[dot+1:] {
 	case "funcname", "xfuncname", "command", "textconv", "wordregex":
 		if !e.HasValue {
-			return true, missingValue(e)
+			return true, repo.MissingValueError(e)
 		}
 	case "binary":
 		if e.HasValue && strings.EqualFold(e.Value, "auto") {
@@ -104,12 +104,6 @@ func configBool(e repo.ConfigEntry) (bool, error) {
 		return false, fatalf("bad boolean config value '%s' for '%s'", e.Value, e.Key)
 	}
 	return b, nil
-}
-
-// missingValue is git's answer to a value-less key that needs one: an
-// "error:" line, then the failed callback's "fatal:" line.
-func missingValue(e repo.ConfigEntry) error {
-	return &repo.Error{Kind: repo.ErrBadConfig, Msg: BadConfigVariable(e), Before: []string{"error: missing value for '" + e.Key + "'"}}
 }
 
 // BadConfigVariable is git's message when a config callback fails on e

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/goblame/goblame/internal/cquote"
+	"github.com/goblame/goblame/repo"
 )
 
 // filterDriver is a filter.<name> of the configuration (git's
@@ -46,7 +47,7 @@ func (b *run) filterDrivers() (map[string]*filterDriver, error) {
 		switch key {
 		case "smudge", "clean", "process":
 			if !e.HasValue {
-				return nil, missingValue(e)
+				return nil, repo.MissingValueError(e)
 			}
 			if key == "clean" {
 				d.clean = e.Value

@@ -37,9 +37,6 @@ func configBool(e repo.ConfigEntry) (bool, error) {
 // keys blame reads; the first bad value is fatal, as in git.
 func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time.Location) (*blameConfig, error) {
 	cfg := &blameConfig{args: DefaultBlameArgs(), quotePath: true}
-	missing := func(e repo.ConfigEntry) error {
-		return &exitError{stderr: "error: missing value for '" + e.Key + "'\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}
-	}
 	var attribution blame.Options
 	for _, e := range r.Config.Entries() {
 		if ok, err := attribution.ApplyConfig(e, r.Env()); ok {
@@ -67,7 +64,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			cfg.args.ShowEmail = b
 		case "blame.date":
 			if !e.HasValue {
-				return nil, missing(e)
+				return nil, repo.MissingValueError(e)
 			}
 			m, err := ParseDateFormat(e.Value, env.StdoutIsTerminal)
 			if err != nil {
@@ -90,7 +87,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			// git 2.39.5 crashes on a value-less key here; goblame
 			// reports it as git reports other missing values.
 			if !e.HasValue {
-				return nil, missing(e)
+				return nil, repo.MissingValueError(e)
 			}
 			c, err := format.ParseColor(e.Value)
 			if err != nil {
@@ -100,7 +97,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			}
 		case "color.blame.highlightrecent":
 			if !e.HasValue {
-				return nil, missing(e)
+				return nil, repo.MissingValueError(e)
 			}
 			h, err := format.ParseHighlightRecent(e.Value, now, local)
 			if err != nil {
@@ -109,7 +106,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			cfg.heat, cfg.heatSet = h, true
 		case "blame.coloring":
 			if !e.HasValue {
-				return nil, missing(e)
+				return nil, repo.MissingValueError(e)
 			}
 			switch e.Value {
 			case "repeatedLines":
@@ -125,7 +122,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			// git_default_advice_config's colour slots (the color
 			// package is the command line's; repo checks the rest).
 			if !e.HasValue {
-				return nil, missing(e)
+				return nil, repo.MissingValueError(e)
 			}
 			if _, err := format.ParseColor(e.Value); err != nil {
 				return nil, &exitError{stderr: "error: invalid color value: " + e.Value + "\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}

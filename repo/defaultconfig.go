@@ -38,7 +38,7 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 		return checkBoolOr(e, strings.EqualFold, "never", "always", "auto")
 	case isValueKey(k):
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		if isPathnameKey(k) {
 			if _, ok := interpolatePath(e.Value, r.env, false); !ok {
@@ -66,14 +66,14 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 	case k == "core.commentchar":
 		switch {
 		case !e.HasValue:
-			return missingValueError(e)
+			return MissingValueError(e)
 		case strings.EqualFold(e.Value, "auto"), len(e.Value) == 1:
 		default:
 			return &Error{Kind: ErrBadConfig, Msg: BadConfigEntry(e), Before: []string{"error: core.commentChar should only be one character"}}
 		}
 	case k == "core.disambiguate":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		for _, h := range []string{"none", "commit", "committish", "tree", "treeish", "blob"} {
 			if strings.EqualFold(e.Value, h) {
@@ -83,17 +83,17 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 		return &Error{Kind: ErrBadConfig, Msg: BadConfigEntry(e), Before: []string{"error: unknown hint type for '" + k + "': " + e.Value}}
 	case k == "core.whitespace":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		return r.checkWhitespaceRule(e.Value)
 	case k == "core.fsync":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		r.checkFsyncComponents(e.Value)
 	case k == "core.fsyncmethod":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		if v := e.Value; v != "fsync" && v != "writeout-only" && v != "batch" {
 			r.warn("warning: ignoring unknown core.fsyncMethod value '" + v + "'")
@@ -107,14 +107,14 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 	case k == "core.createobject":
 		// git reads a missing value as a null string and crashes.
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		if e.Value != "rename" && e.Value != "link" {
 			return newError(ErrBadConfig, "invalid mode for object creation: %s", e.Value)
 		}
 	case k == "branch.autosetuprebase":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		switch e.Value {
 		case "never", "local", "remote", "always":
@@ -123,7 +123,7 @@ func (r *Repository) CheckDefaultConfig(e ConfigEntry) error {
 		}
 	case k == "push.default":
 		if !e.HasValue {
-			return missingValueError(e)
+			return MissingValueError(e)
 		}
 		switch e.Value {
 		case "nothing", "matching", "simple", "upstream", "tracking", "current":
@@ -236,9 +236,9 @@ func checkBoolOr(e ConfigEntry, eq func(a, b string) bool, words ...string) erro
 	return checkBool(e)
 }
 
-// missingValueError is config_error_nonbool's failure of a callback:
+// MissingValueError is config_error_nonbool's failure of a callback:
 // its "error:" line, then git's "bad config variable" fatal.
-func missingValueError(e ConfigEntry) error {
+func MissingValueError(e ConfigEntry) error {
 	return &Error{Kind: ErrBadConfig, Msg: BadConfigEntry(e), Before: []string{"error: missing value for '" + e.Key + "'"}}
 }
 

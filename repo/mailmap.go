@@ -213,8 +213,8 @@ func (r *Repository) LoadMailmap(rd *odb.Reader) (*Mailmap, error) {
 		m.readFile(join(r.gitCwd, ".mailmap"), ".mailmap", true)
 	}
 	blob, hasBlob := r.Config.Get("mailmap.blob")
-	if r.IsValueless("mailmap.blob") {
-		return nil, &Error{Kind: ErrBadConfig, Msg: r.badConfigVariable("mailmap.blob"), Before: []string{"error: missing value for 'mailmap.blob'"}}
+	if e, ok := r.Config.Entry("mailmap.blob"); ok && !e.HasValue {
+		return nil, MissingValueError(e)
 	}
 	if !hasBlob && r.Bare {
 		blob, hasBlob = "HEAD:.mailmap", true
@@ -250,37 +250,6 @@ func (r *Repository) LoadMailmap(rd *odb.Reader) (*Mailmap, error) {
 
 // IsValueless reports a configuration key set without a value.
 func (r *Repository) IsValueless(key string) bool { return r.Config.IsValueless(key) }
-
-// badConfigVariable is git_die_config's text for key.
-func (r *Repository) badConfigVariable(key string) string {
-	e, _ := r.Config.Entry(key)
-	if e.Origin == "" {
-		return "unable to parse '" + key + "' from command-line config"
-	}
-	return "bad config variable '" + key + "' in file '" + e.Origin + "' at line " + itoa(e.Line)
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
-}
 
 // readFile reads a mailmap file; a missing file is silently skipped.
 func (m *Mailmap) readFile(path, name string, noFollow bool) {

@@ -1075,7 +1075,7 @@ func (r *Repository) DefaultAbbrev() (int, error) {
 // git_default_core_config reads it (DefaultAbbrev).
 func (r *Repository) abbrevOf(e ConfigEntry) (int, error) {
 	if !e.HasValue {
-		return 0, missingValueError(e)
+		return 0, MissingValueError(e)
 	}
 	if strings.EqualFold(e.Value, "auto") {
 		return -1, nil

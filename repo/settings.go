@@ -71,7 +71,7 @@ func (r *Repository) ReadSettings() (Settings, error) {
 			continue
 		}
 		if !e.HasValue {
-			return s, &Error{Kind: ErrBadConfig, Msg: r.badConfigVariable(e.Key), Before: []string{"error: missing value for '" + e.Key + "'"}}
+			return s, MissingValueError(e)
 		}
 		if k == "fetch.negotiationalgorithm" {
 			switch strings.ToLower(e.Value) {

@@ -326,10 +326,7 @@ func (d *discoverer) bareOnlyExplicit() (bool, error) {
 		case "all":
 			explicit = false
 		default:
-			if e.Origin == "" {
-				return false, newError(ErrBadConfig, "unable to parse '%s' from command-line config", e.Key)
-			}
-			return false, newError(ErrBadConfig, "bad config variable '%s' in file '%s' at line %d", e.Key, e.Origin, e.Line)
+			return false, &Error{Kind: ErrBadConfig, Msg: BadConfigEntry(e)}
 		}
 	}
 	return explicit, nil
