@@ -210,10 +210,8 @@ type run struct {
 	local *time.Location
 	// fatalLater is an error git raises while using a diff driver.
 	fatalLater error
-	// textconvCache maps paths to their textconv command, binaryCache
-	// to their diff driver's binary verdict (binaryAttr).
-	textconvCache map[string]textconvDriver
-	binaryCache   map[string]int
+	// diffDrivers maps paths to their diff driver (diffDriverOf).
+	diffDrivers map[string]diffDriver
 	// topPath, when set, is the path relative to the top of the work
 	// tree (a blame the cache runs for itself), instead of the argument.
 	topPath string

@@ -13,14 +13,15 @@ import (
 // configured) or from the builtin table; without a pattern, nil (git's
 // default rule).
 func (b *run) funcLine(path string) blamecore.FuncLine {
-	pattern, flags, ok := b.funcnamePattern(path)
-	if err := b.repo.AttributesErr(); err != nil {
+	d, err := b.diffDriverOf(path)
+	if err != nil {
 		b.fatalLater = err // git dies reading the driver's attribute
 		return nil
 	}
-	if !ok {
+	if !d.hasFuncname {
 		return nil
 	}
+	pattern, flags := d.funcname, d.funcFlags
 	type funcReg struct {
 		re     *posixre.Regexp
 		negate bool
@@ -54,34 +55,4 @@ func (b *run) funcLine(path string) blamecore.FuncLine {
 		}
 		return false
 	}
-}
-
-func (b *run) funcnamePattern(path string) (string, int, bool) {
-	driver := b.repo.Attributes(path, "diff")["diff"]
-	switch driver {
-	case "", "set", "unset", "unspecified":
-		return "", 0, false
-	}
-	pattern, flags, found := "", 0, false
-	for _, e := range b.repo.Config.Entries() {
-		switch e.Key {
-		case "diff." + driver + ".funcname":
-			pattern, flags, found = e.Value, 0, true
-		case "diff." + driver + ".xfuncname":
-			pattern, flags, found = e.Value, posixre.Extended, true
-		}
-	}
-	if found {
-		return pattern, flags, true
-	}
-	for _, d := range builtinFuncnames {
-		if d.name == driver {
-			flags := posixre.Extended
-			if d.icase {
-				flags |= posixre.ICase
-			}
-			return d.pattern, flags, true
-		}
-	}
-	return "", 0, false
 }

@@ -12,37 +12,6 @@ import (
 	"github.com/goblame/goblame/repo"
 )
 
-// textconvCommand returns the textconv command of path's diff driver
-// (diff.<driver>.textconv, the last one configured) and whether there is
-// one: git runs an empty one too (and fails to).
-func (b *run) textconvCommand(p string) (string, bool) {
-	if c, ok := b.textconvCache[p]; ok {
-		return c.cmd, c.set
-	}
-	var c textconvDriver
-	driver := b.repo.Attributes(p, "diff")["diff"]
-	switch driver {
-	case "", "set", "unset", "unspecified":
-	default:
-		for _, e := range b.repo.Config.Entries() {
-			if e.Key == "diff."+driver+".textconv" {
-				c = textconvDriver{cmd: e.Value, set: true}
-			}
-		}
-	}
-	if b.textconvCache == nil {
-		b.textconvCache = map[string]textconvDriver{}
-	}
-	b.textconvCache[p] = c
-	return c.cmd, c.set
-}
-
-// textconvDriver is a path's textconv command; set: it has one.
-type textconvDriver struct {
-	cmd string
-	set bool
-}
-
 // textconv converts a blob as git's textconv_object does: regular files
 // whose driver has a textconv command are written to a temporary file
 // named after the path, and the command's output (run as git's
@@ -54,13 +23,14 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	if mode&0o170000 != object.ModeFile&0o170000 {
 		return nil, nil
 	}
-	cmd, ok := b.textconvCommand(p)
-	if err := b.repo.AttributesErr(); err != nil {
+	d, err := b.diffDriverOf(p)
+	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	if !d.hasTextconv {
 		return nil, nil
 	}
+	cmd := d.textconv
 	dir, err := os.MkdirTemp("", "goblame-textconv-")
 	if err != nil {
 		return nil, fatalf("unable to read files to diff")
