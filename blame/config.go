@@ -37,13 +37,13 @@ func (r *Repository) ConfiguredOptions() (Options, error) {
 func (o *Options) ApplyConfig(e repo.ConfigEntry, env repo.Env) (bool, error) {
 	switch e.Key {
 	case "blame.showroot":
-		b, err := configBool(e)
+		b, err := repo.ConfigBool(e)
 		if err != nil {
 			return true, err
 		}
 		o.ShowRoot = b
 	case "diff.indentheuristic":
-		b, err := configBool(e)
+		b, err := repo.ConfigBool(e)
 		if err != nil {
 			return true, err
 		}
@@ -85,25 +85,17 @@ func userdiffConfig(e repo.ConfigEntry) (bool, error) {
 		if e.HasValue && strings.EqualFold(e.Value, "auto") {
 			return true, nil
 		}
-		if _, err := configBool(e); err != nil {
+		if _, err := repo.ConfigBool(e); err != nil {
 			return true, err
 		}
 	case "cachetextconv":
-		if _, err := configBool(e); err != nil {
+		if _, err := repo.ConfigBool(e); err != nil {
 			return true, err
 		}
 	default:
 		return false, nil
 	}
 	return true, nil
-}
-
-func configBool(e repo.ConfigEntry) (bool, error) {
-	b, valid := repo.ParseBool(e.Value, e.HasValue)
-	if !valid {
-		return false, fatalf("bad boolean config value '%s' for '%s'", e.Value, e.Key)
-	}
-	return b, nil
 }
 
 // BadConfigVariable is git's message when a config callback fails on e

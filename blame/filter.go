@@ -55,7 +55,7 @@ func (b *run) filterDrivers() (map[string]*filterDriver, error) {
 				d.process = e.Value
 			}
 		case "required":
-			v, err := configBool(e)
+			v, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}

@@ -25,14 +25,6 @@ type blameConfig struct {
 	warnings       []string
 }
 
-func configBool(e repo.ConfigEntry) (bool, error) {
-	b, valid := repo.ParseBool(e.Value, e.HasValue)
-	if !valid {
-		return false, die("bad boolean config value '%s' for '%s'", e.Value, e.Key)
-	}
-	return b, nil
-}
-
 // readBlameConfig walks the configuration in git's order and applies the
 // keys blame reads; the first bad value is fatal, as in git.
 func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time.Location) (*blameConfig, error) {
@@ -51,13 +43,13 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 		}
 		switch e.Key {
 		case "blame.blankboundary":
-			b, err := configBool(e)
+			b, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}
 			cfg.args.BlankBoundary = b
 		case "blame.showemail":
-			b, err := configBool(e)
+			b, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}
@@ -72,13 +64,13 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			}
 			cfg.args.Date = m
 		case "blame.markunblamablelines":
-			b, err := configBool(e)
+			b, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}
 			cfg.markUnblamable = b
 		case "blame.markignoredlines":
-			b, err := configBool(e)
+			b, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +120,7 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 				return nil, &exitError{stderr: "error: invalid color value: " + e.Value + "\n" + reportLine("fatal: ", blame.BadConfigVariable(e)), code: 128}
 			}
 		case "core.quotepath":
-			b, err := configBool(e)
+			b, err := repo.ConfigBool(e)
 			if err != nil {
 				return nil, err
 			}

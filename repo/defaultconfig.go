@@ -217,11 +217,19 @@ func isAdviceKey(k string) bool {
 	return false
 }
 
-func checkBool(e ConfigEntry) error {
-	if _, valid := parseBoolValue(e.Value, e.HasValue); !valid {
-		return newError(ErrBadConfig, "bad boolean config value '%s' for '%s'", e.Value, e.Key)
+// ConfigBool is git_config_bool on e: its boolean, or git's fatal
+// "bad boolean config value".
+func ConfigBool(e ConfigEntry) (bool, error) {
+	b, valid := parseBoolValue(e.Value, e.HasValue)
+	if !valid {
+		return false, newError(ErrBadConfig, "bad boolean config value '%s' for '%s'", e.Value, e.Key)
 	}
-	return nil
+	return b, nil
+}
+
+func checkBool(e ConfigEntry) error {
+	_, err := ConfigBool(e)
+	return err
 }
 
 // checkBoolOr accepts the words (compared with eq) or a boolean.
