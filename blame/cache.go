@@ -20,8 +20,10 @@ import (
 // over what was found instead of walking history again. A blame result
 // is a function of the commit, the path, the options and the history's
 // rewrites, so an entry never goes stale; everything that could change
-// an attribution is part of an entry's key or turns the cache off for
-// that blame (see Repository.SetCache).
+// an attribution is part of an entry's key, is checked before an entry
+// is taken (the binary verdicts of the diff drivers that rename scoring
+// asked, which the attributes and configuration give), or turns the
+// cache off for that blame (see Repository.SetCache).
 //
 // A Cache is safe for concurrent use by goroutines and by processes.
 // Entries are written atomically, carry a checksum and are checked
@@ -245,9 +247,13 @@ func (c *cacheBases) saved(commit oid.ID, path string) {
 	}
 }
 
-// save keeps a finished blame's snapshot unless the cache has it.
+// save keeps a finished blame's snapshot. A blame that took its own
+// commit's entry gives none (blamecore.TakeSnapshot), so one that gives a
+// snapshot for a commit the cache has an entry for did not take that
+// entry (the diff drivers' verdicts it recorded no longer hold, say):
+// the entry is replaced, or every later blame would walk again.
 func (c *cacheBases) save(snap *blamecore.Snapshot) {
-	if snap == nil || c.has(snap.Commit, snap.Path) {
+	if snap == nil {
 		return
 	}
 	if c.area.Save(c.key, snap) == nil {

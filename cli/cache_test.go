@@ -238,3 +238,72 @@ func TestExactCacheMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// renameDriverScript renames a file whose lines lose their CRs (as
+// renameCRLFScript) under a diff driver that the configuration can call
+// binary (diff.crlf.binary), then changes it once more: whether the
+// rename is followed depends on the configuration, not on the history.
+const renameDriverScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6 7 8 9 10; do printf 'x%d\n' $i; done >a
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do printf 'y%d\r\n' $i; done >>a
+printf '* diff=crlf\n' >.gitattributes
+commit_all one
+git mv a d && tr -d '\r' <d >t && mv t d
+commit_all two
+printf 'z\n' >>d
+commit_all three
+`
+
+// TestCacheFollowsDiffDrivers: a cached blame is answered again only
+// while the diff drivers its rename scoring asked give the same binary
+// verdicts. One cache goes through blames of two commits with the
+// rename's driver text, then binary, then text again (each change would
+// hand an entry recorded under the other verdict to the next blame,
+// which git attributes otherwise), and each blame prints what git prints
+// with that configuration. The lines each takes from the cache are
+// counted: an entry whose verdicts hold is taken (all 31 lines of HEAD's
+// own, or the 30 of HEAD~1's under it), and one that was passed over is
+// replaced by the blame that walked instead, so the test cannot pass by
+// not caching.
+func TestCacheFollowsDiffDrivers(t *testing.T) {
+	dirs := fixtureDirs(t, "rename-driver", renameDriverScript)
+	binary := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=diff.crlf.binary", "GIT_CONFIG_VALUE_0=true"}
+	spliced := regexp.MustCompile(`Spliced:(\d+)`)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		g := testgit.Golden(t)
+		if text, bin := g.Run(testgit.Case{Dir: dir, Format: format, Args: []string{"blame", "HEAD", "--", "d"}}),
+			g.Run(testgit.Case{Dir: dir, Format: format, Env: binary, Args: []string{"blame", "HEAD", "--", "d"}}); bytes.Equal(text.Stdout, bin.Stdout) {
+			t.Fatalf("%v: git attributes the lines alike with either verdict: the fixture tests nothing", format)
+		}
+		cache := t.TempDir()
+		for i, step := range []struct {
+			env     []string
+			rev     string
+			spliced string // lines taken from the cache
+		}{
+			{nil, "HEAD~1", "0"},
+			{binary, "HEAD", "0"},   // HEAD~1's entry is text's
+			{nil, "HEAD", "30"},     // HEAD's is binary's: HEAD~1's
+			{nil, "HEAD", "31"},     // its own, replaced by the blame before
+			{binary, "HEAD~1", "0"}, // replaces HEAD~1's
+			{binary, "HEAD", "30"},
+			{nil, "HEAD~1", "0"},
+			{binary, "HEAD", "31"},
+		} {
+			args := []string{step.rev, "--", "d"}
+			want := g.Run(testgit.Case{Dir: dir, Format: format, Env: step.env, Args: append([]string{"blame"}, args...)})
+			env := append([]string{"GOBLAME_CACHE=" + cache, "GOBLAME_TRACE_STATS=1"}, step.env...)
+			got := runGoblame(dir, format, nil, env, args...)
+			stats, _, _ := strings.Cut(string(got.Stderr), "goblame stats:")
+			if !bytes.Equal(got.Stdout, want.Stdout) || stats != string(want.Stderr) || got.ExitCode != want.ExitCode {
+				got.Stderr = []byte(stats)
+				t.Errorf("%v: step %d, goblame %s (env %q):\n%s", format, i, strings.Join(args, " "), step.env, describeDiff(got, want))
+				continue
+			}
+			if m := spliced.FindSubmatch(got.Stderr); m == nil || string(m[1]) != step.spliced {
+				t.Errorf("%v: step %d, goblame %s (env %q) took other lines from the cache than %s: %q", format, i, strings.Join(args, " "), step.env, step.spliced, got.Stderr)
+			}
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/goblame/goblame/oid"
 )
 
-// The entry file format, version 9 (all integers unsigned varints):
+// The entry file format, version 10 (all integers unsigned varints):
 //
 //	magic "goblame-cache\x00" version 1
 //	key            length, bytes: the attribution key and path it answers
@@ -29,12 +29,14 @@ import (
 //	pieces         count, then per piece: lno, sLno, numLines, origin,
 //	               trail+1, and in an exact entry its flags (1 ignored,
 //	               2 unblamable)
+//	attrs          count, then per diff driver verdict: path length,
+//	               bytes, verdict+1 (0 content, 1 text, 2 binary)
 //	checksum       CRC-32 (IEEE) of everything before it, 4 bytes big-endian
 //
 // Every count is checked against the bytes left before anything is
 // allocated, and the decoded snapshot is checked for consistency
 // (blamecore validates indexes and that the pieces cover every line).
-const magic = "goblame-cache\x00\x09"
+const magic = "goblame-cache\x00\x0a"
 
 // errCorrupt is what any malformed entry decodes to: the caller ignores it.
 var errCorrupt = errors.New("blamecache: corrupt entry")
@@ -133,6 +135,11 @@ func encode(key string, format oid.Format, s *blamecore.Snapshot) []byte {
 			u(f)
 		}
 	}
+	u(uint64(len(s.Attrs)))
+	for _, a := range s.Attrs {
+		str(a.Path)
+		u(uint64(a.Binary + 1))
+	}
 	return binary.BigEndian.AppendUint32(b, checksum(b))
 }
 
@@ -158,6 +165,9 @@ func encodedSizeHint(key string, format oid.Format, s *blamecore.Snapshot) int {
 	}
 	for _, o := range s.Origins {
 		n += len(o.Path) + 12 + 3*len(o.Scapegoats) + 3*len(o.Skipped)
+	}
+	for _, a := range s.Attrs {
+		n += len(a.Path) + 2
 	}
 	return n + 6*len(s.Trails) + 12*len(s.Pieces)
 }
@@ -343,6 +353,12 @@ func decode(data []byte, key string, format oid.Format, light bool) (*blamecore.
 		if s.Exact {
 			f := d.int(4)
 			s.Pieces[i].Ignored, s.Pieces[i].Unblamable = f&1 != 0, f&2 != 0
+		}
+	}
+	if n := d.count(2); n > 0 {
+		s.Attrs = make([]blamecore.SnapshotAttr, n)
+		for i := range s.Attrs {
+			s.Attrs[i] = blamecore.SnapshotAttr{Path: d.str(), Binary: d.int(3) - 1}
 		}
 	}
 	if light {

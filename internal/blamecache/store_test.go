@@ -21,7 +21,8 @@ func testID(f oid.Format, b byte) oid.ID {
 	return oid.FromBytes(f, raw)
 }
 
-// sampleSnapshot is a snapshot of three commits and a rename.
+// sampleSnapshot is a snapshot of three commits and a rename, scored
+// with three diff driver verdicts.
 func sampleSnapshot(f oid.Format, commit byte) *blamecore.Snapshot {
 	return &blamecore.Snapshot{
 		Commit: testID(f, commit), Path: "dir/new.txt", Blob: testID(f, 200), NumLines: 7, Ordered: true,
@@ -32,6 +33,7 @@ func sampleSnapshot(f oid.Format, commit byte) *blamecore.Snapshot {
 		Trails: []blamecore.SnapshotTrail{{Origin: 0, Prev: -1}, {Origin: 1, Prev: 0}, {Origin: 2, Prev: 1}},
 		Pieces: []blamecore.SnapshotPiece{{Lno: 2, SLno: 2, NumLines: 1, Origin: 0, Trail: 0}, {Lno: 0, SLno: 0, NumLines: 2, Origin: 1, Trail: 1},
 			{Lno: 3, SLno: 1, NumLines: 4, Origin: 2, Trail: 2}},
+		Attrs: []blamecore.SnapshotAttr{{Path: "dir/new.txt", Binary: -1}, {Path: "old.txt", Binary: 1}, {Path: "other", Binary: 0}},
 	}
 }
 

@@ -99,12 +99,9 @@ func (sb *scoreboard) matchRename(dst *TreeChange, sources []TreeChange, o *orig
 	}
 	dstSpans := (*spanCounts)(nil)
 	spansOf := func(path string, data []byte) (*spanCounts, error) {
-		binary := -1
-		if sb.opts.BinaryAttr != nil {
-			var err error
-			if binary, err = sb.opts.BinaryAttr(path); err != nil {
-				return nil, err
-			}
+		binary, err := sb.binaryAttr(path)
+		if err != nil {
+			return nil, err
 		}
 		return hashSpans(data, binary), nil
 	}

@@ -3,6 +3,7 @@ package blamecore
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
@@ -49,6 +50,14 @@ import (
 // result of one blame, kept for the same blame again: the same commit,
 // path, options and line ranges. Its pieces cover the ranges' lines only
 // and keep the ignored and unblamable flags.
+//
+// # What else an attribution depends on
+//
+// Rename scoring asks each version's diff driver whether it is binary
+// (Options.BinaryAttr), which the attributes and the configuration
+// decide, not the history: a snapshot keeps every verdict its walk (and
+// the walks it took over) read, and is taken over only while the same
+// paths get the same verdicts.
 type Snapshot struct {
 	// Commit and Path are what was blamed; Blob is Path's blob in
 	// Commit and NumLines the number of lines of its final image.
@@ -75,6 +84,16 @@ type Snapshot struct {
 	// Pieces are the guilty entries in the order they were found; their
 	// final-image lines partition [0, NumLines).
 	Pieces []SnapshotPiece
+	// Attrs are the diff drivers' binary verdicts rename scoring read
+	// (Options.BinaryAttr), one per path, sorted by path.
+	Attrs []SnapshotAttr
+}
+
+// SnapshotAttr is the binary verdict of Path's diff driver that a walk
+// read: 1 binary, 0 text, -1 left to the content (Options.BinaryAttr).
+type SnapshotAttr struct {
+	Path   string
+	Binary int
 }
 
 // SnapshotCommit is a commit of a Snapshot. Body, when not nil, is the
@@ -230,6 +249,37 @@ type snapshotState struct {
 	unusable bool
 	// untraced: entries came from a snapshot without a trace.
 	untraced bool
+	// attrs are the binary verdicts read (binaryAttr), by path.
+	attrs map[string]int
+}
+
+// binaryAttr is Options.BinaryAttr's verdict for path (-1 without it),
+// kept for the snapshot when the blame records one.
+func (sb *scoreboard) binaryAttr(path string) (int, error) {
+	if sb.opts.BinaryAttr == nil {
+		return -1, nil
+	}
+	v, err := sb.opts.BinaryAttr(path)
+	if err == nil && sb.opts.Record {
+		if sb.snap.attrs == nil {
+			sb.snap.attrs = make(map[string]int)
+		}
+		sb.snap.attrs[path] = v
+	}
+	return v, err
+}
+
+// attrList is the verdicts read, sorted by path (nil: none).
+func (s *snapshotState) attrList() []SnapshotAttr {
+	if len(s.attrs) == 0 {
+		return nil
+	}
+	l := make([]SnapshotAttr, 0, len(s.attrs))
+	for p, v := range s.attrs {
+		l = append(l, SnapshotAttr{Path: p, Binary: v})
+	}
+	slices.SortFunc(l, func(a, b SnapshotAttr) int { return strings.Compare(a.Path, b.Path) })
+	return l
 }
 
 // reusable reports whether this blame's options allow snapshots at all:
@@ -275,6 +325,14 @@ func (sb *scoreboard) trySplice(c *commitNode, o *origin) (bool, error) {
 	snap := sb.opts.Bases.Snapshot(sb.id(c), o.path, light)
 	if snap == nil || snap.Commit != sb.id(c) || snap.Path != o.path || snap.Blob != o.blob || snap.Exact != exact || !validSnapshot(snap) {
 		return false, nil
+	}
+	// The paths whose diff drivers its rename scoring asked must still
+	// give the answers it had (the attributes or the configuration may
+	// have changed since).
+	for _, a := range snap.Attrs {
+		if v, err := sb.binaryAttr(a.Path); err != nil || v != a.Binary {
+			return false, nil
+		}
 	}
 	if sb.opts.OnGuilty != nil && !snap.Ordered && !snap.Traced && !snap.Exact {
 		return false, nil // the order entries are found in is not known
@@ -580,6 +638,11 @@ func validSnapshot(s *Snapshot) bool {
 	if s.Commits[s.Origins[0].Commit].ID != s.Commit || s.Origins[0].Path != s.Path {
 		return false
 	}
+	for i, a := range s.Attrs {
+		if a.Binary < -1 || a.Binary > 1 || i > 0 && s.Attrs[i-1].Path >= a.Path {
+			return false
+		}
+	}
 	seen := make([]bool, s.NumLines)
 	n := 0
 	for _, p := range s.Pieces {
@@ -619,6 +682,7 @@ func (sb *scoreboard) snapshot(wholeFile bool) *Snapshot {
 		NumLines: len(sb.lineStarts) - 1,
 		Ordered:  sb.snap.ordered,
 		Exact:    exact,
+		Attrs:    sb.snap.attrList(),
 	}
 	// The draft holds every origin the walk made on the ways the pieces
 	// came, which is what a traced snapshot of a long walk holds before
