@@ -77,6 +77,10 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			readFrom = b.r.TopPath(opts.ContentsFile)
 			fi, err = os.Stat(readFrom)
 			if err != nil {
+				// git checks the path before the file it reads.
+				if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {
+					return nil, verr
+				}
 				return nil, fatalf("Cannot stat '%s': %s", opts.ContentsFile, repo.Strerror(err))
 			}
 		} else {
@@ -123,7 +127,11 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 	}
 	if !opts.NoTextConv && opts.Contents == nil {
-		conv, err := b.textconv(path, mode, content)
+		name := path
+		if opts.ContentsFile != "" {
+			name = opts.ContentsFile
+		}
+		conv, err := b.textconvFile(name, mode)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -158,5 +160,66 @@ func TestRenameScoringBinaryDriverMatchesGit(t *testing.T) {
 		for _, f := range []string{"text/d", "binary/d", "macro/d"} {
 			compareWithGit(t, dirs[format], format, nil, nil, "HEAD", "--", f)
 		}
+	}
+}
+
+// textconvArgScript has a textconv command that prints the name it is
+// handed (a committed version's temporary file reduced to its form,
+// git-blob-XXXXXX/<basename>), and uncommitted versions to blame: the
+// work-tree file, which git hands the command by its path, and
+// --contents files, whose own names choose the diff driver (contents.txt
+// has none, so only the committed versions are converted).
+const textconvArgScript = `git init -q r && cd r
+printf '*.dat diff=show\n' >.gitattributes
+mkdir sub
+printf 'alpha\nbeta\n' >sub/data.dat
+commit_all initial
+printf 'alpha\nbeta\ngamma\n' >sub/data.dat
+commit_all second
+cat >show.sh <<'EOS'
+#!/bin/sh
+case "$1" in
+/*/git-blob-??????/*) echo "ARG[a blob file named ${1##*/}]" ;;
+*) echo "ARG[$1]" ;;
+esac
+sed 's/^/> /' "$1"
+EOS
+chmod +x show.sh
+git config diff.show.textconv ./show.sh
+printf 'alpha\nbeta\ngamma\ndelta\n' >sub/data.dat
+printf 'alpha\nBETA\ngamma\n' >contents.dat
+cp contents.dat contents.txt
+`
+
+// TestTextconvArgumentMatchesGit: the name a textconv command is handed
+// and the driver of an uncommitted version, as git's
+// fake_working_tree_commit and prepare_temp_file choose them (-s leaves
+// out the dates of the uncommitted lines, so git's goldens hold).
+func TestTextconvArgumentMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "textconv-arg", textconvArgScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{
+			{"-s", "HEAD", "--", "sub/data.dat"},
+			{"-s", "--", "sub/data.dat"},
+			{"-s", "--contents", "contents.dat", "--", "sub/data.dat"},
+			{"-s", "--contents", "contents.txt", "--", "sub/data.dat"},
+			{"-s", "--contents", "nonexistent", "--", "sub/none.dat"},
+		} {
+			compareWithGit(t, dirs[format], format, nil, nil, args...)
+		}
+	}
+	// A --contents file outside the work tree, named absolutely: its
+	// driver comes from the attribute files of its own directories
+	// (git's attribute stack takes "/x" for the first one). The name
+	// depends on the machine, so only git itself is compared.
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, ".gitattributes"), []byte("*.out diff=show\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "c.out"), []byte("alpha\nBETA\ngamma\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range testgit.Formats {
+		compareWithLiveGit(t, dirs[format], format, nil, nil, "-s", "--contents", filepath.Join(outside, "c.out"), "--", "sub/data.dat")
 	}
 }

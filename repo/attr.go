@@ -492,11 +492,18 @@ func (r *Repository) attrStack(path string) []*attrFile {
 	}
 	dir := path[:dirlen]
 	for i := 0; i < len(dir); {
-		j := strings.IndexByte(dir[i:], '/')
+		// An absolute path's first directory is "/x", as git's
+		// prepare_attr_stack takes it (the --contents file of a
+		// work-tree blame can be anywhere).
+		from := i
+		if i == 0 && dir[0] == '/' {
+			from = 1
+		}
+		j := strings.IndexByte(dir[from:], '/')
 		if j < 0 {
 			j = len(dir)
 		} else {
-			j += i
+			j += from
 		}
 		sub := dir[:j]
 		f, ok := c.dirs[sub]

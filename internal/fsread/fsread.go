@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -208,6 +209,9 @@ const pathMax = 4096
 // deep inside a work tree whose absolute form is longer than PATH_MAX
 // open as they do for git, which works from the top of the tree.
 func OpenIn(dir, rel string, noFollow bool) (*File, fs.FileInfo, error) {
+	if strings.HasPrefix(rel, "/") {
+		return OpenStat(rel, noFollow) // absolute: dir does not apply
+	}
 	full := dir + "/" + rel
 	if len(full) < pathMax {
 		return OpenStat(full, noFollow)
