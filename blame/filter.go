@@ -3,6 +3,7 @@ package blame
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/startcmd"
 	"io"
 	"os"
 	"os/exec"
@@ -114,7 +115,7 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 	var stdout bytes.Buffer
 	c.Stdin = bytes.NewReader(data)
 	c.Stdout = &stdout
-	err = runCommand(c)
+	err = startcmd.Run(c)
 	stderrOut()
 	if code := b.runStatus(err, cmd); code != 0 {
 		b.warn("error: external filter '" + cmd + "' failed " + strconv.Itoa(code))
@@ -125,50 +126,23 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 }
 
 // command prepares line, with the arguments args, as git's start_command
-// with use_shell does (prepare_shell_cmd): through /bin/sh -c when it
-// has any of the shell's special characters (`line "$@"` when there are
-// arguments), else the program it names, looked up in PATH (git's error
-// line when there is none). name is what messages call it (the
-// unexpanded command). stderrOut is called once the command has ended
-// (see commandStderr).
+// with use_shell does (startcmd.Command), run from the top of the work
+// tree in the commands' environment, with git's error line when it names
+// no program in PATH. name is what messages call it (the unexpanded
+// command). stderrOut is called once the command has ended (see
+// commandStderr).
 func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
 	dir := b.repo.WorkTree
 	if dir == "" {
 		dir = b.repo.GitDir
 	}
-	if strings.ContainsAny(line, "|&;<>()$`\\\"' \t\n*?[#~=%") {
-		script := line
-		if len(args) > 0 {
-			script += ` "$@"`
-		}
-		c = exec.Command("/bin/sh", append([]string{"-c", script, line}, args...)...)
-	} else {
-		prog, err := b.lookPath(line, dir)
-		if err != nil {
-			b.warn("error: cannot run " + line + ": No such file or directory")
-			return nil, nil, err
-		}
-		// git executes the path it found, which is also the program's
-		// argv[0] ("tools/conv" for a relative PATH entry).
-		c = &exec.Cmd{Path: prog, Args: append([]string{prog}, args...)}
+	c, err = startcmd.Command(line, args, dir, b.commandEnv())
+	if err != nil {
+		b.warn(startcmd.NotFoundLine(line))
+		return nil, nil, err
 	}
-	c.Dir = dir
-	c.Env = b.commandEnv()
 	stderrOut = attachStderr(c, b.opts.CommandStderr)
 	return c, stderrOut, nil
-}
-
-// runCommand runs c as git's start_command runs a command: a program the
-// kernel will not execute as it is (ENOEXEC: a script without "#!") runs
-// again as /bin/sh's script, as git's child retries it.
-func runCommand(c *exec.Cmd) error {
-	err := c.Run()
-	if err != nil && c.Process == nil && errors.Is(err, syscall.ENOEXEC) {
-		sh := &exec.Cmd{Path: "/bin/sh", Args: append([]string{"/bin/sh"}, c.Args...),
-			Dir: c.Dir, Env: c.Env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
-		return sh.Run()
-	}
-	return err
 }
 
 // attachStderr gives a command w (Options.CommandStderr) as its standard
@@ -194,41 +168,6 @@ func attachStderr(c *exec.Cmd, w io.Writer) func() {
 		}
 	}
 	return func() {}
-}
-
-// lookPath finds a program named without a slash as git's
-// locate_in_PATH does, in the PATH of the commands' environment: none
-// when PATH is unset or empty; a relative entry (an empty one is the
-// current directory) is taken from dir, where the command runs. It
-// returns the path git executes: the entry and the name joined, the name
-// alone for an empty entry.
-func (b *run) lookPath(name, dir string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	var path string
-	if env := b.commandEnv(); env == nil {
-		path = os.Getenv("PATH")
-	} else {
-		path, _ = envValue(env, "PATH")
-	}
-	if path == "" {
-		return "", exec.ErrNotFound
-	}
-	for _, entry := range strings.Split(path, ":") {
-		p := name
-		if entry != "" {
-			p = entry + "/" + name
-		}
-		full := p
-		if !strings.HasPrefix(full, "/") {
-			full = dir + "/" + full
-		}
-		if st, err := os.Stat(full); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
 }
 
 // runStatus is finish_command's status for a command that ran with the

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/goblame/goblame/internal/gitdate"
+	"github.com/goblame/goblame/internal/startcmd"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -131,6 +133,7 @@ type filterProcess struct {
 	c         *exec.Cmd
 	stderrOut func() // writes what the process wrote to its standard error
 	stdin     io.WriteCloser
+	stdout    io.Closer
 	pkt       *pktConn
 	clean     bool // it has the clean capability
 }
@@ -252,22 +255,32 @@ func (b *run) startFilterProcess(cmd string) (*filterProcess, error) {
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}
-	stdin, err := c.StdinPipe()
+	// Pipes of our own, not StdinPipe's: a script without "#!" is
+	// started again through /bin/sh on the same ends (startcmd.Start).
+	inR, stdin, err := os.Pipe()
 	if err != nil {
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}
-	stdout, err := c.StdoutPipe()
+	stdout, outW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
+		stdin.Close()
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}
-	if err := c.Start(); err != nil {
+	c.Stdin, c.Stdout = inR, outW
+	c, err = startcmd.Start(c)
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		b.warn("error: cannot run " + cmd + ": " + strings.TrimPrefix(err.Error(), "exec: "))
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}
-	p := &filterProcess{cmd: cmd, c: c, stderrOut: stderrOut, stdin: stdin, pkt: &pktConn{w: stdin, r: bufio.NewReader(stdout), warn: b.warn}}
+	p := &filterProcess{cmd: cmd, c: c, stderrOut: stderrOut, stdin: stdin, stdout: stdout, pkt: &pktConn{w: stdin, r: bufio.NewReader(stdout), warn: b.warn}}
 	if msg, err := p.handshake(); err != nil || msg != "" {
 		if msg != "" {
 			b.warn("error: " + msg)
@@ -368,6 +381,7 @@ func (b *run) stopFilterProcess(p *filterProcess, kill bool) {
 	}
 	p.stdin.Close()
 	err := p.c.Wait()
+	p.stdout.Close()
 	p.stderrOut()
 	b.runStatus(err, p.cmd)
 }

@@ -3,6 +3,7 @@ package blame
 import (
 	"bytes"
 	"errors"
+	"github.com/goblame/goblame/internal/startcmd"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -91,7 +92,7 @@ func (b *run) runTextconv(cmd, file string) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	c.Stdout = &out
-	err = runCommand(c)
+	err = startcmd.Run(c)
 	stderrOut()
 	if err != nil {
 		var exit *exec.ExitError
@@ -99,11 +100,9 @@ func (b *run) runTextconv(cmd, file string) ([]byte, error) {
 		case errors.As(err, &exit):
 			// git's "died of signal" line first (finish_command).
 			b.runStatus(err, cmd)
-		case errors.Is(err, fs.ErrNotExist):
-			// What git's child dies of when the exec fails.
-			b.warn("fatal: cannot run " + cmd + ": " + repo.Strerror(err))
 		default:
-			b.warn("fatal: cannot exec '" + cmd + "': " + repo.Strerror(err))
+			// What git's child dies of when the exec fails.
+			b.warn(startcmd.ExecFailedLine(cmd, err, repo.Strerror))
 		}
 		return nil, fatalf("unable to read files to diff")
 	}

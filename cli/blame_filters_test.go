@@ -77,6 +77,12 @@ func TestCleanFiltersMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		dir := dirs[format]
 		proc := buildFilterProcess(t, dir)
+		// A script without "#!" (git's child runs it again through
+		// /bin/sh) that runs the filter process.
+		noShebang := proc + "-noshebang"
+		if err := os.WriteFile(noShebang, []byte("exec '"+proc+"' upper\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		upper := "tr a-z A-Z"
 		// Filtered, the work tree is HEAD's: goldens.
 		for _, c := range []struct {
@@ -94,6 +100,7 @@ func TestCleanFiltersMatchGit(t *testing.T) {
 			{cfg("filter.up.clean", "echo prefix=${GIT_PREFIX-unset} >&2; tr a-z A-Z"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" upper"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" upper"), lower, []string{"--contents", "-", "f.up"}},
+			{cfg("filter.up.process", noShebang), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" stderr", "filter.up.clean", "false"), nil, []string{"f.up"}},
 			// Failures of a required driver, and bad configuration.
 			{cfg("filter.up.clean", "exit 3", "filter.up.required", "true"), nil, []string{"f.up"}},

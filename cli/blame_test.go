@@ -21,25 +21,32 @@ func runGoblame(dir string, format oid.Format, stdin []byte, extra []string, arg
 // runGoblameAt is runGoblame with the clock now (the time of an
 // uncommitted line).
 func runGoblameAt(dir string, format oid.Format, stdin []byte, extra []string, now func() time.Time, args ...string) testgit.Result {
-	envList := testgit.Env(format, extra...)
+	var stdout, stderr bytes.Buffer
+	env := testEnviron(dir, testgit.Env(format, extra...), stdin, &stdout, &stderr)
+	env.Now = now
+	code := Main(args, env)
+	return testgit.Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code}
+}
+
+// testEnviron is an in-process run's Environ: in dir, with the
+// environment envList only, stdin as its input and its output in
+// stdout and stderr.
+func testEnviron(dir string, envList []string, stdin []byte, stdout, stderr *bytes.Buffer) Environ {
 	m := map[string]string{}
 	for _, kv := range envList {
 		k, v, _ := strings.Cut(kv, "=")
 		m[k] = v
 	}
-	var stdout, stderr bytes.Buffer
-	env := Environ{
+	return Environ{
 		Dir:       dir,
 		Getenv:    func(k string) string { return m[k] },
 		LookupEnv: func(k string) (string, bool) { v, ok := m[k]; return v, ok },
 		Env:       envList,
 		Stdin:     bytes.NewReader(stdin),
-		Stdout:    &stdout,
-		Stderr:    &stderr,
-		Now:       now,
+		Stdout:    stdout,
+		Stderr:    stderr,
+		Now:       time.Now,
 	}
-	code := Main(args, env)
-	return testgit.Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code}
 }
 
 // compareWithGit runs goblame with args in dir and compares its standard

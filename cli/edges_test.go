@@ -3,9 +3,7 @@ package cli
 import (
 	"bytes"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
@@ -58,19 +56,9 @@ func TestPagerQuitsEarly(t *testing.T) {
 	f := oid.SHA1
 	dir := filepath.Join(testgit.Fixture(t, "cli-edges", f, edgesScript), "r")
 	goldens.RequireFixture(dir)
-	envList := testgit.Env(f, "GIT_PAGER=exit 0")
-	m := map[string]string{}
-	for _, kv := range envList {
-		k, v, _ := strings.Cut(kv, "=")
-		m[k] = v
-	}
 	var stdout, stderr bytes.Buffer
-	env := Environ{
-		Dir: dir, Getenv: func(k string) string { return m[k] },
-		LookupEnv: func(k string) (string, bool) { v, ok := m[k]; return v, ok },
-		Env:       envList, Stdin: bytes.NewReader(nil), Stdout: &stdout, Stderr: &stderr,
-		Now: time.Now, StdoutIsTerminal: true,
-	}
+	env := testEnviron(dir, testgit.Env(f, "GIT_PAGER=exit 0"), nil, &stdout, &stderr)
+	env.StdoutIsTerminal = true
 	// Megabytes of output: more than a pipe holds, so the writes meet
 	// the pager's exit.
 	code := Main([]string{"--line-porcelain", "big"}, env)

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"github.com/goblame/goblame/internal/startcmd"
 )
 
 // goblame --help and --version.
@@ -72,7 +74,7 @@ func printManual(env Environ) int {
 	out := env.Stdout
 	wait := func() {}
 	if pager := helpPager(env); pager != "" {
-		w, done, err := startPager(env, pager)
+		w, done, err := startPager(env, pager, env.Dir)
 		if err == nil {
 			out, wait = w, done
 		}
@@ -141,19 +143,16 @@ func installedManDir() string {
 	return filepath.Clean(dir)
 }
 
-// lookPath finds an executable named file in the directories of path (an
-// environment's PATH, which exec.LookPath would take from the process).
+// lookPath finds the program file in path (an environment's PATH, which
+// exec.LookPath would take from the process) as git's locate_in_PATH
+// does (startcmd.LookPath), a relative entry from the working directory;
+// the result is a path exec runs as it is ("./file" for an empty entry).
 func lookPath(file, path string) string {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, file)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p
-		}
+	p := startcmd.LookPath(file, path, "")
+	if p != "" && !strings.Contains(p, "/") {
+		p = "./" + p
 	}
-	return ""
+	return p
 }
 
 // buildCommit is the commit goblame was built from, as make build sets it

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"io"
-	"os/exec"
+	"os"
+
+	"github.com/goblame/goblame/internal/startcmd"
 
 	"github.com/goblame/goblame/repo"
 )
@@ -42,19 +45,26 @@ func (b *blameRun) pagerCommand() string {
 }
 
 // startPager runs the pager with blame's output on its standard input, as
-// git does (LESS=FRX and LV=-c unless set). It returns the writer to use
-// and a function that closes it and waits for the pager. Its environment
-// is the other programs' (childEnv: GIT_PREFIX, git's exec path).
+// git does (LESS=FRX and LV=-c unless set), from the top of the work tree
+// where git runs it. It returns the writer to use and a function that
+// closes it and waits for the pager. Its environment is the other
+// programs' (childEnv: GIT_PREFIX, git's exec path).
 func (b *blameRun) startPager(cmdline string) (io.Writer, func(), error) {
 	e := b.env
 	e.Env = b.childEnv()
-	return startPager(e, cmdline)
+	dir := b.r.WorkTree
+	if dir == "" {
+		dir = e.Dir
+	}
+	return startPager(e, cmdline, dir)
 }
 
-// startPager runs the pager cmdline with env's environment and standard
-// output (see blameRun.startPager).
-func startPager(e Environ, cmdline string) (io.Writer, func(), error) {
-	cmd := exec.Command("/bin/sh", "-c", cmdline) // git's SHELL_PATH
+// startPager runs the pager cmdline in dir with env's environment and
+// standard output and error, as git's setup_pager starts it
+// (startcmd.Command: through /bin/sh only for a command line with the
+// shell's special characters). A pager that cannot start gets git's
+// error line, and the output goes to standard output instead.
+func startPager(e Environ, cmdline, dir string) (io.Writer, func(), error) {
 	env := append([]string(nil), e.Env...)
 	if e.Getenv("LESS") == "" {
 		env = append(env, "LESS=FRX")
@@ -62,18 +72,29 @@ func startPager(e Environ, cmdline string) (io.Writer, func(), error) {
 	if e.Getenv("LV") == "" {
 		env = append(env, "LV=-c")
 	}
-	cmd.Env = env
+	cmd, err := startcmd.Command(cmdline, nil, dir, env)
+	if err != nil {
+		fmt.Fprintln(e.Stderr, startcmd.NotFoundLine(cmdline))
+		return nil, nil, err
+	}
 	cmd.Stdout = e.Stdout
 	cmd.Stderr = e.Stderr
-	in, err := cmd.StdinPipe()
+	// A pipe of our own, not StdinPipe's: a script without "#!" is
+	// started again through /bin/sh on the same end (startcmd.Start).
+	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin = r
+	cmd, err = startcmd.Start(cmd)
+	r.Close()
+	if err != nil {
+		w.Close()
+		fmt.Fprintln(e.Stderr, startcmd.ExecFailedLine(cmdline, err, repo.Strerror))
 		return nil, nil, err
 	}
-	return in, func() {
-		in.Close()
+	return w, func() {
+		w.Close()
 		cmd.Wait()
 	}, nil
 }

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
+)
+
+// pagerScript has a file in a subdirectory and, at the top of the work
+// tree, a pager script without "#!" (which git's child runs again
+// through /bin/sh).
+const pagerScript = `git init -q r && cd r
+mkdir sub
+printf 'one\ntwo\n' >sub/f
+commit_all one
+printf 'sed s/^/P:/\n' >nosb
+chmod +x nosb
+`
+
+// TestPagerStartsAsGit: the pager runs as git's setup_pager starts it
+// (start_command with use_shell): a command line with the shell's special
+// characters through /bin/sh (whose $0 is the command line), any other
+// looked up in PATH or run by its path from the top of the work tree
+// (the blame runs in a subdirectory), a script without "#!" through
+// /bin/sh; one that cannot start gets git's error line and the output
+// goes to the terminal itself. git runs with its standard output on a
+// pseudo-terminal; goblame in-process, told its output is a terminal.
+func TestPagerStartsAsGit(t *testing.T) {
+	testgit.RequireGit(t)
+	if !testgit.HaveTargetGit() {
+		t.Skip("needs git 2.39.x itself: a pager only runs on a terminal, which the goldens do not hold")
+	}
+	f := oid.SHA1
+	top := filepath.Join(testgit.Fixture(t, "cli-pager-start", f, pagerScript), "r")
+	dir := filepath.Join(top, "sub")
+	for _, pager := range []string{"nosuchpager", "nosuchpager -x", "./nosuchpager", "./nosb", "sed s/^/X/", "cat",
+		"echo in $(pwd | sed 's,.*/,,'); cat", "/dev/null"} {
+		envList := testgit.Env(f, "GIT_PAGER="+pager)
+		wantOut, wantErr, wantCode := runOnTerminal(t, dir, envList, "git", "blame", "-s", "HEAD", "--", "f")
+		var stdout, stderr bytes.Buffer
+		env := testEnviron(dir, envList, nil, &stdout, &stderr)
+		env.StdoutIsTerminal = true
+		code := Main([]string{"-s", "HEAD", "--", "f"}, env)
+		if stdout.String() != wantOut || stderr.String() != wantErr || code != wantCode {
+			t.Errorf("GIT_PAGER=%q: goblame printed\n%q\nand\n%q (exit %d); git\n%q\nand\n%q (exit %d)",
+				pager, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
+		}
+	}
+}
+
+// runOnTerminal runs name with args in dir, its standard output a new
+// pseudo-terminal, and returns what came to the terminal (line ends as
+// written, not as the terminal turns them), its standard error and exit
+// status.
+func runOnTerminal(t *testing.T, dir string, env []string, name string, args ...string) (string, string, int) {
+	t.Helper()
+	ctl, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ctl.Close()
+	if err := unix.IoctlSetPointerInt(int(ctl.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ctl.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	term, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	var out bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		io.Copy(&out, ctl) // until the last writer's end closes (EIO)
+		close(read)
+	}()
+	var stderr bytes.Buffer
+	c := exec.Command(name, args...)
+	c.Dir, c.Env, c.Stdout, c.Stderr = dir, env, term, &stderr
+	err = c.Run()
+	term.Close()
+	<-read
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), stderr.String(), code
+}
