@@ -159,6 +159,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 	}
 	wt.Mode = mode
+	wt.BeforeDiff = r.CheckExcludeFiles
 	wt.IndexFunc = func(id oid.ID) []blamecore.IndexEntry {
 		full, err := whole()
 		if err != nil {

@@ -193,3 +193,48 @@ func TestUnformattableDateMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// excludesScript has a committed file changed in the work tree, a
+// directory d, and an xdg directory whose git/ignore is a directory.
+const excludesScript = `git init -q r && cd r
+printf 'one\ntwo\n' >f
+commit_all one
+printf 'one\ntwo\nthree\n' >f
+mkdir -p d xdg/git/ignore
+touch d/x xdg/git/ignore/x
+`
+
+// TestExcludeFilesMatchGit: comparing a work-tree blame's uncommitted
+// version with HEAD, git reads the standard exclude files
+// (setup_standard_excludes in unpack_trees) and dies of one that is a
+// directory: core.excludesFile, its default under XDG_CONFIG_HOME, and
+// info/exclude (a fixture of its own). A missing or empty name is
+// skipped; a blame of a commit, or one that fails before the walk, never
+// reads them. -s leaves out the dates of the uncommitted lines.
+func TestExcludeFilesMatchGit(t *testing.T) {
+	excludes := func(v string) []string {
+		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.excludesFile", "GIT_CONFIG_VALUE_0=" + v}
+	}
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-excludes", format, excludesScript), "r")
+		for _, c := range []struct {
+			env  []string
+			args []string
+		}{
+			{excludes("d"), []string{"-s", "f"}},
+			{excludes("d"), []string{"-s", "--incremental", "-L", "2,3", "f"}},
+			{excludes("d"), []string{"-s", "-L", "7,8", "f"}},
+			{excludes("d"), []string{"-s", "HEAD", "--", "f"}},
+			{excludes(""), []string{"-s", "f"}},
+			{excludes("nonexistent"), []string{"-s", "f"}},
+			{excludes("d/x"), []string{"-s", "f"}},
+			{[]string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg")}, []string{"-s", "f"}},
+			{[]string{"XDG_CONFIG_HOME=xdg"}, []string{"-s", "f"}},
+		} {
+			compareWithGit(t, dir, format, nil, c.env, c.args...)
+		}
+		info := filepath.Join(testgit.Fixture(t, "cli-excludes-info", format, excludesScript+"rm -f .git/info/exclude && mkdir .git/info/exclude\n"), "r")
+		compareWithGit(t, info, format, nil, nil, "-s", "f")
+		compareWithGit(t, info, format, nil, nil, "-s", "HEAD", "--", "f")
+	}
+}

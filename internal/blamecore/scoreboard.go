@@ -64,6 +64,7 @@ type scoreboard struct {
 	path        string
 	index       []IndexEntry
 	indexFunc   func(oid.ID) []IndexEntry // makes index when first needed
+	beforeDiff  func() error              // WorkTree.BeforeDiff, until it ran
 	finalBuf    []byte
 	lineStarts  []int
 	// finalConverted: the final image went through textconv.
@@ -814,6 +815,12 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, filter *filterAn
 	var found bool
 	unchanged := false
 	if o.commit.Uncommitted {
+		if f := sb.beforeDiff; f != nil {
+			sb.beforeDiff = nil
+			if err := f(); err != nil {
+				return nil, err
+			}
+		}
 		m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
 		if err != nil {
 			return nil, err

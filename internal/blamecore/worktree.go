@@ -59,6 +59,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	sb.final = c
 	sb.finalOrigin = o
 	sb.index, sb.indexFunc = wt.Index, wt.IndexFunc
+	sb.beforeDiff = wt.BeforeDiff
 	sb.stats.ReadBlobs++
 	sb.setFinal(append([]byte(nil), content...))
 	return nil
