@@ -238,3 +238,28 @@ func TestExcludeFilesMatchGit(t *testing.T) {
 		compareWithGit(t, info, format, nil, nil, "-s", "HEAD", "--", "f")
 	}
 }
+
+// attrDirsScript puts directories where attribute files are read: a
+// .gitattributes whose committed copy (in the index) would name a
+// textconv driver, info/attributes, and adir for core.attributesFile.
+const attrDirsScript = `git init -q r && cd r
+mkdir sub
+printf 'f diff=up\n' >sub/.gitattributes
+printf 'a\n' >sub/f
+commit_all one
+git config diff.up.textconv 'tr a-z A-Z <'
+rm sub/.gitattributes && mkdir sub/.gitattributes && touch sub/.gitattributes/x
+mkdir -p .git/info/attributes adir
+`
+
+// TestAttributeDirectoriesMatchGit: git opens an attribute file that is
+// a directory and reads nothing from it, without a warning and without
+// taking the index's copy instead (goblame warns of a FIFO, which git
+// would block on).
+func TestAttributeDirectoriesMatchGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-attr-dirs", format, attrDirsScript), "r")
+		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "sub/f")
+		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.attributesFile", "GIT_CONFIG_VALUE_0=adir"}, "-s", "HEAD", "--", "sub/f")
+	}
+}

@@ -218,7 +218,14 @@ func (r *Repository) readAttrFileIn(top, rel string, macroOK bool) *attrFile {
 // (st its fstat), or warns of err, the failure to open it.
 func (r *Repository) parseAttrFile(f *fsread.File, st fs.FileInfo, err error, name string, macroOK bool) *attrFile {
 	if err != nil {
+		var nr *fsread.NotRegularError
+		if errors.As(err, &nr) && nr.Mode.IsDir() {
+			// git opens a directory and reads no line from it: an
+			// empty file, without a word (and no index copy instead).
+			return &attrFile{}
+		}
 		if errors.Is(err, fsread.ErrNotRegular) {
+			// git would block on a FIFO: goblame skips it, and says so.
 			r.warn("warning: ignoring gitattributes file '" + name + "': not a regular file")
 			return nil
 		}
