@@ -255,11 +255,17 @@ mkdir -p .git/info/attributes adir
 // TestAttributeDirectoriesMatchGit: git opens an attribute file that is
 // a directory and reads nothing from it, without a warning and without
 // taking the index's copy instead (goblame warns of a FIFO, which git
-// would block on).
+// would block on). A graft file that is a directory (info/grafts,
+// GIT_GRAFT_FILE, -S) is one git's fopen cannot read: "Is a directory",
+// the file named as git names it.
 func TestAttributeDirectoriesMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-attr-dirs", format, attrDirsScript), "r")
 		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "sub/f")
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.attributesFile", "GIT_CONFIG_VALUE_0=adir"}, "-s", "HEAD", "--", "sub/f")
+		compareWithGit(t, dir, format, nil, []string{"GIT_GRAFT_FILE=adir"}, "-s", "HEAD", "--", "sub/f")
+		compareWithGit(t, dir, format, nil, nil, "-s", "-S", "adir", "HEAD", "--", "sub/f")
+		grafts := filepath.Join(testgit.Fixture(t, "cli-grafts-dir", format, attrDirsScript+"mkdir .git/info/grafts\n"), "r")
+		compareWithGit(t, grafts, format, nil, nil, "-s", "HEAD", "--", "sub/f")
 	}
 }

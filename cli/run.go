@@ -152,12 +152,19 @@ func (b *blameRun) run(args []string) error {
 		Resolve:          b.resolveName,
 		CheckSettings:    b.lib.CheckSettings,
 		ReadRevsFile: func(path string) error {
-			g, msgs, err := repo.ReadGraftFile(b.lib.TopPath(path), r.Format)
+			g, msgs, err := repo.ReadGraftFile(b.lib.TopPath(path), path, r.Format)
 			for _, m := range msgs {
 				b.warn(m)
 			}
 			if err != nil {
-				return die("reading graft file '%s' failed: %s", path, repo.Strerror(err))
+				var re *repo.Error
+				if !errors.As(err, &re) {
+					return err
+				}
+				for _, l := range re.Before {
+					b.warn(l)
+				}
+				return die("%s", re.Msg)
 			}
 			grafts = g
 			return nil

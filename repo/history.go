@@ -185,10 +185,16 @@ func (r *Repository) Shallow() map[oid.ID]bool {
 
 // GraftFile returns GIT_GRAFT_FILE or <common>/info/grafts.
 func (r *Repository) GraftFile() string {
+	path, _ := r.graftFile()
+	return path
+}
+
+// graftFile is GraftFile and the name git's messages call it by.
+func (r *Repository) graftFile() (path, name string) {
 	if v, ok := r.env.Lookup("GIT_GRAFT_FILE"); ok {
-		return join(r.gitCwd, v)
+		return join(r.gitCwd, v), v
 	}
-	return r.CommonDir + "/info/grafts"
+	return r.CommonDir + "/info/grafts", r.commonDirName + "/info/grafts"
 }
 
 // graftDeprecationHint is what git prints (as "hint:" lines) whenever it
@@ -210,13 +216,13 @@ var graftDeprecationHint = []string{
 // duplicate graft data: <line>" for repeated commits (the first wins).
 // A missing file gives no grafts.
 func (r *Repository) ReadGrafts() (grafts map[oid.ID][]oid.ID, messages []string, err error) {
-	path := r.GraftFile()
+	path, name := r.graftFile()
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, nil, nil
 		}
-		return nil, []string{"warning: unable to access '" + path + "': " + errnoText(err)}, nil
+		return nil, []string{"warning: unable to access '" + name + "': " + errnoText(err)}, nil
 	}
 	if b, ok, _ := r.Config.Bool("advice.graftfiledeprecated"); !ok || b {
 		messages = append(messages, graftDeprecationHint...)
@@ -238,20 +244,21 @@ func (r *Repository) Grafts() (map[oid.ID][]oid.ID, error) {
 // be opened is an error whose text is git's fatal message ("reading
 // graft file 'x' failed: No such file or directory").
 func ParseGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, error) {
-	g, _, err := ReadGraftFile(path, format)
+	g, _, err := ReadGraftFile(path, path, format)
 	return g, err
 }
 
 // ReadGraftFile is ParseGraftFile that also returns the "error: bad graft
 // data: <line>" lines git prints for the lines it skips. When the file
 // cannot be opened for another reason than its absence, git's "warning:
-// unable to access" line is in the error's Before lines.
-func ReadGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, []string, error) {
+// unable to access" line is in the error's Before lines. Messages call
+// the file name (the path as given).
+func ReadGraftFile(path, name string, format oid.Format) (map[oid.ID][]oid.ID, []string, error) {
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
-		e := &Error{Kind: ErrBadRef, Msg: "reading graft file '" + path + "' failed: " + errnoText(err), Err: err}
+		e := &Error{Kind: ErrBadRef, Msg: "reading graft file '" + name + "' failed: " + errnoText(err), Err: err}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			e.Before = []string{"warning: unable to access '" + path + "': " + errnoText(err)}
+			e.Before = []string{"warning: unable to access '" + name + "': " + errnoText(err)}
 		}
 		return nil, nil, e
 	}

@@ -80,7 +80,7 @@ func TestHistoryFilesMatchGit(t *testing.T) {
 		// blame -S with a readable file: a bad line is skipped quietly
 		// there (read_graft_line's error is printed by git, though).
 		gf := filepath.Join(root, "graft-file")
-		g, msgs, err := ReadGraftFile(gf, f)
+		g, msgs, err := ReadGraftFile(gf, gf, f)
 		// (Of HEAD: the work tree's file has conflict markers, lines git
 		// dates now.)
 		res = git("conflict", nil, "blame", "-S", gf, "HEAD", "--", "a.txt")

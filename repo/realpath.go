@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"github.com/goblame/goblame/internal/fsread"
 )
 
 // maxSymlinks bounds symbolic-link expansion, as git's realpath does.
@@ -101,8 +103,14 @@ func (e *pathError) Error() string {
 
 func (e *pathError) Unwrap() error { return e.err }
 
-// errnoText is strerror's wording of err's cause.
+// errnoText is strerror's wording of err's cause. A directory fsread
+// would not read is EISDIR's, as git's fopen says of one (git is built
+// with FREAD_READS_DIRECTORIES on Linux).
 func errnoText(err error) string {
+	var nr *fsread.NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		err = syscall.EISDIR
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
