@@ -269,3 +269,26 @@ func TestAttributeDirectoriesMatchGit(t *testing.T) {
 		compareWithGit(t, grafts, format, nil, nil, "-s", "HEAD", "--", "sub/f")
 	}
 }
+
+// TestLoneHelpReadsConfigAsGit: in a repository, git reads (and dies of)
+// the configuration before it answers a lone -h with the usage; a
+// configuration file that is a directory is one git's fopen cannot read,
+// which a command dies of at its third reading, after a warning for each.
+func TestLoneHelpReadsConfigAsGit(t *testing.T) {
+	cfg := func(k, v string) []string {
+		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + k, "GIT_CONFIG_VALUE_0=" + v}
+	}
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-excludes", format, excludesScript), "r")
+		for _, env := range [][]string{
+			nil,
+			cfg("core.filemode", "maybe"),
+			cfg("blame.date", "bogus"),
+			cfg("core.abbrev", "bogus"),
+			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")},
+		} {
+			compareWithGit(t, dir, format, nil, env, "-h")
+		}
+		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")}, "-s", "HEAD", "--", "f")
+	}
+}

@@ -79,8 +79,18 @@ func (b *blameRun) run(args []string) error {
 	b.stderr = bufio.NewWriter(env.Stderr)
 	defer b.flush()
 	if len(args) == 1 && args[0] == "-h" {
-		_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
-		return err
+		// git answers a lone -h outside a repository (its setup is
+		// gentle then); in one it reads the configuration first, and
+		// dies of what a blame would die of there, as below.
+		r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
+		if err != nil && errors.Is(err, repo.ErrBadConfig) {
+			return err
+		}
+		if err != nil {
+			_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
+			return err
+		}
+		r.Close()
 	}
 	deferFresh := false
 	if env.Process {

@@ -149,6 +149,16 @@ func (l *configLoader) readFile(path, name string) error {
 		case errors.Is(err, syscall.EACCES) && l.scope == ScopeGlobal:
 			return nil
 		}
+		var nr *fsread.NotRegularError
+		if errors.As(err, &nr) && nr.Mode.IsDir() {
+			// git's access check passes, its fopen fails (EISDIR) with
+			// a warning, and the read fails: a command dies of that at
+			// its third reading of the configuration, after the
+			// warning of each.
+			w := "warning: unable to access '" + name + "': " + errnoText(err)
+			return &Error{Kind: ErrBadConfig, Msg: "unknown error occurred while reading the configuration files", Err: err,
+				Before: []string{w, w, w}}
+		}
 		return &Error{Kind: ErrBadConfig, Msg: "unable to access '" + path + "': " + errnoText(err), Err: err}
 	}
 	return l.parse(data, configSource{kind: originFile, name: name, path: path})
