@@ -292,3 +292,28 @@ func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")}, "-s", "HEAD", "--", "f")
 	}
 }
+
+// alternatesScript lists alternates that are not there: absolute, twice,
+// relative through a missing directory, with a trailing slash, and one
+// whose last component alone is missing.
+const alternatesScript = `git init -q r && cd r
+printf 'a\n' >f
+commit_all one
+mkdir -p .git/objects/info
+printf '/nonexistent-goblame\n/nonexistent-goblame\n../x/../missing\n../missing/\n../missing\n' >.git/objects/info/alternates
+`
+
+// TestMissingAlternatesMatchGit: git's error line for each alternate it
+// cannot link (link_alt_odb_entry: "unable to normalize" when its real
+// path does not resolve, "does not exist" when it is no directory), for
+// info/alternates and GIT_ALTERNATE_OBJECT_DIRECTORIES, and its warning
+// for an info/alternates that is a directory; the blame goes on.
+func TestMissingAlternatesMatchGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-alternates-missing", format, alternatesScript), "r")
+		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "f")
+		compareWithGit(t, dir, format, nil, []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES=rel//x/../y:/a/b/:f:rel"}, "-s", "HEAD", "--", "f")
+		adir := filepath.Join(testgit.Fixture(t, "cli-alternates-dir", format, alternatesScript+"rm .git/objects/info/alternates && mkdir .git/objects/info/alternates\n"), "r")
+		compareWithGit(t, adir, format, nil, nil, "-s", "HEAD", "--", "f")
+	}
+}

@@ -2,10 +2,16 @@ package odb
 
 import (
 	"bytes"
-	"github.com/goblame/goblame/internal/cquote"
-	"github.com/goblame/goblame/internal/fsread"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/goblame/goblame/internal/cquote"
+	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/gitpath"
 )
 
 // maxAlternateDepth is git's nesting limit for info/alternates files: the
@@ -17,72 +23,93 @@ const maxAlternateDepth = 5
 // (object-file.c, prepare_alt_odb): first the GIT_ALTERNATE_OBJECT_DIRECTORIES
 // entries, then the main directory's info/alternates, each alternate's own
 // info/alternates read depth-first right after it is added. Paths are
-// canonicalised with realpath; duplicates, the main directory itself and
-// entries that are not directories are skipped (git prints an error for
-// the latter and carries on).
+// canonicalised with realpath; duplicates and the main directory itself
+// are skipped, and entries that are not directories too, with git's
+// error line (warn), as is an alternates file git cannot read.
 type alternatesLoader struct {
 	mainReal string
 	seen     map[string]bool
 	dirs     []string
+	warn     func(string)
 }
 
-func loadAlternates(mainDir string, extra []string) []string {
-	l := &alternatesLoader{seen: map[string]bool{}}
+func loadAlternates(mainDir string, opts Options, warn func(string)) []string {
+	l := &alternatesLoader{seen: map[string]bool{}, warn: warn}
 	l.mainReal = realpath(mainDir)
-	for _, e := range extra {
+	for i, e := range opts.ExtraAlternates {
 		if e == "" {
 			continue
 		}
-		l.link(e, "", 0)
+		name := e
+		if i < len(opts.ExtraAlternateNames) {
+			name = opts.ExtraAlternateNames[i]
+		}
+		l.link(e, name, "", 0)
 	}
-	l.readInfo(mainDir, 0)
+	name := mainDir
+	if opts.ObjectsDirName != "" {
+		name = opts.ObjectsDirName
+	}
+	l.readInfo(mainDir, name, 0)
 	return l.dirs
 }
 
+// realpath is git's realpath of an existing directory, p itself when it
+// cannot be resolved.
 func realpath(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
+	cwd, _ := os.Getwd()
+	if r, err := gitpath.RealPath(p, cwd, false); err == nil {
 		return r
 	}
-	return abs
+	return p
 }
 
-// readInfo reads <dir>/info/alternates at the given nesting depth.
-func (l *alternatesLoader) readInfo(dir string, depth int) {
+// readInfo reads <dir>/info/alternates at the given nesting depth; name
+// is what git calls dir.
+func (l *alternatesLoader) readInfo(dir, name string, depth int) {
 	content, err := fsread.ReadFile(filepath.Join(dir, "info", "alternates"), 0)
-	if err != nil || len(content) == 0 {
+	if err != nil {
+		// git's warn_on_fopen_errors: silent for a missing file.
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			l.warn("warning: unable to access '" + name + "/info/alternates': " + fsread.Strerror(err))
+		}
 		return
 	}
-	if depth > maxAlternateDepth {
+	if len(content) == 0 || depth > maxAlternateDepth {
 		return
 	}
 	if i := bytes.IndexByte(content, 0); i >= 0 {
 		content = content[:i] // git reads the file as a C string
 	}
 	for _, entry := range parseAlternates(content, '\n') {
-		l.link(entry, dir, depth)
+		l.link(entry, entry, dir, depth)
 	}
 }
 
-// link adds one alternate; relative entries are relative to the (real path
-// of the) object directory whose info/alternates named them.
-func (l *alternatesLoader) link(entry, relativeBase string, depth int) {
+// link adds one alternate as git's link_alt_odb_entry does: a relative
+// entry is taken from the real path of the object directory whose
+// info/alternates named it (relativeBase; "" for the entries of the
+// environment, which are absolute or from the process's directory), and
+// the whole resolved with git's realpath, of which only the last
+// component may be missing; a path that does not resolve, or is no
+// directory, gets git's error line. name is the entry as git names it.
+func (l *alternatesLoader) link(entry, name, relativeBase string, depth int) {
 	path := entry
 	if !filepath.IsAbs(path) && relativeBase != "" {
-		path = filepath.Join(realpath(relativeBase), path)
+		path = realpath(relativeBase) + "/" + entry
+		name = path
 	}
-	abs, err := filepath.Abs(path)
+	cwd, _ := os.Getwd()
+	real, err := gitpath.RealPath(path, cwd, false)
 	if err != nil {
+		l.warn("error: unable to normalize alternate object path: " + name)
 		return
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return
+	for len(real) > 1 && strings.HasSuffix(real, "/") {
+		real = real[:len(real)-1]
 	}
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		l.warn("error: object directory " + real + " does not exist; check .git/objects/info/alternates")
 		return
 	}
 	if real == l.mainReal || l.seen[real] {
@@ -90,7 +117,7 @@ func (l *alternatesLoader) link(entry, relativeBase string, depth int) {
 	}
 	l.seen[real] = true
 	l.dirs = append(l.dirs, real)
-	l.readInfo(real, depth+1)
+	l.readInfo(real, real, depth+1)
 }
 
 // parseAlternates splits an alternates list the way git's

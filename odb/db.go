@@ -35,6 +35,12 @@ type Options struct {
 	// directory of the process. Git 2.39.5 links them before the entries of
 	// objects/info/alternates, so they are searched first among alternates.
 	ExtraAlternates []string
+	// ObjectsDirName and ExtraAlternateNames are what messages call the
+	// objects directory and the ExtraAlternates entries (git's names
+	// for them: ".git/objects", an entry as the variable gave it); a
+	// missing one is called by its path.
+	ObjectsDirName      string
+	ExtraAlternateNames []string
 	// DisableMultiPackIndex ignores multi-pack-index files
 	// (core.multiPackIndex=false); every pack is then read through its .idx.
 	DisableMultiPackIndex bool
@@ -116,6 +122,14 @@ type DB struct {
 	warnings []string
 }
 
+// warnAlways records line, as often as it comes (git repeats an error
+// for each alternates entry that gives it).
+func (db *DB) warnAlways(line string) {
+	db.warnMu.Lock()
+	defer db.warnMu.Unlock()
+	db.warnings = append(db.warnings, line)
+}
+
 // warnOnce records line, once per key.
 func (db *DB) warnOnce(key, line string) {
 	db.warnMu.Lock()
@@ -193,7 +207,7 @@ func Open(objectsDir string, format oid.Format, opts Options) (*DB, error) {
 		packsByKey: map[string]*pack{},
 		midxByDir:  map[string]*multiPackIndex{},
 	}
-	db.dirs = append([]string{objectsDir}, loadAlternates(objectsDir, opts.ExtraAlternates)...)
+	db.dirs = append([]string{objectsDir}, loadAlternates(objectsDir, opts, db.warnAlways)...)
 	db.scanMu.Lock()
 	db.scanLocked()
 	db.scanMu.Unlock()

@@ -61,8 +61,9 @@ type Repository struct {
 	// internally (possibly relative to the work-tree top, e.g. ".git"),
 	// used where git's messages name files.
 	gitDirName, commonDirName string
-	// objectDir is GIT_OBJECT_DIRECTORY or <common>/objects.
-	objectDir string
+	// objectDir is GIT_OBJECT_DIRECTORY or <common>/objects;
+	// objectDirName is how git names it.
+	objectDir, objectDirName string
 	// partialClone is extensions.partialClone (objects may be missing).
 	partialClone string
 	// bareCfg is core.bare as setup saw it (-1 unset).

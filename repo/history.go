@@ -20,10 +20,11 @@ import (
 // core.multiPackIndex and goblame.maxObjectSize, and installs replace refs unless
 // GIT_NO_REPLACE_OBJECTS is set or core.useReplaceRefs is false.
 func (r *Repository) openObjects() error {
-	opts := odb.Options{}
+	opts := odb.Options{ObjectsDirName: r.objectDirName}
 	if v, ok := r.env.Lookup("GIT_ALTERNATE_OBJECT_DIRECTORIES"); ok {
 		for _, d := range odb.ParseAlternateList(v) {
 			opts.ExtraAlternates = append(opts.ExtraAlternates, join(r.gitCwd, d))
+			opts.ExtraAlternateNames = append(opts.ExtraAlternateNames, d)
 		}
 	}
 	// A value that is no boolean is ReadSettings' error, where git
@@ -361,7 +362,9 @@ func (r *Repository) MergeHeads() ([]oid.ID, error) {
 	path := r.GitDir + "/MERGE_HEAD"
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var nr *fsread.NotRegularError
+		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &nr) && nr.Mode.IsDir() {
+			// (git opens a directory, and its first read ends the list.)
 			return nil, nil
 		}
 		return nil, newError(ErrBadRef, "cannot open '%s' for reading", r.gitDirName+"/MERGE_HEAD")

@@ -214,9 +214,9 @@ func (d *discoverer) finish(r *Repository, gitDirName, gitDirAbs, workTree, gitC
 	}
 	r.CommonDir = cd
 	if v, ok := d.env.Lookup("GIT_OBJECT_DIRECTORY"); ok {
-		r.objectDir = join(gitCwd, v)
+		r.objectDir, r.objectDirName = join(gitCwd, v), v
 	} else {
-		r.objectDir = r.CommonDir + "/objects"
+		r.objectDir, r.objectDirName = r.CommonDir+"/objects", r.commonDirName+"/objects"
 	}
 	return r, nil
 }

@@ -258,3 +258,27 @@ func MapFile(name string, limit, mapAbove int64) (data []byte, mapped bool, err 
 
 // Unmap releases a mapping returned by MapFile.
 func Unmap(data []byte) { _ = unix.Munmap(data) }
+
+// Strerror is the C library's strerror wording of err's cause ("No such
+// file or directory"), err's own text when it has no errno. A directory
+// Open would not read is EISDIR's, as git's fopen says of one (git is
+// built with FREAD_READS_DIRECTORIES on Linux).
+func Strerror(err error) string {
+	var nr *NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		err = syscall.EISDIR
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		s := errno.Error()
+		if s != "" {
+			s = strings.ToUpper(s[:1]) + s[1:]
+		}
+		return s
+	}
+	return err.Error()
+}
