@@ -233,6 +233,10 @@ func TestExcludeFilesMatchGit(t *testing.T) {
 		} {
 			compareWithGit(t, dir, format, nil, c.env, c.args...)
 		}
+		// A MERGE_HEAD that is a directory: git opens it and reads no
+		// merge parent.
+		merge := filepath.Join(testgit.Fixture(t, "cli-merge-head-dir", format, excludesScript+"mkdir .git/MERGE_HEAD\n"), "r")
+		compareWithGit(t, merge, format, nil, nil, "-s", "f")
 		info := filepath.Join(testgit.Fixture(t, "cli-excludes-info", format, excludesScript+"rm -f .git/info/exclude && mkdir .git/info/exclude\n"), "r")
 		compareWithGit(t, info, format, nil, nil, "-s", "f")
 		compareWithGit(t, info, format, nil, nil, "-s", "HEAD", "--", "f")
