@@ -650,9 +650,13 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	var g *traverse.Graph
 	if !disable && len(grafts) == 0 {
 		var warnings []string
-		g, warnings = b.r.commitGraph()
+		var err error
+		g, warnings, err = b.r.commitGraph()
 		for _, w := range warnings {
 			b.warn(w)
+		}
+		if err != nil {
+			return nil, false, err
 		}
 	}
 	newLookupReader := func() blamecore.ObjectReader { return r.Objects.NewReaderCache(deltaBaseCacheBytes) }

@@ -44,6 +44,7 @@ type Repository struct {
 	graphOnce     sync.Once
 	graph         *traverse.Graph
 	graphWarnings []string
+	graphErr      error // what git dies of reading the graph
 
 	// lazy fetches a partial clone's missing objects (fetch.go); nil
 	// for other repositories.
@@ -125,15 +126,15 @@ func (r *Repository) put(rd *odb.Reader) { r.readers.Put(rd) }
 // commitGraph opens the commit-graph once; nil when there is none or git
 // would not use it (the caller checks replace refs, grafts and
 // core.commitGraph). Its warnings are returned with it every time.
-func (r *Repository) commitGraph() (*traverse.Graph, []string) {
+func (r *Repository) commitGraph() (*traverse.Graph, []string, error) {
 	r.graphOnce.Do(func() {
 		g, warnings, err := traverse.OpenGraph(r.repo.Objects.ObjectDirs(), r.repo.Format)
 		if err == nil {
 			r.graph = g
 		}
-		r.graphWarnings = warnings
+		r.graphWarnings, r.graphErr = warnings, err
 	})
-	return r.graph, r.graphWarnings
+	return r.graph, r.graphWarnings, r.graphErr
 }
 
 // Name is what a revision word resolves to (see ResolveName).
@@ -185,6 +186,6 @@ func (r *Repository) HasCommitGraph() bool {
 	if r.repo.HasReplacements() || len(r.repo.Shallow()) > 0 {
 		return false
 	}
-	g, _ := r.commitGraph()
+	g, _, _ := r.commitGraph()
 	return g != nil
 }

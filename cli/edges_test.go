@@ -321,3 +321,29 @@ func TestMissingAlternatesMatchGit(t *testing.T) {
 		compareWithGit(t, adir, format, nil, nil, "-s", "HEAD", "--", "f")
 	}
 }
+
+// bigDirScript replaces the index and the commit-graph by directories of
+// a hundred entries each: larger than the smallest index or graph on any
+// file system, so git opens them, maps them, and dies.
+const bigDirScript = `git init -q r && cd r
+printf 'a\n' >f
+commit_all one
+git commit-graph write --reachable
+for d in .git/index .git/objects/info/commit-graph; do
+	rm -f $d && mkdir $d
+	for i in $(seq 100); do : >$d/entry-$(printf '%04d' $i); done
+done
+`
+
+// TestMappedDirectoriesMatchGit: an index or commit-graph that is a
+// directory is git's fatal mmap failure ("unable to map index file: No
+// such device" for a work-tree blame, which reads the index; "mmap
+// failed: No such device" for the graph, which every blame reads).
+func TestMappedDirectoriesMatchGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-mapped-dirs", format, bigDirScript), "r")
+		compareWithGit(t, dir, format, nil, nil, "-s", "f")
+		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "f")
+		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}, "-s", "HEAD", "--", "f")
+	}
+}

@@ -166,7 +166,7 @@ func (r *Repository) ReadIndexFor(path string) (ix *Index, whole func() (*Index,
 			empty := &Index{Version: 2}
 			return empty, func() (*Index, error) { return empty, nil }, nil
 		}
-		return nil, nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
+		return nil, nil, indexOpenError(err, r.indexFileName(), r.Format)
 	}
 	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, &indexFilter{paths: []string{path}})
 	if err != nil || link != nil || ix.Sparse {
@@ -206,7 +206,7 @@ func (r *Repository) readIndexOf(only *indexFilter) (*Index, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &Index{Version: 2}, nil
 		}
-		return nil, &Error{Kind: ErrCorruptIndex, Msg: r.indexFileName() + ": index file open failed: " + errnoText(err), Err: err}
+		return nil, indexOpenError(err, r.indexFileName(), r.Format)
 	}
 	// The entries kept hold no byte of data.
 	ix, link, err := parseIndexOf(data, r.indexFileName(), r.Format, only)
@@ -273,7 +273,7 @@ type splitLink struct {
 // readIndexFile parses one index file. A missing file is an empty index
 // unless mustExist.
 func readIndexFile(path, name string, format oid.Format, mustExist bool) (*Index, *splitLink, error) {
-	data, err := readIndexBytes(path, name, mustExist)
+	data, err := readIndexBytes(path, name, format, mustExist)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -285,13 +285,13 @@ func readIndexFile(path, name string, format oid.Format, mustExist bool) (*Index
 
 // readIndexBytes reads one index file: nil for a missing one unless
 // mustExist.
-func readIndexBytes(path, name string, mustExist bool) ([]byte, error) {
+func readIndexBytes(path, name string, format oid.Format, mustExist bool) ([]byte, error) {
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
 			return nil, nil
 		}
-		return nil, &Error{Kind: ErrCorruptIndex, Msg: name + ": index file open failed: " + errnoText(err), Err: err}
+		return nil, indexOpenError(err, name, format)
 	}
 	return data, nil
 }
@@ -773,4 +773,17 @@ func (ix *Index) Expand(rd *odb.Reader, format oid.Format) error {
 	ix.EntryList = out
 	ix.Sparse = false
 	return nil
+}
+
+// indexOpenError is git's death when it cannot read the index file name:
+// a directory it opens and then maps, unless it is smaller than an
+// index's header and checksum; anything else cannot be opened.
+func indexOpenError(err error, name string, format oid.Format) error {
+	if size, dir := fsread.DirSize(err); dir {
+		if size < int64(12+format.Size()) {
+			return newError(ErrCorruptIndex, "%s: index file smaller than expected", name)
+		}
+		return &Error{Kind: ErrCorruptIndex, Msg: name + ": unable to map index file: No such device", Err: err}
+	}
+	return &Error{Kind: ErrCorruptIndex, Msg: name + ": index file open failed: " + errnoText(err), Err: err}
 }

@@ -48,7 +48,25 @@ var ErrNotRegular = errors.New("not a regular file")
 type NotRegularError struct {
 	Path string
 	Mode fs.FileMode
+	// Size is the file's st_size (what git, having opened a directory
+	// where it maps a file, compares with the format's minimum before
+	// its mmap fails).
+	Size int64
 }
+
+// DirSize reports whether err is Open's refusal of a directory, and the
+// directory's size.
+func DirSize(err error) (int64, bool) {
+	var nr *NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		return nr.Size, true
+	}
+	return 0, false
+}
+
+// MapFailedText is git's xmmap death for a file that cannot be mapped
+// (a directory: ENODEV): "mmap failed: No such device".
+const MapFailedText = "mmap failed: No such device"
 
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is not a regular file (%s)", e.Path, kind(e.Mode))
@@ -116,7 +134,7 @@ func checkRegular(f *File, name string) (*File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() && !isDevNull(st) {
 		f.Close()
-		return nil, nil, &NotRegularError{Path: name, Mode: st.Mode()}
+		return nil, nil, &NotRegularError{Path: name, Mode: st.Mode(), Size: st.Size()}
 	}
 	return f, st, nil
 }

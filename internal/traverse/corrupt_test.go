@@ -259,7 +259,16 @@ var singleFileDamages = []damage{
 		binary.BigEndian.PutUint32(d[g+12:], genOffsetOverflw|77)
 		return d
 	})},
-	{name: "not-a-file", modify: func(t testing.TB, objdir string, format oid.Format) {
+}
+
+// TestGraphDirectory: a commit-graph that is a directory is what git
+// opens and maps: smaller than a graph's minimum (an empty directory on
+// some file systems), git's "too small" error and no graph; else git's
+// death of the failed mapping.
+func TestGraphDirectory(t *testing.T) {
+	for _, format := range testgit.Formats {
+		dir := historyFixture(t, "graph", format)
+		objdir := copyInfo(t, dir)
 		p := filepath.Join(objdir, "info", "commit-graph")
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
@@ -267,7 +276,26 @@ var singleFileDamages = []damage{
 		if err := os.Mkdir(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}},
+		for _, entries := range []int{0, 100} {
+			for i := range entries {
+				if err := os.WriteFile(filepath.Join(p, fmt.Sprintf("entry-%04d", i)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, warnings, err := OpenGraph([]string{objdir}, format)
+			if st.Size() >= int64(graphMinSize(format)) {
+				if err == nil || err.Error() != "mmap failed: No such device" {
+					t.Errorf("%v: a directory of %d bytes: %v, want git's mmap failure", format, st.Size(), err)
+				}
+			} else if err != nil || g != nil || len(warnings) != 1 || warnings[0] != "error: commit-graph file is too small" {
+				t.Errorf("%v: a directory of %d bytes: graph %v, %q, %v; want git's too small error", format, st.Size(), g, warnings, err)
+			}
+		}
+	}
 }
 
 // chainPaths returns the chain file and the layer files, base first.

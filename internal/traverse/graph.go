@@ -114,7 +114,9 @@ type bloomSettings struct {
 // "error: ..." or "warning: ...") and is dropped, so that walking without
 // it gives exactly the results a repository without a graph gives. A chain
 // whose later layers are missing or do not match keeps its valid lower
-// layers, as git does. err is reserved for an unknown object format.
+// layers, as git does. err is an unknown object format, or what git dies
+// of: a graph file that is a directory large enough for git to map it
+// ("mmap failed: No such device").
 //
 // Callers must not use a graph when git would ignore it: the repository is
 // shallow, grafts are defined, replace refs are in use, or
@@ -126,7 +128,10 @@ func OpenGraph(objectDirs []string, format oid.Format) (g *Graph, warnings []str
 	}
 	for _, dir := range objectDirs {
 		var layer *graphLayer
-		layer, warnings = loadLayer(filepath.Join(dir, "info", "commit-graph"), format, warnings)
+		layer, warnings, err = loadLayer(filepath.Join(dir, "info", "commit-graph"), format, warnings)
+		if err != nil {
+			return nil, warnings, err
+		}
 		if layer != nil {
 			if layer.numBases > 0 || layer.bases != nil {
 				// A single file that claims lower layers cannot be
@@ -139,7 +144,10 @@ func OpenGraph(objectDirs []string, format oid.Format) (g *Graph, warnings []str
 			return newGraph(format, []*graphLayer{layer}), warnings, nil
 		}
 		var layers []*graphLayer
-		layers, warnings = loadChain(dir, objectDirs, format, warnings)
+		layers, warnings, err = loadChain(dir, objectDirs, format, warnings)
+		if err != nil {
+			return nil, warnings, err
+		}
 		if len(layers) > 0 {
 			return newGraph(format, layers), warnings, nil
 		}
@@ -483,14 +491,22 @@ func (g *Graph) bloomFilter(pos uint32) (filter []byte, s bloomSettings, ok bool
 }
 
 // loadLayer maps and parses one graph file. A missing or unreadable file
-// gives (nil, warnings) without a new warning, as in git.
-func loadLayer(path string, format oid.Format, warnings []string) (*graphLayer, []string) {
+// gives (nil, warnings) without a new warning, as in git. A directory is
+// what git opens and maps: too small for a graph (its error), or fatal
+// when the mapping fails.
+func loadLayer(path string, format oid.Format, warnings []string) (*graphLayer, []string, error) {
 	data, mapped, err := mapGraphFile(path)
+	if size, dir := fsread.DirSize(err); dir {
+		if size >= int64(graphMinSize(format)) {
+			return nil, warnings, errors.New(fsread.MapFailedText)
+		}
+		data, mapped, err = nil, false, nil // "too small", below
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			warnings = append(warnings, fmt.Sprintf("warning: cannot read commit-graph %s: %v", path, err))
 		}
-		return nil, warnings
+		return nil, warnings, nil
 	}
 	l, w, perr := parseLayer(path, data, format)
 	warnings = append(warnings, w...)
@@ -498,10 +514,15 @@ func loadLayer(path string, format oid.Format, warnings []string) (*graphLayer, 
 		if mapped {
 			_ = munmap(data)
 		}
-		return nil, append(warnings, warningText(perr))
+		return nil, append(warnings, warningText(perr)), nil
 	}
 	l.mapped = mapped
-	return l, warnings
+	return l, warnings, nil
+}
+
+// graphMinSize is the smallest graph file git reads (GRAPH_MIN_SIZE).
+func graphMinSize(format oid.Format) int {
+	return graphHeaderSize + 4*chunkTOCEntrySz + graphFanoutSize + format.Size()
 }
 
 // gitError is a parse failure that git 2.39.5 reports with this exact
@@ -525,7 +546,7 @@ func mapGraphFile(path string) ([]byte, bool, error) {
 	}
 	defer f.Close()
 	if !st.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("not a regular file")
+		return nil, false, &fsread.NotRegularError{Path: path, Mode: st.Mode(), Size: st.Size()}
 	}
 	size := st.Size()
 	if b, ok := mmapFile(f, size); ok {
@@ -548,8 +569,7 @@ func mapGraphFile(path string) ([]byte, bool, error) {
 // is read.
 func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []string, error) {
 	h := format.Size()
-	minSize := graphHeaderSize + 4*chunkTOCEntrySz + graphFanoutSize + h
-	if len(data) < minSize {
+	if len(data) < graphMinSize(format) {
 		return nil, nil, &gitError{"commit-graph file is too small"}
 	}
 	if sig := binary.BigEndian.Uint32(data); sig != graphSignature {
@@ -738,21 +758,21 @@ func nonDecreasing(b []byte) bool {
 
 // loadChain reads info/commit-graphs/commit-graph-chain in dir and the
 // layers it names, keeping the longest valid prefix as git does.
-func loadChain(dir string, objectDirs []string, format oid.Format, warnings []string) ([]*graphLayer, []string) {
+func loadChain(dir string, objectDirs []string, format oid.Format, warnings []string) (_ []*graphLayer, _ []string, fatal error) {
 	chainPath := filepath.Join(dir, "info", "commit-graphs", "commit-graph-chain")
 	f, err := fsread.Open(chainPath, false)
 	if err != nil {
-		return nil, warnings
+		return nil, warnings, nil
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	hexLen := format.HexSize()
 	if err != nil || st.Size() <= int64(hexLen) {
-		return nil, warnings
+		return nil, warnings, nil
 	}
 	count := st.Size() / int64(hexLen+1)
 	if count > maxChainLength {
-		return nil, append(warnings, fmt.Sprintf("warning: commit-graph chain %s names %d layers; ignoring it", chainPath, count))
+		return nil, append(warnings, fmt.Sprintf("warning: commit-graph chain %s names %d layers; ignoring it", chainPath, count)), nil
 	}
 	rd := bufio.NewReader(f)
 	var layers []*graphLayer
@@ -779,7 +799,13 @@ func loadChain(dir string, objectDirs []string, format oid.Format, warnings []st
 		}
 		var layer *graphLayer
 		for _, d := range objectDirs {
-			layer, warnings = loadLayer(filepath.Join(d, "info", "commit-graphs", "graph-"+line+".graph"), format, warnings)
+			layer, warnings, fatal = loadLayer(filepath.Join(d, "info", "commit-graphs", "graph-"+line+".graph"), format, warnings)
+			if fatal != nil {
+				for _, l := range layers {
+					l.close()
+				}
+				return nil, warnings, fatal
+			}
 			if layer != nil {
 				break
 			}
@@ -802,7 +828,7 @@ func loadChain(dir string, objectDirs []string, format oid.Format, warnings []st
 		names = append(names, name)
 		layers = append(layers, layer)
 	}
-	return layers, warnings
+	return layers, warnings, nil
 }
 
 // addToChain checks that layer's BASE chunk lists exactly the layers
