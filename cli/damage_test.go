@@ -12,7 +12,8 @@ import (
 // damageScript makes damaged copies of one small repository: a missing
 // blob of an old version, a missing parent commit, a truncated pack, a
 // flipped byte inside a packed object, an empty pack index, a corrupt
-// loose object, and a HEAD that names nothing.
+// loose object, a HEAD that names nothing, and a multi-pack-index and a
+// pack index that are directories (which git maps, and dies of).
 const damageScript = `git init -q r && cd r
 for i in 1 2 3 4 5; do seq 1 $((i*10)) >f; commit_all c$i; done
 cd ..
@@ -27,6 +28,11 @@ cp -r packed truncated-pack && p=$(ls truncated-pack/.git/objects/pack/*.pack) &
 cp -r packed flipped-byte && p=$(ls flipped-byte/.git/objects/pack/*.pack) && chmod u+w $p && printf '\377\377\377\377' | dd of=$p bs=1 seek=200 conv=notrunc 2>/dev/null
 cp -r packed empty-idx && i=$(ls empty-idx/.git/objects/pack/*.idx) && chmod u+w $i && : >$i
 cp -r r bad-head && echo 0123456789012345678901234567890123456789 >bad-head/.git/refs/heads/main
+cp -r packed midx-dir && mkdir midx-dir/.git/objects/pack/multi-pack-index
+cp -r packed idx-dir && i=$(ls idx-dir/.git/objects/pack/*.idx) && rm -f $i && mkdir $i
+for d in midx-dir/.git/objects/pack/multi-pack-index idx-dir/.git/objects/pack/*.idx; do
+	for i in $(seq 100); do : >$d/entry-$(printf '%04d' $i); done
+done
 `
 
 // TestDamagedRepositories checks that goblame fails where git fails, with
@@ -40,7 +46,7 @@ func TestDamagedRepositories(t *testing.T) {
 		// git's messages name what it read at the damaged offsets, so
 		// the goldens hold for packs with git 2.39.5's bytes only.
 		goldens.RequireFiles(root, "packed/.git/objects/pack/*", "truncated-pack/.git/objects/pack/*", "flipped-byte/.git/objects/pack/*")
-		for _, dir := range []string{"missing-blob", "missing-commit", "corrupt-loose", "truncated-pack", "flipped-byte", "empty-idx", "bad-head"} {
+		for _, dir := range []string{"missing-blob", "missing-commit", "corrupt-loose", "truncated-pack", "flipped-byte", "empty-idx", "bad-head", "midx-dir", "idx-dir"} {
 			for _, args := range [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "f"}} {
 				path := filepath.Join(root, dir)
 				want := goldens.Run(testgit.Case{Dir: path, Format: format, Args: append([]string{"blame"}, args...)})

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -184,6 +185,10 @@ type packSet struct {
 	midxs []*multiPackIndex // in directory order
 	packs []*pack           // packs no MIDX covers: local first, then newest first
 	all   []*pack           // every pack, indexed by pack.id
+	// unmappable is what git dies of preparing the packs: a
+	// multi-pack-index that is a directory it maps (every object read
+	// fails with it).
+	unmappable error
 }
 
 // Open opens the object database rooted at objectsDir (a repository's
@@ -301,6 +306,7 @@ func (db *DB) scanLocked() {
 	old := db.state.Load()
 	if old != nil {
 		set.all = slices.Clone(old.all)
+		set.unmappable = old.unmappable // (a MIDX is loaded once)
 	}
 	type listed struct {
 		p   *pack
@@ -372,6 +378,16 @@ func (db *DB) newPack(base string, local bool, set *packSet) *pack {
 func (db *DB) loadMultiPackIndex(packDir string, local bool, set *packSet) *multiPackIndex {
 	path := filepath.Join(packDir, "multi-pack-index")
 	mp, err := mapFile(path)
+	if size, dir := fsread.DirSize(err); dir {
+		// git opens a directory and maps it: too small for the
+		// smallest file (its error), or the mapping fails (fatal).
+		if size < int64(12+db.format.Size()) { // MIDX_MIN_SIZE
+			db.warnOnce(path, "error: multi-pack-index file "+path+" is too small")
+		} else if set.unmappable == nil {
+			set.unmappable = errors.New(fsread.MapFailedText)
+		}
+		return nil
+	}
 	if err != nil {
 		return nil
 	}
@@ -431,6 +447,9 @@ type location struct {
 // object is not found elsewhere.
 func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 	set := db.state.Load()
+	if set.unmappable != nil {
+		return location{}, set.unmappable
+	}
 	var firstErr error
 	for _, m := range set.midxs {
 		i, ok := m.find(raw)

@@ -54,7 +54,7 @@ func openMapping(path string) (*fsread.File, *mapping, error) {
 
 func mapOpened(f *fsread.File, st os.FileInfo, path string) (*mapping, error) {
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, &fsread.NotRegularError{Path: path, Mode: st.Mode(), Size: st.Size()}
 	}
 	size := st.Size()
 	if size == 0 {
