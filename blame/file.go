@@ -227,6 +227,21 @@ type run struct {
 	// programs the blame runs (commandEnv).
 	commandEnvOnce  sync.Once
 	commandEnvValue []string
+	// inWorkTree: the blame's final version is the working tree's (or
+	// --contents): git went to the top of the work tree for it
+	// (setup_work_tree), where its programs run.
+	inWorkTree bool
+}
+
+// commandDir is where git runs the blame's programs: its directory after
+// setup (the top of the work tree when it started inside it, else where
+// it started), the top of the work tree once a work-tree blame went
+// there.
+func (b *run) commandDir() string {
+	if b.inWorkTree && b.repo.WorkTree != "" {
+		return b.repo.WorkTree
+	}
+	return b.repo.Cwd()
 }
 
 // commandEnv is the environment of the programs the blame runs
@@ -610,6 +625,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	}
 	req.ReverseEnd = reverseEnd
 	if finalName == "" {
+		b.inWorkTree = true
 		wt, err := b.workTree(path)
 		if err != nil {
 			return req, err

@@ -126,17 +126,13 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 }
 
 // command prepares line, with the arguments args, as git's start_command
-// with use_shell does (startcmd.Command), run from the top of the work
-// tree in the commands' environment, with git's error line when it names
+// with use_shell does (startcmd.Command), run where git runs it
+// (commandDir) in the commands' environment, with git's error line when it names
 // no program in PATH. name is what messages call it (the unexpanded
 // command). stderrOut is called once the command has ended (see
 // commandStderr).
 func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
-	dir := b.repo.WorkTree
-	if dir == "" {
-		dir = b.repo.GitDir
-	}
-	c, err = startcmd.Command(line, args, dir, b.commandEnv())
+	c, err = startcmd.Command(line, args, b.commandDir(), b.commandEnv())
 	if err != nil {
 		b.warn(startcmd.NotFoundLine(line))
 		return nil, nil, err

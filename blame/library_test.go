@@ -271,3 +271,49 @@ func TestFilesListsWhatGitLists(t *testing.T) {
 		r.Close()
 	}
 }
+
+// excludesLoopScript has an uncommitted change and, as core.excludesFile,
+// a loop of symbolic links that git cannot access.
+const excludesLoopScript = `git init -q r && cd r
+printf 'one\ntwo\n' >f
+commit_all one
+printf 'one\ntwo\nthree\n' >f
+ln -s loop2 loop1 && ln -s loop1 loop2
+git config core.excludesFile loop1
+`
+
+// TestConcurrentWorkTreeBlamesWarnOfExcludes: the exclude files a
+// work-tree blame checks (git's warning for one it cannot access, at its
+// comparison with HEAD) are checked by every blame of a shared
+// Repository, each of which gets the warning through its own
+// Options.Warn, without a data race (go test -race runs this).
+func TestConcurrentWorkTreeBlamesWarnOfExcludes(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	dir := filepath.Join(testgit.Fixture(t, "blame-excludes-loop", oid.SHA1, excludesLoopScript), "r")
+	r, err := blame.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	const workers = 8
+	var wg sync.WaitGroup
+	warned := make([][]string, workers)
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := blame.Options{Warn: func(line string) { warned[w] = append(warned[w], line) }}
+			_, errs[w] = r.File(context.Background(), "", "f", opts)
+		}()
+	}
+	wg.Wait()
+	want := "warning: unable to access 'loop1': Too many levels of symbolic links"
+	for w := range workers {
+		if errs[w] != nil {
+			t.Errorf("blame %d: %v", w, errs[w])
+		} else if len(warned[w]) != 1 || warned[w][0] != want {
+			t.Errorf("blame %d warned %q, want [%q]", w, warned[w], want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package blame
 import (
 	"bytes"
 	"errors"
-	"github.com/goblame/goblame/internal/startcmd"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/goblame/goblame/internal/startcmd"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/repo"
 )
@@ -31,23 +31,33 @@ func (b *run) textconv(p string, mode uint32, blob []byte) ([]byte, error) {
 	if err != nil || !d.hasTextconv {
 		return nil, err
 	}
-	dir, err := makeBlobTempDir()
+	return b.textconvBlob(d.textconv, p, blob)
+}
+
+// textconvBlob runs cmd on blob written to a temporary file named after
+// path, as git's prep_temp_blob writes it.
+func (b *run) textconvBlob(cmd, p string, blob []byte) ([]byte, error) {
+	// A relative TMPDIR is git's, from where it runs: the command is
+	// handed the name as git makes it.
+	dir, err := makeBlobTempDir(b.tempDir(), b.commandDir())
 	if err != nil {
-		return nil, fatalf("unable to read files to diff")
+		return nil, fatalf("unable to create temp-file: %s", repo.Strerror(err))
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(fromDir(b.commandDir(), dir))
 	tmp := dir + "/" + path.Base(p)
-	if err := os.WriteFile(tmp, blob, 0o600); err != nil {
-		return nil, fatalf("unable to read files to diff")
+	if err := os.WriteFile(fromDir(b.commandDir(), tmp), blob, 0o600); err != nil {
+		return nil, fatalf("unable to write temp-file: %s", repo.Strerror(err))
 	}
-	return b.runTextconv(d.textconv, tmp)
+	return b.runTextconv(cmd, tmp)
 }
 
 // textconvFile converts the uncommitted version of a work-tree blame
 // when it is a regular file, as git's fake_working_tree_commit does: the
 // driver is the one of the file it reads (name: the blamed path, or the
 // --contents file as given, both relative to the top of the work tree
-// where the command runs), and the command is handed that file itself.
+// where the command runs), and the command is handed that file itself,
+// or, when name is a symbolic link (a --contents file; git's lstat sees
+// the link), a temporary file holding the link's target.
 // It returns nil when no conversion applies.
 func (b *run) textconvFile(name string, mode uint32) ([]byte, error) {
 	if mode&0o170000 != object.ModeFile&0o170000 {
@@ -57,28 +67,59 @@ func (b *run) textconvFile(name string, mode uint32) ([]byte, error) {
 	if err != nil || !d.hasTextconv {
 		return nil, err
 	}
+	full := fromDir(b.commandDir(), name)
+	if st, err := os.Lstat(full); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(full)
+		if err != nil {
+			return nil, fatalf("readlink(%s): %s", name, repo.Strerror(err))
+		}
+		return b.textconvBlob(d.textconv, name, []byte(target))
+	}
 	return b.runTextconv(d.textconv, name)
+}
+
+// tempDir is the directory git makes its temporary files in: TMPDIR of
+// its environment (the programs' environment: git's own), /tmp when it
+// is unset — an empty one is the root, as git takes it.
+func (b *run) tempDir() string {
+	env := b.commandEnv()
+	if env == nil {
+		env = os.Environ()
+	}
+	if v, ok := envValue(env, "TMPDIR"); ok {
+		return v
+	}
+	return "/tmp"
 }
 
 // blobTempChars are the characters of git's mkstemp-style names.
 const blobTempChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-// makeBlobTempDir makes a new directory named as git names the one a
-// blob is written to for a program (git-blob-XXXXXX, mode 0700) in the
-// temporary directory ($TMPDIR, else /tmp).
-func makeBlobTempDir() (string, error) {
+// makeBlobTempDir makes a new directory in tmp named as git names the one
+// a blob is written to for a program (git-blob-XXXXXX, mode 0700: git's
+// mks_tempfile_dt), a relative tmp taken from cwd. It returns the name
+// git gives the directory.
+func makeBlobTempDir(tmp, cwd string) (string, error) {
 	var err error
 	for range 100 {
 		name := []byte("git-blob-XXXXXX")
 		for i := len(name) - 6; i < len(name); i++ {
 			name[i] = blobTempChars[rand.IntN(len(blobTempChars))]
 		}
-		dir := filepath.Join(os.TempDir(), string(name))
-		if err = os.Mkdir(dir, 0o700); err == nil || !errors.Is(err, fs.ErrExist) {
+		dir := tmp + "/" + string(name)
+		if err = os.Mkdir(fromDir(cwd, dir), 0o700); err == nil || !errors.Is(err, fs.ErrExist) {
 			return dir, err
 		}
 	}
 	return "", err
+}
+
+// fromDir is name taken from dir when it is relative.
+func fromDir(dir, name string) string {
+	if filepath.IsAbs(name) || dir == "" {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
 
 // runTextconv runs a textconv command on file and returns its output.

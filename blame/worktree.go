@@ -159,7 +159,13 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 	}
 	wt.Mode = mode
-	wt.BeforeDiff = r.CheckExcludeFiles
+	wt.BeforeDiff = func() error {
+		warnings, err := r.CheckExcludeFiles()
+		for _, w := range warnings {
+			b.warn(w)
+		}
+		return err
+	}
 	wt.IndexFunc = func(id oid.ID) []blamecore.IndexEntry {
 		full, err := whole()
 		if err != nil {

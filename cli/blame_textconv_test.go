@@ -189,12 +189,17 @@ git config diff.show.textconv ./show.sh
 printf 'alpha\nbeta\ngamma\ndelta\n' >sub/data.dat
 printf 'alpha\nBETA\ngamma\n' >contents.dat
 cp contents.dat contents.txt
+ln -s sub/data.dat link.dat
+git clone -q --bare . ../bare.git
+git -C ../bare.git config diff.pwd.textconv 'f() { pwd | sed "s,.*/,cwd ,"; cat "$1"; }; f'
+mkdir -p ../bare.git/info && printf '*.dat diff=pwd\n' >../bare.git/info/attributes
 `
 
 // TestTextconvArgumentMatchesGit: the name a textconv command is handed
 // and the driver of an uncommitted version, as git's
 // fake_working_tree_commit and prepare_temp_file choose them (-s leaves
-// out the dates of the uncommitted lines, so git's goldens hold).
+// out the dates of the uncommitted lines, so git's goldens hold); where
+// the temporary files go, and where the command runs.
 func TestTextconvArgumentMatchesGit(t *testing.T) {
 	dirs := fixtureDirs(t, "textconv-arg", textconvArgScript)
 	for _, format := range testgit.Formats {
@@ -204,9 +209,21 @@ func TestTextconvArgumentMatchesGit(t *testing.T) {
 			{"-s", "--contents", "contents.dat", "--", "sub/data.dat"},
 			{"-s", "--contents", "contents.txt", "--", "sub/data.dat"},
 			{"-s", "--contents", "nonexistent", "--", "sub/none.dat"},
+			// A symbolic link is read through, but git's textconv
+			// sees the link: its target's text, in a temporary file.
+			{"-s", "--contents", "link.dat", "--", "sub/data.dat"},
 		} {
 			compareWithGit(t, dirs[format], format, nil, nil, args...)
 		}
+		// The temporary directory git makes its files in.
+		for _, tmp := range []string{"TMPDIR=nonexistent-dir", "TMPDIR=contents.txt"} {
+			compareWithGit(t, dirs[format], format, nil, []string{tmp}, "-s", "HEAD", "--", "sub/data.dat")
+		}
+		// A bare repository's programs run where git runs: its
+		// directory when found from there, below it too.
+		bare := filepath.Join(filepath.Dir(dirs[format]), "bare.git")
+		compareWithGit(t, bare, format, nil, nil, "-s", "HEAD", "--", "sub/data.dat")
+		compareWithGit(t, filepath.Join(bare, "refs"), format, nil, nil, "-s", "HEAD", "--", "sub/data.dat")
 	}
 	// A --contents file outside the work tree, named absolutely: its
 	// driver comes from the attribute files of its own directories

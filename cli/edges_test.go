@@ -204,6 +204,22 @@ mkdir -p d xdg/git/ignore
 touch d/x xdg/git/ignore/x
 `
 
+// excludesLoopScript has a commit on a side branch named by MERGE_HEAD,
+// a file added to the index, and an exclude file that is a loop of
+// symbolic links.
+const excludesLoopScript = `git init -q r && cd r
+printf 'one\ntwo\n' >f
+commit_all one
+git checkout -q -b side
+printf 'side\n' >s
+commit_all side
+git checkout -q -
+git rev-parse side >.git/MERGE_HEAD
+printf 'one\ntwo\nthree\n' >f
+printf 'new\n' >new && git add new
+ln -s loop2 loop1 && ln -s loop1 loop2
+`
+
 // TestExcludeFilesMatchGit: comparing a work-tree blame's uncommitted
 // version with HEAD, git reads the standard exclude files
 // (setup_standard_excludes in unpack_trees) and dies of one that is a
@@ -237,7 +253,23 @@ func TestExcludeFilesMatchGit(t *testing.T) {
 		// merge parent.
 		merge := filepath.Join(testgit.Fixture(t, "cli-merge-head-dir", format, excludesScript+"mkdir .git/MERGE_HEAD\n"), "r")
 		compareWithGit(t, merge, format, nil, nil, "-s", "f")
+		// An exclude file git cannot access (a loop of symbolic
+		// links): git's warning at each comparison with a parent —
+		// with HEAD, with MERGE_HEAD's commit, in the search for a
+		// new file's origin.
+		loop := filepath.Join(testgit.Fixture(t, "cli-excludes-loop", format, excludesLoopScript), "r")
+		for _, args := range [][]string{{"-s", "f"}, {"-s", "new"}, {"-s", "-C", "f"}} {
+			compareWithGit(t, loop, format, nil, excludes("loop1"), args...)
+		}
+		// git found from outside the work tree (GIT_DIR and
+		// GIT_WORK_TREE relative to it): a work-tree blame names the
+		// repository's files from the top of the work tree, where it
+		// went, and reads a relative exclude file from there.
+		outside := filepath.Dir(dir)
+		env := []string{"GIT_DIR=r/.git", "GIT_WORK_TREE=r"}
+		compareWithGit(t, outside, format, nil, append(env, excludes("d")...), "-s", "f")
 		info := filepath.Join(testgit.Fixture(t, "cli-excludes-info", format, excludesScript+"rm -f .git/info/exclude && mkdir .git/info/exclude\n"), "r")
+		compareWithGit(t, filepath.Dir(info), format, nil, []string{"GIT_DIR=r/.git", "GIT_WORK_TREE=r"}, "-s", "f")
 		compareWithGit(t, info, format, nil, nil, "-s", "f")
 		compareWithGit(t, info, format, nil, nil, "-s", "HEAD", "--", "f")
 	}

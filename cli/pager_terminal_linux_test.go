@@ -59,6 +59,25 @@ func TestPagerStartsAsGit(t *testing.T) {
 				pager, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
 		}
 	}
+	// Started outside the work tree (GIT_DIR and GIT_WORK_TREE): git
+	// stays where it started for a blame of a commit, and runs the pager
+	// there; a work-tree blame went to the top of the work tree first.
+	outside := filepath.Dir(top)
+	for _, args := range [][]string{{"-s", "HEAD", "--", "sub/f"}, {"-s", "sub/f"}} {
+		envList := testgit.Env(f, "GIT_DIR=r/.git", "GIT_WORK_TREE=r", "GIT_PAGER=pwd | sed 's,.*/,in ,'; cat")
+		wantOut, wantErr, wantCode := runOnTerminal(t, outside, envList, "git", append([]string{"blame"}, args...)...)
+		var stdout, stderr bytes.Buffer
+		env := testEnviron(outside, envList, nil, &stdout, &stderr)
+		env.StdoutIsTerminal = true
+		code := Main(args, env)
+		if stdout.String() != wantOut || stderr.String() != wantErr || code != wantCode {
+			t.Errorf("from outside, %q: goblame printed\n%q\nand\n%q (exit %d); git\n%q\nand\n%q (exit %d)",
+				args, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
+		}
+		if !strings.HasPrefix(wantOut, "in ") {
+			t.Errorf("from outside, %q: git's pager printed %q, not its directory", args, wantOut)
+		}
+	}
 }
 
 // runOnTerminal runs name with args in dir, its standard output a new

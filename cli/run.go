@@ -284,7 +284,8 @@ func (b *blameRun) run(args []string) error {
 	paged := false
 	if pager := b.pagerCommand(); pager != "" {
 		b.flush()
-		w, wait, err := b.startPager(pager)
+		_, inWorkTree := p.Final()
+		w, wait, err := b.startPager(pager, inWorkTree)
 		if err == nil {
 			out, paged = w, true
 			defer wait()

@@ -92,6 +92,10 @@ type Repository struct {
 // or <common>/objects).
 func (r *Repository) ObjectDir() string { return r.objectDir }
 
+// Cwd is the directory git works in after its setup: the top of the work
+// tree when it started inside it, else the directory it started in.
+func (r *Repository) Cwd() string { return r.gitCwd }
+
 // Env returns the environment the repository was discovered with.
 func (r *Repository) Env() Env { return r.env }
 

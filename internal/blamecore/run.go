@@ -102,10 +102,10 @@ type WorkTree struct {
 	IndexFunc func(blob oid.ID) []IndexEntry
 	// InIndex reports that Path has an index entry (any stage).
 	InIndex bool
-	// BeforeDiff, when set, runs before the uncommitted version is
-	// first compared with a parent (where git's do_diff_cache reads the
-	// exclude files, and dies of one it cannot use): its error ends the
-	// blame.
+	// BeforeDiff, when set, runs before each comparison of the
+	// uncommitted version with a parent (git's do_diff_cache, which
+	// reads the exclude files each time, and dies of one it cannot
+	// use): its error ends the blame.
 	BeforeDiff func() error
 	// Source is what "Version of <path> from <source>" names.
 	Source string

@@ -64,7 +64,7 @@ type scoreboard struct {
 	path        string
 	index       []IndexEntry
 	indexFunc   func(oid.ID) []IndexEntry // makes index when first needed
-	beforeDiff  func() error              // WorkTree.BeforeDiff, until it ran
+	beforeDiff  func() error              // WorkTree.BeforeDiff
 	finalBuf    []byte
 	lineStarts  []int
 	// finalConverted: the final image went through textconv.
@@ -815,9 +815,8 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, filter *filterAn
 	var found bool
 	unchanged := false
 	if o.commit.Uncommitted {
-		if f := sb.beforeDiff; f != nil {
-			sb.beforeDiff = nil
-			if err := f(); err != nil {
+		if sb.beforeDiff != nil {
+			if err := sb.beforeDiff(); err != nil {
 				return nil, err
 			}
 		}
