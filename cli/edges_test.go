@@ -309,7 +309,8 @@ func TestAttributeDirectoriesMatchGit(t *testing.T) {
 // TestLoneHelpReadsConfigAsGit: in a repository, git reads (and dies of)
 // the configuration before it answers a lone -h with the usage; a
 // configuration file that is a directory is one git's fopen cannot read,
-// which a command dies of at its third reading, after a warning for each.
+// which a command dies of at its third reading, after a warning for each;
+// an include of one fails the line that names it.
 func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 	cfg := func(k, v string) []string {
 		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + k, "GIT_CONFIG_VALUE_0=" + v}
@@ -326,6 +327,9 @@ func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 			compareWithGit(t, dir, format, nil, env, "-h")
 		}
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")}, "-s", "HEAD", "--", "f")
+		// An include of a directory: git's warning, and the line that
+		// names it fails.
+		compareWithGit(t, dir, format, nil, cfg("include.path", filepath.Join(dir, "d")), "-s", "HEAD", "--", "f")
 	}
 }
 

@@ -250,6 +250,11 @@ func (l *configLoader) include(src configSource, value string, hasValue bool) er
 	}
 	data, err := fsread.ReadFile(p, 0)
 	if err != nil {
+		if _, dir := fsread.DirSize(err); dir {
+			// git's fopen fails (EISDIR) with its warning, and the
+			// include fails the line that names it.
+			return &callbackFailure{[]string{"warning: unable to access '" + name + "': " + errnoText(err)}}
+		}
 		return nil
 	}
 	return l.parse(data, configSource{kind: originFile, name: name, path: p})
