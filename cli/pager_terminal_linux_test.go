@@ -48,36 +48,36 @@ func TestPagerStartsAsGit(t *testing.T) {
 	// status a race, git's own: killed by SIGPIPE or not.)
 	for _, pager := range []string{"nosuchpager", "nosuchpager -x; cat", "./nosuchpager", "./nosb", "sed s/^/X/", "cat",
 		"echo in $(pwd | sed 's,.*/,,'); cat", "/dev/null"} {
-		envList := testgit.Env(f, "GIT_PAGER="+pager)
-		wantOut, wantErr, wantCode := runOnTerminal(t, dir, envList, "git", "blame", "-s", "HEAD", "--", "f")
-		var stdout, stderr bytes.Buffer
-		env := testEnviron(dir, envList, nil, &stdout, &stderr)
-		env.StdoutIsTerminal = true
-		code := Main([]string{"-s", "HEAD", "--", "f"}, env)
-		if stdout.String() != wantOut || stderr.String() != wantErr || code != wantCode {
-			t.Errorf("GIT_PAGER=%q: goblame printed\n%q\nand\n%q (exit %d); git\n%q\nand\n%q (exit %d)",
-				pager, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
-		}
+		compareOnTerminal(t, dir, testgit.Env(f, "GIT_PAGER="+pager), "-s", "HEAD", "--", "f")
 	}
 	// Started outside the work tree (GIT_DIR and GIT_WORK_TREE): git
 	// stays where it started for a blame of a commit, and runs the pager
 	// there; a work-tree blame went to the top of the work tree first.
 	outside := filepath.Dir(top)
 	for _, args := range [][]string{{"-s", "HEAD", "--", "sub/f"}, {"-s", "sub/f"}} {
-		envList := testgit.Env(f, "GIT_DIR=r/.git", "GIT_WORK_TREE=r", "GIT_PAGER=pwd | sed 's,.*/,in ,'; cat")
-		wantOut, wantErr, wantCode := runOnTerminal(t, outside, envList, "git", append([]string{"blame"}, args...)...)
-		var stdout, stderr bytes.Buffer
-		env := testEnviron(outside, envList, nil, &stdout, &stderr)
-		env.StdoutIsTerminal = true
-		code := Main(args, env)
-		if stdout.String() != wantOut || stderr.String() != wantErr || code != wantCode {
-			t.Errorf("from outside, %q: goblame printed\n%q\nand\n%q (exit %d); git\n%q\nand\n%q (exit %d)",
-				args, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
-		}
-		if !strings.HasPrefix(wantOut, "in ") {
-			t.Errorf("from outside, %q: git's pager printed %q, not its directory", args, wantOut)
+		env := testgit.Env(f, "GIT_DIR=r/.git", "GIT_WORK_TREE=r", "GIT_PAGER=pwd | sed 's,.*/,in ,'; cat")
+		if out := compareOnTerminal(t, outside, env, args...); !strings.HasPrefix(out, "in ") {
+			t.Errorf("from outside, %q: git's pager printed %q, not its directory", args, out)
 		}
 	}
+}
+
+// compareOnTerminal compares git blame args, run in dir with the
+// environment env and its standard output on a pseudo-terminal, with
+// goblame in-process, told its output is a terminal, and returns what
+// git printed there.
+func compareOnTerminal(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	wantOut, wantErr, wantCode := runOnTerminal(t, dir, env, "git", append([]string{"blame"}, args...)...)
+	var stdout, stderr bytes.Buffer
+	e := testEnviron(dir, env, nil, &stdout, &stderr)
+	e.StdoutIsTerminal = true
+	code := Main(args, e)
+	if stdout.String() != wantOut || stderr.String() != wantErr || code != wantCode {
+		t.Errorf("%q in %s (env %q): goblame printed\n%q\nand\n%q (exit %d); git\n%q\nand\n%q (exit %d)",
+			args, dir, env, stdout.String(), stderr.String(), code, wantOut, wantErr, wantCode)
+	}
+	return wantOut
 }
 
 // runOnTerminal runs name with args in dir, its standard output a new
