@@ -274,7 +274,9 @@ func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path 
 	opts.Revisions, opts.DefaultRevision, opts.Merge = nil, "", false
 	opts.AfterRevisions, opts.Warn, opts.BeforeWalk = nil, nil, nil
 	// The whole blame runs, as a cold one would, and keeps its entry.
-	nested := &run{r: b.r, repo: b.repo, rd: b.rd, opts: &opts, now: b.now, local: b.local, topPath: path}
+	// (It stands for the history of the work-tree blame it serves,
+	// which reads attributes and runs programs as a work-tree blame.)
+	nested := &run{r: b.r, repo: b.repo, rd: b.rd, opts: &opts, now: b.now, local: b.local, topPath: path, inWorkTree: true}
 	blamer, _, _, err := nested.prepare(ctx, []string{parent.String()}, path)
 	if err != nil {
 		return

@@ -34,7 +34,13 @@ func (b *run) diffDriverOf(path string) (diffDriver, error) {
 	if d, ok := b.diffDrivers[path]; ok {
 		return d, nil
 	}
-	name := b.repo.Attributes(path, "diff")["diff"]
+	// As git reads them: a work-tree blame has read the index (whose
+	// .gitattributes copies count), a blame of a commit has not.
+	attrs := b.repo.CommitAttributes
+	if b.inWorkTree {
+		attrs = b.repo.Attributes
+	}
+	name := attrs(path, "diff")["diff"]
 	if err := b.repo.AttributesErr(); err != nil {
 		return diffDriver{binary: -1}, err
 	}

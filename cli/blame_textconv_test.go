@@ -240,3 +240,35 @@ func TestTextconvArgumentMatchesGit(t *testing.T) {
 		compareWithLiveGit(t, dirs[format], format, nil, nil, "-s", "--contents", filepath.Join(outside, "c.out"), "--", "sub/data.dat")
 	}
 }
+
+// attrViewsScript commits a .gitattributes naming a textconv driver, then
+// removes it from the work tree only (r), and keeps a copy of the
+// repository with it (whole).
+const attrViewsScript = `git init -q r && cd r
+printf '*.txt diff=up\n' >.gitattributes
+printf 'alpha\nbeta\n' >f.txt
+commit_all one
+git config diff.up.textconv 'tr a-z A-Z <'
+cp -r . ../whole
+rm .gitattributes
+`
+
+// TestAttributesAsBlameReadsThem: git reads the attributes of a blame of a
+// commit from where it runs, without the index, which it never reads
+// then: a .gitattributes removed from the work tree (the index still has
+// it) names no driver there, while a work-tree blame, which has read the
+// index, takes the index's copy; started outside the work tree (GIT_DIR
+// and GIT_WORK_TREE), a blame of a commit finds no .gitattributes, a
+// work-tree blame (which went to the top) finds them.
+func TestAttributesAsBlameReadsThem(t *testing.T) {
+	dirs := fixtureDirs(t, "attr-views", attrViewsScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "f.txt")
+		compareWithGit(t, dir, format, nil, nil, "-s", "f.txt")
+		outside := filepath.Dir(dir)
+		env := []string{"GIT_DIR=whole/.git", "GIT_WORK_TREE=whole"}
+		compareWithGit(t, outside, format, nil, env, "-s", "HEAD", "--", "f.txt")
+		compareWithGit(t, outside, format, nil, env, "-s", "f.txt")
+	}
+}

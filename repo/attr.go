@@ -62,13 +62,19 @@ type attrFile struct {
 	lines     []attrLine
 }
 
-// attrChecker holds the attribute files of a repository, read once.
+// attrChecker holds the attribute files of a repository, read once, as
+// git reads them from one place: its directory (dir: .gitattributes files
+// and a relative core.attributesFile are read from there) and, when
+// useIndex, the index's copy of a .gitattributes missing there (git reads
+// it once it has read the index: in a work-tree blame).
 type attrChecker struct {
-	mu    sync.Mutex
-	base  []*attrFile // builtin, system, global, top-level .gitattributes
-	info  *attrFile   // $GIT_DIR/info/attributes
-	dirs  map[string]*attrFile
-	index attrIndex
+	mu       sync.Mutex
+	dir      string
+	useIndex bool
+	base     []*attrFile // builtin, system, global, top-level .gitattributes
+	info     *attrFile   // $GIT_DIR/info/attributes
+	dirs     map[string]*attrFile
+	index    attrIndex
 }
 
 // attrIndex is the index as readTreeAttr reads it: the entries of every
@@ -82,13 +88,33 @@ type attrIndex struct {
 	broken bool
 }
 
+// attrs is the work tree's view of the attributes: read from the top of
+// the work tree, with the index's copies (Attributes).
 func (r *Repository) attrs() *attrChecker {
 	r.attrOnce.Do(func() {
-		c := &attrChecker{dirs: map[string]*attrFile{}}
+		dir := r.WorkTree
+		if dir == "" {
+			dir = r.gitCwd
+		}
+		r.attrCheck = r.newAttrChecker(dir, true)
+	})
+	return r.attrCheck
+}
+
+// commitAttrs is the view of a blame of a commit (CommitAttributes): read
+// from where git runs, without the index, which such a blame never reads.
+func (r *Repository) commitAttrs() *attrChecker {
+	r.commitAttrOnce.Do(func() {
+		r.commitAttrCheck = r.newAttrChecker(r.gitCwd, false)
+	})
+	return r.commitAttrCheck
+}
+
+func (r *Repository) newAttrChecker(dir string, useIndex bool) *attrChecker {
+	{
+		c := &attrChecker{dirs: map[string]*attrFile{}, dir: dir, useIndex: useIndex}
 		c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
-		nosys, err := r.env.envBool("GIT_ATTR_NOSYSTEM", false)
-		r.attrErr = err
-		if !nosys {
+		if nosys, _ := r.attrNoSystem(); !nosys {
 			c.base = append(c.base, orEmpty(r.readAttrFile(systemAttributesPath, systemAttributesPath, true, false)))
 		}
 		global := ""
@@ -100,23 +126,31 @@ func (r *Repository) attrs() *attrChecker {
 			global = home + "/.config/git/attributes"
 		}
 		if global != "" {
-			c.base = append(c.base, orEmpty(r.readAttrFile(join(r.gitCwd, global), global, true, false)))
+			c.base = append(c.base, orEmpty(r.readAttrFile(join(dir, global), global, true, false)))
 		}
 		top := r.readTreeAttr(c, ".gitattributes", true)
 		top.origin, top.hasOrigin = "", true
 		c.base = append(c.base, top)
 		c.info = orEmpty(r.readAttrFile(r.CommonDir+"/info/attributes", r.commonDirName+"/info/attributes", true, false))
-		r.attrCheck = c
-	})
-	return r.attrCheck
+		return c
+	}
 }
 
 // AttributesErr is the error git dies of when it first reads attributes
 // (git_env_bool's "bad boolean config value" for GIT_ATTR_NOSYSTEM), nil
 // when there is none. Attributes still answers (as if unset).
 func (r *Repository) AttributesErr() error {
-	r.attrs()
-	return r.attrErr
+	_, err := r.attrNoSystem()
+	return err
+}
+
+// attrNoSystem is GIT_ATTR_NOSYSTEM, read once, and the error git dies of
+// when it is no boolean (it is then false).
+func (r *Repository) attrNoSystem() (bool, error) {
+	r.attrEnvOnce.Do(func() {
+		r.attrNoSys, r.attrErr = r.env.envBool("GIT_ATTR_NOSYSTEM", false)
+	})
+	return r.attrNoSys, r.attrErr
 }
 
 func orEmpty(f *attrFile) *attrFile {
@@ -133,8 +167,11 @@ func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool) *at
 	if r.Bare || r.WorkTree == "" {
 		return &attrFile{}
 	}
-	if f := r.readAttrFileIn(r.WorkTree, path, macroOK); f != nil {
+	if f := r.readAttrFileIn(c.dir, path, macroOK); f != nil {
 		return f
+	}
+	if !c.useIndex {
+		return &attrFile{}
 	}
 	ix := r.attrIndex(&c.index)
 	if ix == nil {
@@ -488,8 +525,7 @@ func matchPathname(path, base, pattern string, prefix int) bool {
 // stack returns the attribute files that apply to path, lowest
 // precedence first: builtin, system, global, top, each directory's
 // .gitattributes down to path's directory, info/attributes.
-func (r *Repository) attrStack(path string) []*attrFile {
-	c := r.attrs()
+func (r *Repository) attrStack(c *attrChecker, path string) []*attrFile {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	stack := append([]*attrFile(nil), c.base...)
@@ -550,8 +586,8 @@ type Attr struct {
 // line decides each attribute, and a macro set on a path sets its
 // attributes in turn. It returns the decided values and the order in
 // which git's attribute dictionary would list names.
-func (r *Repository) collectAttrs(path string) (map[string]attrSetting, []string) {
-	stack := r.attrStack(path)
+func (r *Repository) collectAttrs(c *attrChecker, path string) (map[string]attrSetting, []string) {
+	stack := r.attrStack(c, path)
 	var order []string
 	seen := map[string]bool{}
 	note := func(n string) {
@@ -562,7 +598,6 @@ func (r *Repository) collectAttrs(path string) (map[string]attrSetting, []string
 	}
 	// git registers names as it parses files: the bootstrap files, then
 	// info/attributes, then the directory files.
-	c := r.attrs()
 	regOrder := append([]*attrFile(nil), c.base...)
 	if c.info != nil {
 		regOrder = append(regOrder, c.info)
@@ -649,7 +684,20 @@ func (s attrSetting) String() string {
 // of the work tree down to path's directory (from the index when not
 // checked out; not followed if symbolic links), $GIT_DIR/info/attributes.
 func (r *Repository) Attributes(path string, names ...string) map[string]string {
-	decided, _ := r.collectAttrs(path)
+	return r.attributesOf(r.attrs(), path, names)
+}
+
+// CommitAttributes is Attributes as a blame of a commit reads them (git
+// blame with a revision): the .gitattributes files are read from where
+// git runs (the top of the work tree when it started inside it; none
+// found from elsewhere), never from the index, which such a blame does
+// not read.
+func (r *Repository) CommitAttributes(path string, names ...string) map[string]string {
+	return r.attributesOf(r.commitAttrs(), path, names)
+}
+
+func (r *Repository) attributesOf(c *attrChecker, path string, names []string) map[string]string {
+	decided, _ := r.collectAttrs(c, path)
 	out := map[string]string{}
 	if len(names) > 0 {
 		for _, n := range names {
@@ -672,7 +720,7 @@ func (r *Repository) Attributes(path string, names ...string) map[string]string 
 // AllAttributes returns what "git check-attr -a" prints for path, in
 // its order.
 func (r *Repository) AllAttributes(path string) []Attr {
-	decided, order := r.collectAttrs(path)
+	decided, order := r.collectAttrs(r.attrs(), path)
 	var out []Attr
 	for _, n := range order {
 		s, ok := decided[n]

@@ -79,9 +79,16 @@ type Repository struct {
 
 	attrOnce  sync.Once
 	attrCheck *attrChecker
-	// attrErr is what git dies of when it first reads attributes (a
-	// GIT_ATTR_NOSYSTEM that is no boolean).
-	attrErr error
+	// commitAttrOnce makes commitAttrCheck, the attributes as a blame
+	// of a commit reads them (CommitAttributes).
+	commitAttrOnce  sync.Once
+	commitAttrCheck *attrChecker
+	// attrNoSys is GIT_ATTR_NOSYSTEM and attrErr what git dies of when
+	// it first reads attributes (a GIT_ATTR_NOSYSTEM that is no
+	// boolean), read once (attrNoSystem).
+	attrEnvOnce sync.Once
+	attrNoSys   bool
+	attrErr     error
 
 	// advisedDefaultBranch: git's advice about the default branch name
 	// was given (git gives it once a process).
