@@ -310,7 +310,8 @@ func TestAttributeDirectoriesMatchGit(t *testing.T) {
 // the configuration before it answers a lone -h with the usage; a
 // configuration file that is a directory is one git's fopen cannot read,
 // which a command dies of at its third reading, after a warning for each;
-// an include of one fails the line that names it.
+// an include of one fails the line that names it. Outside a repository,
+// the same with the files git reads there.
 func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 	cfg := func(k, v string) []string {
 		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + k, "GIT_CONFIG_VALUE_0=" + v}
@@ -323,13 +324,31 @@ func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 			cfg("blame.date", "bogus"),
 			cfg("core.abbrev", "bogus"),
 			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")},
+			// Variables before any section: git's error for each as
+			// it loads them, and it goes on.
+			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "f")},
 		} {
 			compareWithGit(t, dir, format, nil, env, "-h")
 		}
+		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "f")}, "-s", "HEAD", "--", "f")
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")}, "-s", "HEAD", "--", "f")
 		// An include of a directory: git's warning, and the line that
 		// names it fails.
 		compareWithGit(t, dir, format, nil, cfg("include.path", filepath.Join(dir, "d")), "-s", "HEAD", "--", "f")
+		// Outside a repository git reads the system, global and
+		// command-line files for -h as well, and the first two before
+		// it finds there is no repository.
+		outside := filepath.Dir(dir)
+		for _, env := range [][]string{
+			nil,
+			cfg("blame.date", "bogus"),
+			cfg("include.path", filepath.Join(dir, "d")),
+			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "d")},
+			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "f")}, // not a configuration file
+		} {
+			compareWithGit(t, outside, format, nil, env, "-h")
+			compareWithGit(t, outside, format, nil, env, "f")
+		}
 	}
 }
 

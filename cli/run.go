@@ -58,6 +58,21 @@ func (b *blameRun) flush() {
 	}
 }
 
+// checkOutsideConfig reads the configuration as git blame does outside a
+// repository (repo.OutsideConfig): the errors of a broken or unreadable
+// file, or of a key git's blame and default configuration reject.
+func (b *blameRun) checkOutsideConfig() error {
+	r, _, err := repo.OutsideConfig(repo.Env{Cwd: b.env.Dir, Getenv: b.env.Getenv, LookupEnv: b.env.LookupEnv}, true)
+	if err != nil {
+		return err
+	}
+	for _, w := range r.Warnings {
+		b.warn(w)
+	}
+	_, err = readBlameConfig(r, b.env, b.env.Now(), localZone(b.env))
+	return err
+}
+
 // localZone is the time zone the environment's TZ names (git's
 // localtime), the process's zone when TZ is unset.
 func localZone(env Environ) *time.Location {
@@ -79,14 +94,18 @@ func (b *blameRun) run(args []string) error {
 	b.stderr = bufio.NewWriter(env.Stderr)
 	defer b.flush()
 	if len(args) == 1 && args[0] == "-h" {
-		// git answers a lone -h outside a repository (its setup is
-		// gentle then); in one it reads the configuration first, and
-		// dies of what a blame would die of there, as below.
+		// git answers a lone -h outside a repository too (its setup is
+		// gentle then), but reads the configuration first, and dies of
+		// what a blame would die of: in a repository as below, outside
+		// one with the system, global and command-line files.
 		r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
 		if err != nil && errors.Is(err, repo.ErrBadConfig) {
 			return err
 		}
 		if err != nil {
+			if err := b.checkOutsideConfig(); err != nil {
+				return err
+			}
 			_, err := ParseArgs(args, DefaultBlameArgs(), ParseContext{Annotate: b.annotate})
 			return err
 		}
@@ -112,6 +131,19 @@ func (b *blameRun) run(args []string) error {
 
 	r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
 	if err != nil {
+		if errors.Is(err, repo.ErrNotRepository) {
+			// git has read the system and global configuration by
+			// then (its start reads them very early), and dies of a
+			// broken file first, or warns once of one it cannot read.
+			_, unreadable, cerr := repo.OutsideConfig(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv}, false)
+			var ce *repo.Error
+			switch {
+			case unreadable && errors.As(cerr, &ce):
+				b.warn(ce.Before[0])
+			case cerr != nil:
+				return cerr
+			}
+		}
 		return err
 	}
 	if !env.Process {

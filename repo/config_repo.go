@@ -1,6 +1,11 @@
 package repo
 
-import "strings"
+import (
+	"errors"
+	"strings"
+
+	"github.com/goblame/goblame/internal/fsread"
+)
 
 // loadConfig reads the repository's configuration sequence.
 func (r *Repository) loadConfig() error {
@@ -29,7 +34,23 @@ func (r *Repository) loadConfig() error {
 		return err
 	}
 	r.Config = l.cfg
+	r.Warnings = append(r.Warnings, sectionlessKeyErrors(l.cfg)...)
 	return nil
+}
+
+// sectionlessKeyErrors are the lines git prints loading a configuration
+// whose files set a variable before any section ("one" on a line of its
+// own at the top): its configset looks each key up as it adds it, and
+// git_config_parse_key says "error: key does not contain a section: one",
+// once an entry, without stopping.
+func sectionlessKeyErrors(c *Config) []string {
+	var lines []string
+	for _, e := range c.Entries() {
+		if e.Scope != ScopeCommand && !strings.Contains(e.Key, ".") {
+			lines = append(lines, "error: key does not contain a section: "+e.Key)
+		}
+	}
+	return lines
 }
 
 // headBranch returns the branch HEAD names ("main"), following symbolic
@@ -44,4 +65,27 @@ func (r *Repository) headBranch() (string, bool) {
 		name = target
 	}
 	return strings.CutPrefix(name, "refs/heads/")
+}
+
+// OutsideConfig is the configuration git reads where it finds no
+// repository: the system, global and command-line files (what `git
+// blame -h` checks before it prints its usage there), without the
+// command line's unless cmdline (git's very first reading, before it
+// looks for a repository, has the files only). The Repository has no git
+// directory; only its Config, Env, Warnings (git's lines for keys
+// without a section) and CheckDefaultConfig are for use. A
+// file that is a directory is the error a command dies of (git's
+// warnings in its Before lines, and unreadable reports it).
+func OutsideConfig(env Env, cmdline bool) (r *Repository, unreadable bool, err error) {
+	system, xdg, global, err := globalConfigPaths(env)
+	if err != nil {
+		return nil, false, err
+	}
+	l := &configLoader{env: env}
+	if err := l.load(configPaths{system: system, xdg: xdg, global: global, noRepo: true, noWorktree: true, noCmdline: !cmdline}); err != nil {
+		var e *Error
+		_, dir := fsread.DirSize(err)
+		return nil, dir && errors.As(err, &e) && len(e.Before) > 0, err
+	}
+	return &Repository{Config: l.cfg, env: env, Warnings: sectionlessKeyErrors(l.cfg)}, false, nil
 }
