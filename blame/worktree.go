@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"syscall"
 	"strconv"
 
 	"github.com/goblame/goblame/internal/blamecore"
@@ -22,7 +23,9 @@ import (
 // as git's convert_to_git, and the index with the path replaced.
 func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	r, opts := b.repo, b.opts
-	if r.WorkTree == "" {
+	if r.WorkTree == "" || !canChdir(r.WorkTree) {
+		// (git's setup_work_tree goes there first, and dies when it
+		// cannot: a GIT_WORK_TREE that is missing or not a directory.)
 		return nil, fatalf("this operation must be run in a work tree")
 	}
 	// The path's entries; the whole index only for the pseudo-commit's
@@ -233,4 +236,11 @@ func tzString(offset int) string {
 		s = "0" + s
 	}
 	return string(sign) + s
+}
+
+// canChdir reports whether a process could make dir its working
+// directory: a directory it may search.
+func canChdir(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir() && syscall.Access(dir, 1) == nil
 }

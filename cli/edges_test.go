@@ -402,3 +402,23 @@ func TestMappedDirectoriesMatchGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}, "-s", "HEAD", "--", "f")
 	}
 }
+
+// TestEmptyAndMissingEnvironmentPathsMatchGit: an empty GIT_INDEX_FILE
+// or GIT_GRAFT_FILE is a file git cannot open (no such file: an empty
+// index, no grafts), not the working directory; a GIT_WORK_TREE that is
+// missing or no directory is git's "this operation must be run in a work
+// tree" for a work-tree blame (setup_work_tree cannot go there) and
+// nothing for a blame of a commit.
+func TestEmptyAndMissingEnvironmentPathsMatchGit(t *testing.T) {
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-excludes", format, excludesScript), "r")
+		for _, env := range [][]string{
+			{"GIT_INDEX_FILE="}, {"GIT_GRAFT_FILE="},
+			{"GIT_WORK_TREE=nonexistent"}, {"GIT_WORK_TREE=f"},
+		} {
+			compareWithGit(t, dir, format, nil, env, "-s", "f")
+			compareWithGit(t, dir, format, nil, env, "-s", "HEAD", "--", "f")
+			compareWithGit(t, dir, format, []byte("one\n"), env, "-s", "--contents", "-", "--", "f")
+		}
+	}
+}

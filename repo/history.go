@@ -193,6 +193,9 @@ func (r *Repository) GraftFile() string {
 // graftFile is GraftFile and the name git's messages call it by.
 func (r *Repository) graftFile() (path, name string) {
 	if v, ok := r.env.Lookup("GIT_GRAFT_FILE"); ok {
+		if v == "" {
+			return "", "" // git opens "": no such file
+		}
 		return join(r.gitCwd, v), v
 	}
 	return r.CommonDir + "/info/grafts", r.commonDirName + "/info/grafts"

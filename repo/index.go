@@ -119,6 +119,9 @@ func (ix *Index) pos(path string) int {
 // IndexFile returns the index path: GIT_INDEX_FILE or $GIT_DIR/index.
 func (r *Repository) IndexFile() string {
 	if v, ok := r.env.Lookup("GIT_INDEX_FILE"); ok {
+		if v == "" {
+			return "" // git opens "": no such file, an empty index
+		}
 		return join(r.gitCwd, v)
 	}
 	return r.GitDir + "/index"
