@@ -6,8 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"syscall"
 	"strconv"
+	"syscall"
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/fsread"
