@@ -42,6 +42,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		return nil, fatalf("no such ref: HEAD")
 	}
 	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
+		if errors.Is(err, odb.ErrUnmappable) {
+			return nil, odb.ErrUnmappable // git's death, in its words
+		}
 		if errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep) {
 			return nil, err // a hostile pack, which git does not report
 		}

@@ -390,16 +390,38 @@ for d in .git/index .git/objects/info/commit-graph; do
 done
 `
 
-// TestMappedDirectoriesMatchGit: an index or commit-graph that is a
-// directory is git's fatal mmap failure ("unable to map index file: No
-// such device" for a work-tree blame, which reads the index; "mmap
-// failed: No such device" for the graph, which every blame reads).
+// packDirsScript packs a repository and makes two copies of it, one
+// whose multi-pack-index and one whose pack index is a directory of a
+// hundred entries.
+const packDirsScript = `git init -q r && cd r
+printf 'a\n' >f
+commit_all one
+git repack -qad
+cd ..
+cp -r r midx && mkdir midx/.git/objects/pack/multi-pack-index
+cp -r r idx && i=$(ls idx/.git/objects/pack/*.idx) && rm -f $i && mkdir $i
+for d in midx/.git/objects/pack/multi-pack-index idx/.git/objects/pack/*.idx; do
+	for i in $(seq 100); do : >$d/entry-$(printf '%04d' $i); done
+done
+`
+
+// TestMappedDirectoriesMatchGit: an index, commit-graph, multi-pack-index
+// or pack index that is a directory is git's fatal mmap failure ("unable
+// to map index file: No such device" for a work-tree blame, which reads
+// the index; "mmap failed: No such device" for the others, at the first
+// object or commit read).
 func TestMappedDirectoriesMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		dir := filepath.Join(testgit.Fixture(t, "cli-mapped-dirs", format, bigDirScript), "r")
 		compareWithGit(t, dir, format, nil, nil, "-s", "f")
 		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "f")
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}, "-s", "HEAD", "--", "f")
+		root := testgit.Fixture(t, "cli-pack-dirs", format, packDirsScript)
+		for _, copy := range []string{"midx", "idx"} {
+			for _, args := range [][]string{{"-s", "f"}, {"-s", "HEAD", "--", "f"}, {"--incremental", "HEAD", "--", "f"}} {
+				compareWithGit(t, filepath.Join(root, copy), format, nil, nil, args...)
+			}
+		}
 	}
 }
 

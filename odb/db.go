@@ -384,7 +384,7 @@ func (db *DB) loadMultiPackIndex(packDir string, local bool, set *packSet) *mult
 		if size < int64(12+db.format.Size()) { // MIDX_MIN_SIZE
 			db.warnOnce(path, "error: multi-pack-index file "+path+" is too small")
 		} else if set.unmappable == nil {
-			set.unmappable = errors.New(fsread.MapFailedText)
+			set.unmappable = ErrUnmappable
 		}
 		return nil
 	}
@@ -495,6 +495,9 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			continue
 		}
 		off, ok, err := p.find(raw)
+		if errors.Is(err, ErrUnmappable) {
+			return location{}, err // git dies opening that index
+		}
 		if err != nil {
 			firstErr = cmpOr(firstErr, err)
 			continue

@@ -3,6 +3,7 @@ package odb
 import (
 	"errors"
 	"fmt"
+	"github.com/goblame/goblame/internal/fsread"
 )
 
 // ErrNotFound reports that no object database (main directory, alternates,
@@ -22,6 +23,11 @@ var (
 	ErrDeltaCycle   = errors.New("REF_DELTA cycle")
 	ErrDeltaTooDeep = errors.New("delta chain too deep")
 )
+
+// ErrUnmappable is what git dies of at its first object read when a pack
+// index or multi-pack-index is a directory large enough for git to map
+// (its mmap fails: ENODEV); its text is git's whole message.
+var ErrUnmappable = errors.New(fsread.MapFailedText)
 
 // ErrReplaceDepth reports replace refs that chain deeper than git allows
 // (five replacements).

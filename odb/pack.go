@@ -102,6 +102,12 @@ func (p *pack) packPath() string { return p.base + ".pack" }
 func (p *pack) index() (*packIndex, error) {
 	p.idxOnce.Do(func() {
 		m, err := mapFile(p.idxPath())
+		if size, dir := fsread.DirSize(err); dir && size >= int64(4*256+2*p.format.Size()) {
+			// git opens a directory large enough to be an index and
+			// maps it: its mmap fails, and git dies.
+			p.idxErr = ErrUnmappable
+			return
+		}
 		if err != nil {
 			p.idxErr = err
 			return

@@ -66,7 +66,11 @@ type resolver struct {
 
 // readFailed notes err of a read that failed; see unreadable.
 func (res *resolver) readFailed(err error) {
-	if res.unreadable == nil && (errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep)) {
+	switch {
+	case res.unreadable != nil:
+	case errors.Is(err, odb.ErrUnmappable):
+		res.unreadable = odb.ErrUnmappable // git's message, whole
+	case errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep):
 		res.unreadable = err
 	}
 }
