@@ -251,6 +251,7 @@ commit_all one
 git config diff.up.textconv 'tr a-z A-Z <'
 cp -r . ../whole
 rm .gitattributes
+printf '*.txt diff=up\n' >.git/.gitattributes
 `
 
 // TestAttributesAsBlameReadsThem: git reads the attributes of a blame of a
@@ -266,6 +267,9 @@ func TestAttributesAsBlameReadsThem(t *testing.T) {
 		dir := dirs[format]
 		compareWithGit(t, dir, format, nil, nil, "-s", "HEAD", "--", "f.txt")
 		compareWithGit(t, dir, format, nil, nil, "-s", "f.txt")
+		// Inside the git directory of a repository that is not bare,
+		// git reads the .gitattributes where it runs: there.
+		compareWithGit(t, filepath.Join(dir, ".git"), format, nil, nil, "-s", "HEAD", "--", "f.txt")
 		outside := filepath.Dir(dir)
 		env := []string{"GIT_DIR=whole/.git", "GIT_WORK_TREE=whole"}
 		compareWithGit(t, outside, format, nil, env, "-s", "HEAD", "--", "f.txt")

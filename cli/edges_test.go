@@ -269,7 +269,11 @@ func TestExcludeFilesMatchGit(t *testing.T) {
 		env := []string{"GIT_DIR=r/.git", "GIT_WORK_TREE=r"}
 		compareWithGit(t, outside, format, nil, append(env, excludes("d")...), "-s", "f")
 		info := filepath.Join(testgit.Fixture(t, "cli-excludes-info", format, excludesScript+"rm -f .git/info/exclude && mkdir .git/info/exclude\n"), "r")
-		compareWithGit(t, filepath.Dir(info), format, nil, []string{"GIT_DIR=r/.git", "GIT_WORK_TREE=r"}, "-s", "f")
+		for _, gitDir := range []string{"r/.git", "./r/.git", "r/.git/../.git", "r//.git"} {
+			// (named as git's chdir_notify reparents the name: the
+			// top taken off the front where it textually is)
+			compareWithGit(t, filepath.Dir(info), format, nil, []string{"GIT_DIR=" + gitDir, "GIT_WORK_TREE=r"}, "-s", "f")
+		}
 		compareWithGit(t, info, format, nil, nil, "-s", "f")
 		compareWithGit(t, info, format, nil, nil, "-s", "HEAD", "--", "f")
 	}
@@ -327,6 +331,9 @@ func TestLoneHelpReadsConfigAsGit(t *testing.T) {
 			// Variables before any section: git's error for each as
 			// it loads them, and it goes on.
 			{"GIT_CONFIG_GLOBAL=" + filepath.Join(dir, "f")},
+			// A broken GIT_WORK_TREE or GIT_DIR: the gentle setup
+			// of a lone -h dies of them too.
+			{"GIT_WORK_TREE="}, {"GIT_DIR=f"},
 		} {
 			compareWithGit(t, dir, format, nil, env, "-h")
 		}

@@ -99,7 +99,10 @@ func (b *blameRun) run(args []string) error {
 		// what a blame would die of: in a repository as below, outside
 		// one with the system, global and command-line files.
 		r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
-		if err != nil && errors.Is(err, repo.ErrBadConfig) {
+		// Its gentle setup goes on where no repository is found (or
+		// one it may not use), and dies of anything else (a broken
+		// GIT_DIR or GIT_WORK_TREE, a bad configuration).
+		if err != nil && err != repo.ErrNotRepository && !errors.Is(err, repo.ErrUnsupportedFormat) && !errors.Is(err, repo.ErrDubiousOwnership) {
 			return err
 		}
 		if err != nil {

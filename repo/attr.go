@@ -164,13 +164,16 @@ func orEmpty(f *attrFile) *attrFile {
 // following symbolic links), or its index copy when the file is not
 // there, as git does when checking files in.
 func (r *Repository) readTreeAttr(c *attrChecker, path string, macroOK bool) *attrFile {
-	if r.Bare || r.WorkTree == "" {
+	// git skips them in a bare repository only (is_bare_repository:
+	// core.bare and no work tree); without a work tree otherwise (run
+	// inside the git directory) it reads them from where it runs.
+	if r.Bare {
 		return &attrFile{}
 	}
 	if f := r.readAttrFileIn(c.dir, path, macroOK); f != nil {
 		return f
 	}
-	if !c.useIndex {
+	if !c.useIndex || r.WorkTree == "" {
 		return &attrFile{}
 	}
 	ix := r.attrIndex(&c.index)
