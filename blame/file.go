@@ -644,7 +644,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 // used.
 func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	r := b.repo
-	parents, msgs, err := r.EffectiveParents()
+	effectiveParents := r.EffectiveParents
+	if b.inWorkTree {
+		effectiveParents = r.EffectiveParentsInWorkTree
+	}
+	parents, msgs, err := effectiveParents()
 	if err != nil {
 		return nil, false, err
 	}

@@ -307,6 +307,17 @@ func TestAttributeDirectoriesMatchGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, nil, "-s", "-S", "adir", "HEAD", "--", "sub/f")
 		grafts := filepath.Join(testgit.Fixture(t, "cli-grafts-dir", format, attrDirsScript+"mkdir .git/info/grafts\n"), "r")
 		compareWithGit(t, grafts, format, nil, nil, "-s", "HEAD", "--", "sub/f")
+		// From outside the work tree: a blame of a commit names the
+		// file from there, a work-tree blame from the top, where it
+		// went before reading a commit (and a relative GIT_GRAFT_FILE
+		// is taken from there too).
+		for _, env := range [][]string{
+			{"GIT_DIR=r/.git", "GIT_WORK_TREE=r"}, {"GIT_DIR=./r/.git", "GIT_WORK_TREE=r"},
+			{"GIT_DIR=r/.git", "GIT_WORK_TREE=r", "GIT_GRAFT_FILE=.git/info/grafts"},
+		} {
+			compareWithGit(t, filepath.Dir(grafts), format, nil, env, "-s", "HEAD", "--", "sub/f")
+			compareWithGit(t, filepath.Dir(grafts), format, nil, env, "-s", "sub/f")
+		}
 	}
 }
 

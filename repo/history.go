@@ -186,19 +186,30 @@ func (r *Repository) Shallow() map[oid.ID]bool {
 
 // GraftFile returns GIT_GRAFT_FILE or <common>/info/grafts.
 func (r *Repository) GraftFile() string {
-	path, _ := r.graftFile()
+	path, _ := r.graftFile(false)
 	return path
 }
 
-// graftFile is GraftFile and the name git's messages call it by.
-func (r *Repository) graftFile() (path, name string) {
+// graftFile is GraftFile and the name git's messages call it by; after
+// setup_work_tree (inWorkTree: a work-tree blame went to the top of the
+// work tree before it read a commit), a relative GIT_GRAFT_FILE is taken
+// from there and the repository's name reparented (fromWorkTree).
+func (r *Repository) graftFile(inWorkTree bool) (path, name string) {
+	cwd := r.gitCwd
+	if inWorkTree && r.WorkTree != "" {
+		cwd = r.WorkTree
+	}
 	if v, ok := r.env.Lookup("GIT_GRAFT_FILE"); ok {
 		if v == "" {
 			return "", "" // git opens "": no such file
 		}
-		return join(r.gitCwd, v), v
+		return join(cwd, v), v
 	}
-	return r.CommonDir + "/info/grafts", r.commonDirName + "/info/grafts"
+	name = r.commonDirName
+	if inWorkTree {
+		name = r.fromWorkTree(name)
+	}
+	return r.CommonDir + "/info/grafts", name + "/info/grafts"
 }
 
 // graftDeprecationHint is what git prints (as "hint:" lines) whenever it
@@ -220,7 +231,11 @@ var graftDeprecationHint = []string{
 // duplicate graft data: <line>" for repeated commits (the first wins).
 // A missing file gives no grafts.
 func (r *Repository) ReadGrafts() (grafts map[oid.ID][]oid.ID, messages []string, err error) {
-	path, name := r.graftFile()
+	return r.readGrafts(false)
+}
+
+func (r *Repository) readGrafts(inWorkTree bool) (grafts map[oid.ID][]oid.ID, messages []string, err error) {
+	path, name := r.graftFile(inWorkTree)
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -340,7 +355,17 @@ func scanLinesKeepCR(data []byte, atEOF bool) (int, []byte, error) {
 // result maps commit -> parents; a commit absent from it keeps the
 // parents its object lists. messages are as for ReadGrafts.
 func (r *Repository) EffectiveParents() (map[oid.ID][]oid.ID, []string, error) {
-	g, msgs, err := r.ReadGrafts()
+	return r.effectiveParents(false)
+}
+
+// EffectiveParentsInWorkTree is EffectiveParents as a work-tree blame
+// reads them, from the top of the work tree (see graftFile).
+func (r *Repository) EffectiveParentsInWorkTree() (map[oid.ID][]oid.ID, []string, error) {
+	return r.effectiveParents(true)
+}
+
+func (r *Repository) effectiveParents(inWorkTree bool) (map[oid.ID][]oid.ID, []string, error) {
+	g, msgs, err := r.readGrafts(inWorkTree)
 	if err != nil {
 		return nil, msgs, err
 	}
