@@ -3,7 +3,6 @@ package repo
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
@@ -53,56 +52,4 @@ func (r *Repository) CheckExcludeFiles() (warnings []string, err error) {
 		}
 	}
 	return warnings, nil
-}
-
-// fromWorkTree is the name git holds for a repository path (name, as
-// git named it from its directory after setup) once setup_work_tree has
-// moved it to the top of the work tree: chdir_notify's
-// reparent_relative_path, the old directory and name joined as they are
-// and the top's path taken off the front where it textually is
-// (remove_leading_path); an absolute name stays.
-func (r *Repository) fromWorkTree(name string) string {
-	if filepath.IsAbs(name) || r.WorkTree == "" || r.gitCwd == r.WorkTree {
-		return name
-	}
-	return removeLeadingPath(r.gitCwd+"/"+name, r.WorkTree)
-}
-
-// removeLeadingPath is git's remove_leading_path: in without prefix and
-// the separators after it ("." when nothing is left), runs of "/"
-// matching one; in itself when prefix does not lead it.
-func removeLeadingPath(in, prefix string) string {
-	if prefix == "" {
-		return in
-	}
-	i, j := 0, 0
-	for i < len(prefix) {
-		if prefix[i] == '/' {
-			if j >= len(in) || in[j] != '/' {
-				return in
-			}
-			for i < len(prefix) && prefix[i] == '/' {
-				i++
-			}
-			for j < len(in) && in[j] == '/' {
-				j++
-			}
-			continue
-		}
-		if j >= len(in) || in[j] != prefix[i] {
-			return in
-		}
-		i++
-		j++
-	}
-	if j < len(in) && prefix[i-1] != '/' && in[j] != '/' {
-		return in // "/foo" does not lead "/foobar"
-	}
-	for j < len(in) && in[j] == '/' {
-		j++
-	}
-	if j == len(in) {
-		return "."
-	}
-	return in[j:]
 }
