@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goblame/goblame/internal/startcmd"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
@@ -80,7 +81,7 @@ func (l *lazyFetch) fetch(id oid.ID) error {
 		return fmt.Errorf("odb: %s: %w", id, odb.ErrNotFound)
 	}
 	noLazy := false
-	if v, ok := envValue(env, "GIT_NO_LAZY_FETCH"); ok {
+	if v, ok := startcmd.EnvValue(env, "GIT_NO_LAZY_FETCH"); ok {
 		b, valid := repo.ParseBool(v, true)
 		if !valid {
 			return fatalf("bad boolean config value '%s' for 'GIT_NO_LAZY_FETCH'", v)
@@ -116,15 +117,4 @@ func (l *lazyFetch) fetchFrom(remote string, id oid.ID, env []string, stderr io.
 	err := c.Run()
 	stderrOut()
 	return err == nil
-}
-
-// envValue is the value of name in env and whether it is set.
-func envValue(env []string, name string) (string, bool) {
-	v, set := "", false
-	for _, kv := range env {
-		if rest, ok := strings.CutPrefix(kv, name+"="); ok {
-			v, set = rest, true
-		}
-	}
-	return v, set
 }

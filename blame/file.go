@@ -237,12 +237,7 @@ type run struct {
 // setup (the top of the work tree when it started inside it, else where
 // it started), the top of the work tree once a work-tree blame went
 // there.
-func (b *run) commandDir() string {
-	if b.inWorkTree && b.repo.WorkTree != "" {
-		return b.repo.WorkTree
-	}
-	return b.repo.Cwd()
-}
+func (b *run) commandDir() string { return b.repo.WorkDir(b.inWorkTree) }
 
 // commandEnv is the environment of the programs the blame runs
 // (textconv commands, clean filters): Options.CommandEnvFunc's, made

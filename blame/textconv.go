@@ -86,7 +86,7 @@ func (b *run) tempDir() string {
 	if env == nil {
 		env = os.Environ()
 	}
-	if v, ok := envValue(env, "TMPDIR"); ok {
+	if v, ok := startcmd.EnvValue(env, "TMPDIR"); ok {
 		return v
 	}
 	return "/tmp"

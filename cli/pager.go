@@ -46,19 +46,15 @@ func (b *blameRun) pagerCommand() string {
 
 // startPager runs the pager with blame's output on its standard input, as
 // git does (LESS=FRX and LV=-c unless set), where git runs it: in its
-// directory after setup (repo.Repository.Cwd), at the top of the work
-// tree after a work-tree blame (setup_work_tree went there). It returns
+// directory (repo.Repository.WorkDir: the top of the work tree after a
+// work-tree blame, where setup_work_tree went). It returns
 // the writer to use and a function that closes it and waits for the
 // pager. Its environment is the other programs' (childEnv: GIT_PREFIX,
 // git's exec path).
 func (b *blameRun) startPager(cmdline string, inWorkTree bool) (io.Writer, func(), error) {
 	e := b.env
 	e.Env = b.childEnv()
-	dir := b.r.Cwd()
-	if inWorkTree && b.r.WorkTree != "" {
-		dir = b.r.WorkTree
-	}
-	return startPager(e, cmdline, dir)
+	return startPager(e, cmdline, b.r.WorkDir(inWorkTree))
 }
 
 // startPager runs the pager cmdline in dir with env's environment and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
@@ -58,11 +59,30 @@ func (b *blameRun) flush() {
 	}
 }
 
+// repoEnv is the run's environment as the repository package takes it.
+func (b *blameRun) repoEnv() repo.Env {
+	return repo.Env{Cwd: b.env.Dir, Getenv: b.env.Getenv, LookupEnv: b.env.LookupEnv}
+}
+
+// readConfigBeforeDiscovery reads the system and global configuration as
+// git's very first reading does, before it finds there is no repository:
+// it dies of a broken file, and warns once of one it cannot read (a
+// directory: the first of the warnings the load returns).
+func (b *blameRun) readConfigBeforeDiscovery() error {
+	_, err := repo.OutsideConfig(b.repoEnv(), false)
+	var re *repo.Error
+	if _, dir := fsread.DirSize(err); dir && errors.As(err, &re) && len(re.Before) > 0 {
+		b.warn(re.Before[0])
+		return nil
+	}
+	return err
+}
+
 // checkOutsideConfig reads the configuration as git blame does outside a
 // repository (repo.OutsideConfig): the errors of a broken or unreadable
 // file, or of a key git's blame and default configuration reject.
 func (b *blameRun) checkOutsideConfig() error {
-	r, _, err := repo.OutsideConfig(repo.Env{Cwd: b.env.Dir, Getenv: b.env.Getenv, LookupEnv: b.env.LookupEnv}, true)
+	r, err := repo.OutsideConfig(b.repoEnv(), true)
 	if err != nil {
 		return err
 	}
@@ -98,7 +118,7 @@ func (b *blameRun) run(args []string) error {
 		// gentle then), but reads the configuration first, and dies of
 		// what a blame would die of: in a repository as below, outside
 		// one with the system, global and command-line files.
-		r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
+		r, err := repo.Discover(b.repoEnv())
 		// Its gentle setup goes on where no repository is found (or
 		// one it may not use), and dies of anything else (a broken
 		// GIT_DIR or GIT_WORK_TREE, a bad configuration).
@@ -132,18 +152,10 @@ func (b *blameRun) run(args []string) error {
 	}
 	b.local = localZone(env)
 
-	r, err := repo.Discover(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv})
+	r, err := repo.Discover(b.repoEnv())
 	if err != nil {
 		if errors.Is(err, repo.ErrNotRepository) {
-			// git has read the system and global configuration by
-			// then (its start reads them very early), and dies of a
-			// broken file first, or warns once of one it cannot read.
-			_, unreadable, cerr := repo.OutsideConfig(repo.Env{Cwd: env.Dir, Getenv: env.Getenv, LookupEnv: env.LookupEnv}, false)
-			var ce *repo.Error
-			switch {
-			case unreadable && errors.As(cerr, &ce):
-				b.warn(ce.Before[0])
-			case cerr != nil:
+			if cerr := b.readConfigBeforeDiscovery(); cerr != nil {
 				return cerr
 			}
 		}

@@ -495,10 +495,10 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			continue
 		}
 		off, ok, err := p.find(raw)
-		if errors.Is(err, ErrUnmappable) {
-			return location{}, err // git dies opening that index
-		}
 		if err != nil {
+			if errors.Is(err, ErrUnmappable) {
+				return location{}, err // git dies opening that index
+			}
 			firstErr = cmpOr(firstErr, err)
 			continue
 		}

@@ -91,49 +91,35 @@ type attrIndex struct {
 // attrs is the work tree's view of the attributes: read from the top of
 // the work tree, with the index's copies (Attributes).
 func (r *Repository) attrs() *attrChecker {
-	r.attrOnce.Do(func() {
-		dir := r.WorkTree
-		if dir == "" {
-			dir = r.gitCwd
-		}
-		r.attrCheck = r.newAttrChecker(dir, true)
-	})
+	r.attrOnce.Do(func() { r.attrCheck = r.newAttrChecker(r.WorkDir(true), true) })
 	return r.attrCheck
 }
 
 // commitAttrs is the view of a blame of a commit (CommitAttributes): read
 // from where git runs, without the index, which such a blame never reads.
 func (r *Repository) commitAttrs() *attrChecker {
-	r.commitAttrOnce.Do(func() {
-		r.commitAttrCheck = r.newAttrChecker(r.gitCwd, false)
-	})
+	r.commitAttrOnce.Do(func() { r.commitAttrCheck = r.newAttrChecker(r.WorkDir(false), false) })
 	return r.commitAttrCheck
 }
 
 func (r *Repository) newAttrChecker(dir string, useIndex bool) *attrChecker {
-	{
-		c := &attrChecker{dirs: map[string]*attrFile{}, dir: dir, useIndex: useIndex}
-		c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
-		if nosys, _ := r.attrNoSystem(); !nosys {
-			c.base = append(c.base, orEmpty(r.readAttrFile(systemAttributesPath, systemAttributesPath, true, false)))
-		}
-		global := ""
-		if p, ok, err := r.Config.Path("core.attributesfile", r.env); err == nil && ok {
-			global = p
-		} else if x := r.env.get("XDG_CONFIG_HOME"); x != "" {
-			global = x + "/git/attributes"
-		} else if home, ok := r.env.Lookup("HOME"); ok {
-			global = home + "/.config/git/attributes"
-		}
-		if global != "" {
-			c.base = append(c.base, orEmpty(r.readAttrFile(join(dir, global), global, true, false)))
-		}
-		top := r.readTreeAttr(c, ".gitattributes", true)
-		top.origin, top.hasOrigin = "", true
-		c.base = append(c.base, top)
-		c.info = orEmpty(r.readAttrFile(r.CommonDir+"/info/attributes", r.commonDirName+"/info/attributes", true, false))
-		return c
+	c := &attrChecker{dirs: map[string]*attrFile{}, dir: dir, useIndex: useIndex}
+	c.base = append(c.base, parseAttrText([]byte("[attr]binary -diff -merge -text\n"), "[builtin]", true, r, false))
+	if nosys, _ := r.attrNoSystem(); !nosys {
+		c.base = append(c.base, orEmpty(r.readAttrFile(systemAttributesPath, systemAttributesPath, true, false)))
 	}
+	global := r.env.xdgConfigHome("attributes")
+	if p, ok, err := r.Config.Path("core.attributesfile", r.env); err == nil && ok {
+		global = p
+	}
+	if global != "" {
+		c.base = append(c.base, orEmpty(r.readAttrFile(join(dir, global), global, true, false)))
+	}
+	top := r.readTreeAttr(c, ".gitattributes", true)
+	top.origin, top.hasOrigin = "", true
+	c.base = append(c.base, top)
+	c.info = orEmpty(r.readAttrFile(r.CommonDir+"/info/attributes", r.commonDirName+"/info/attributes", true, false))
+	return c
 }
 
 // AttributesErr is the error git dies of when it first reads attributes
@@ -258,8 +244,7 @@ func (r *Repository) readAttrFileIn(top, rel string, macroOK bool) *attrFile {
 // (st its fstat), or warns of err, the failure to open it.
 func (r *Repository) parseAttrFile(f *fsread.File, st fs.FileInfo, err error, name string, macroOK bool) *attrFile {
 	if err != nil {
-		var nr *fsread.NotRegularError
-		if errors.As(err, &nr) && nr.Mode.IsDir() {
+		if _, dir := fsread.DirSize(err); dir {
 			// git opens a directory and reads no line from it: an
 			// empty file, without a word (and no index copy instead).
 			return &attrFile{}

@@ -86,12 +86,7 @@ func globalConfigPaths(env Env) (system, xdg, global string, err error) {
 	if home, ok := env.Lookup("HOME"); ok {
 		global = home + "/.gitconfig"
 	}
-	if x := env.get("XDG_CONFIG_HOME"); x != "" {
-		xdg = x + "/git/config"
-	} else if home, ok := env.Lookup("HOME"); ok {
-		xdg = home + "/.config/git/config"
-	}
-	return system, xdg, global, nil
+	return system, env.xdgConfigHome("config"), global, nil
 }
 
 // load reads the whole sequence.
@@ -149,8 +144,7 @@ func (l *configLoader) readFile(path, name string) error {
 		case errors.Is(err, syscall.EACCES) && l.scope == ScopeGlobal:
 			return nil
 		}
-		var nr *fsread.NotRegularError
-		if errors.As(err, &nr) && nr.Mode.IsDir() {
+		if _, dir := fsread.DirSize(err); dir {
 			// git's access check passes, its fopen fails (EISDIR) with
 			// a warning, and the read fails: a command dies of that at
 			// its third reading of the configuration, after the

@@ -1,11 +1,6 @@
 package repo
 
-import (
-	"errors"
-	"strings"
-
-	"github.com/goblame/goblame/internal/fsread"
-)
+import "strings"
 
 // loadConfig reads the repository's configuration sequence.
 func (r *Repository) loadConfig() error {
@@ -73,19 +68,17 @@ func (r *Repository) headBranch() (string, bool) {
 // command line's unless cmdline (git's very first reading, before it
 // looks for a repository, has the files only). The Repository has no git
 // directory; only its Config, Env, Warnings (git's lines for keys
-// without a section) and CheckDefaultConfig are for use. A
-// file that is a directory is the error a command dies of (git's
-// warnings in its Before lines, and unreadable reports it).
-func OutsideConfig(env Env, cmdline bool) (r *Repository, unreadable bool, err error) {
+// without a section) and CheckDefaultConfig are for use. A file that is a
+// directory is the error a command dies of, git's warning of each of its
+// three readings in its Before lines.
+func OutsideConfig(env Env, cmdline bool) (*Repository, error) {
 	system, xdg, global, err := globalConfigPaths(env)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	l := &configLoader{env: env}
 	if err := l.load(configPaths{system: system, xdg: xdg, global: global, noRepo: true, noWorktree: true, noCmdline: !cmdline}); err != nil {
-		var e *Error
-		_, dir := fsread.DirSize(err)
-		return nil, dir && errors.As(err, &e) && len(e.Before) > 0, err
+		return nil, err
 	}
-	return &Repository{Config: l.cfg, env: env, Warnings: sectionlessKeyErrors(l.cfg)}, false, nil
+	return &Repository{Config: l.cfg, env: env, Warnings: sectionlessKeyErrors(l.cfg)}, nil
 }

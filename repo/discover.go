@@ -99,9 +99,17 @@ type Repository struct {
 // or <common>/objects).
 func (r *Repository) ObjectDir() string { return r.objectDir }
 
-// Cwd is the directory git works in after its setup: the top of the work
-// tree when it started inside it, else the directory it started in.
-func (r *Repository) Cwd() string { return r.gitCwd }
+// WorkDir is the directory git works in: after its setup, the top of the
+// work tree when it started inside it, else the directory it started in;
+// once a work-tree blame's setup_work_tree went to the top of the work
+// tree (inWorkTree), there. Relative names in the environment and the
+// configuration are taken from it, and programs run in it.
+func (r *Repository) WorkDir(inWorkTree bool) string {
+	if inWorkTree && r.WorkTree != "" {
+		return r.WorkTree
+	}
+	return r.gitCwd
+}
 
 // Env returns the environment the repository was discovered with.
 func (r *Repository) Env() Env { return r.env }

@@ -46,6 +46,18 @@ func (e Env) Lookup(name string) (string, bool) {
 	return v, v != ""
 }
 
+// xdgConfigHome is git's xdg_config_home(name): $XDG_CONFIG_HOME/git/name,
+// else $HOME/.config/git/name, else "".
+func (e Env) xdgConfigHome(name string) string {
+	if x := e.get("XDG_CONFIG_HOME"); x != "" {
+		return x + "/git/" + name
+	}
+	if home, ok := e.Lookup("HOME"); ok {
+		return home + "/.config/git/" + name
+	}
+	return ""
+}
+
 // get returns the variable or "".
 func (e Env) get(name string) string {
 	v, _ := e.Lookup(name)

@@ -20,19 +20,14 @@ import (
 // block on a FIFO). Safe for concurrent use.
 func (r *Repository) CheckExcludeFiles() (warnings []string, err error) {
 	type file struct{ path, name string }
-	var files []file
-	cwd := r.WorkTree
-	if cwd == "" {
-		cwd = r.gitCwd
-	}
+	user := r.env.xdgConfigHome("ignore")
 	if p, ok, err := r.Config.Path("core.excludesfile", r.env); err == nil && ok {
-		files = append(files, file{join(cwd, p), p})
-	} else if x := r.env.get("XDG_CONFIG_HOME"); x != "" {
-		files = append(files, file{join(cwd, x+"/git/ignore"), x + "/git/ignore"})
-	} else if home, ok := r.env.Lookup("HOME"); ok {
-		files = append(files, file{join(cwd, home+"/.config/git/ignore"), home + "/.config/git/ignore"})
+		user = p
 	}
-	files = append(files, file{r.CommonDir + "/info/exclude", r.fromWorkTree(r.commonDirName) + "/info/exclude"})
+	files := []file{
+		{join(r.WorkDir(true), user), user},
+		{r.CommonDir + "/info/exclude", r.fromWorkTree(r.commonDirName) + "/info/exclude"},
+	}
 	for _, f := range files {
 		// access_or_warn(R_OK): absence (ENOENT, ENOTDIR, an empty
 		// name) is silent.

@@ -195,10 +195,7 @@ func (r *Repository) GraftFile() string {
 // work tree before it read a commit), a relative GIT_GRAFT_FILE is taken
 // from there and the repository's name reparented (fromWorkTree).
 func (r *Repository) graftFile(inWorkTree bool) (path, name string) {
-	cwd := r.gitCwd
-	if inWorkTree && r.WorkTree != "" {
-		cwd = r.WorkTree
-	}
+	cwd := r.WorkDir(inWorkTree)
 	if v, ok := r.env.Lookup("GIT_GRAFT_FILE"); ok {
 		if v == "" {
 			return "", "" // git opens "": no such file
@@ -390,8 +387,7 @@ func (r *Repository) MergeHeads() ([]oid.ID, error) {
 	path := r.GitDir + "/MERGE_HEAD"
 	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
-		var nr *fsread.NotRegularError
-		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &nr) && nr.Mode.IsDir() {
+		if _, dir := fsread.DirSize(err); dir || errors.Is(err, fs.ErrNotExist) {
 			// (git opens a directory, and its first read ends the list.)
 			return nil, nil
 		}

@@ -282,8 +282,7 @@ func Unmap(data []byte) { _ = unix.Munmap(data) }
 // Open would not read is EISDIR's, as git's fopen says of one (git is
 // built with FREAD_READS_DIRECTORIES on Linux).
 func Strerror(err error) string {
-	var nr *NotRegularError
-	if errors.As(err, &nr) && nr.Mode.IsDir() {
+	if _, dir := DirSize(err); dir {
 		err = syscall.EISDIR
 	}
 	var pe *fs.PathError

@@ -45,12 +45,9 @@ func Command(line string, args []string, dir string, env []string) (*exec.Cmd, e
 	} else {
 		prog := line
 		if !strings.Contains(line, "/") {
-			path, set := os.LookupEnv("PATH")
+			path := os.Getenv("PATH")
 			if env != nil {
-				path, set = envValue(env, "PATH")
-			}
-			if !set {
-				path = ""
+				path, _ = EnvValue(env, "PATH")
 			}
 			if prog = LookPath(line, path, dir); prog == "" {
 				return nil, ErrNotFound
@@ -89,8 +86,9 @@ func LookPath(name, path, dir string) string {
 	return ""
 }
 
-// envValue is the last value of key in env.
-func envValue(env []string, key string) (string, bool) {
+// EnvValue is the value of key in the environment list env (its last
+// one) and whether it is set.
+func EnvValue(env []string, key string) (string, bool) {
 	for i := len(env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
 			return v, true
