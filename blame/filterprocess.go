@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -255,27 +254,8 @@ func (b *run) startFilterProcess(cmd string) (*filterProcess, error) {
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}
-	// Pipes of our own, not StdinPipe's: a script without "#!" is
-	// started again through /bin/sh on the same ends (startcmd.Start).
-	inR, stdin, err := os.Pipe()
+	c, stdin, stdout, err := startcmd.StartPiped(c, true)
 	if err != nil {
-		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
-		return nil, nil
-	}
-	stdout, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		stdin.Close()
-		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
-		return nil, nil
-	}
-	c.Stdin, c.Stdout = inR, outW
-	c, err = startcmd.Start(c)
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		stdin.Close()
-		stdout.Close()
 		b.warn("error: cannot run " + cmd + ": " + strings.TrimPrefix(err.Error(), "exec: "))
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil

@@ -82,14 +82,14 @@ func (b *run) textconvFile(name string, mode uint32) ([]byte, error) {
 // its environment (the programs' environment: git's own), /tmp when it
 // is unset — an empty one is the root, as git takes it.
 func (b *run) tempDir() string {
-	env := b.commandEnv()
-	if env == nil {
-		env = os.Environ()
+	v, ok := os.LookupEnv("TMPDIR")
+	if env := b.commandEnv(); env != nil {
+		v, ok = startcmd.EnvValue(env, "TMPDIR")
 	}
-	if v, ok := startcmd.EnvValue(env, "TMPDIR"); ok {
-		return v
+	if !ok {
+		return "/tmp"
 	}
-	return "/tmp"
+	return v
 }
 
 // blobTempChars are the characters of git's mkstemp-style names.
@@ -114,12 +114,13 @@ func makeBlobTempDir(tmp, cwd string) (string, error) {
 	return "", err
 }
 
-// fromDir is name taken from dir when it is relative.
+// fromDir is name taken from dir when it is relative, joined as it is
+// (git's relative names are not cleaned: "x/.." goes through x).
 func fromDir(dir, name string) string {
 	if filepath.IsAbs(name) || dir == "" {
 		return name
 	}
-	return filepath.Join(dir, name)
+	return dir + "/" + name
 }
 
 // runTextconv runs a textconv command on file and returns its output.

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/goblame/goblame/internal/startcmd"
 
@@ -77,17 +76,8 @@ func startPager(e Environ, cmdline, dir string) (io.Writer, func(), error) {
 	}
 	cmd.Stdout = e.Stdout
 	cmd.Stderr = e.Stderr
-	// A pipe of our own, not StdinPipe's: a script without "#!" is
-	// started again through /bin/sh on the same end (startcmd.Start).
-	r, w, err := os.Pipe()
+	cmd, w, _, err := startcmd.StartPiped(cmd, false)
 	if err != nil {
-		return nil, nil, err
-	}
-	cmd.Stdin = r
-	cmd, err = startcmd.Start(cmd)
-	r.Close()
-	if err != nil {
-		w.Close()
 		fmt.Fprintln(e.Stderr, startcmd.ExecFailedLine(cmdline, err, repo.Strerror))
 		return nil, nil, err
 	}

@@ -320,10 +320,8 @@ func countCopied(src, dst *spanCounts) uint64 {
 // files too.
 func (sb *scoreboard) candidateFiles(parent, c *commitNode, all bool) ([]TreeChange, error) {
 	if c.Uncommitted {
-		if sb.beforeDiff != nil {
-			if err := sb.beforeDiff(); err != nil {
-				return nil, err
-			}
+		if err := sb.beforeUncommittedDiff(); err != nil {
+			return nil, err
 		}
 		return sb.diffTreeToIndex(sb.hist.commits.Tree(parent.tc), all)
 	}

@@ -815,10 +815,8 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, filter *filterAn
 	var found bool
 	unchanged := false
 	if o.commit.Uncommitted {
-		if sb.beforeDiff != nil {
-			if err := sb.beforeDiff(); err != nil {
-				return nil, err
-			}
+		if err := sb.beforeUncommittedDiff(); err != nil {
+			return nil, err
 		}
 		m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
 		if err != nil {

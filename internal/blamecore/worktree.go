@@ -99,3 +99,12 @@ func (sb *scoreboard) diffTreeToIndex(tree oid.ID, all bool) ([]TreeChange, erro
 	}
 	return out, nil
 }
+
+// beforeUncommittedDiff runs WorkTree.BeforeDiff, as each comparison of
+// the uncommitted version with a parent must (git's do_diff_cache).
+func (sb *scoreboard) beforeUncommittedDiff() error {
+	if sb.beforeDiff == nil {
+		return nil
+	}
+	return sb.beforeDiff()
+}

@@ -122,6 +122,41 @@ func Start(c *exec.Cmd) (*exec.Cmd, error) {
 	return c, err
 }
 
+// StartPiped is Start with a pipe to the command's standard input and,
+// with output, one from its standard output: pipes of its own, not
+// StdinPipe's, whose ends a failed start closes before the retry through
+// /bin/sh could take them. It returns the command that runs and the
+// parent's ends (out nil without output).
+func StartPiped(c *exec.Cmd, output bool) (started *exec.Cmd, in, out *os.File, err error) {
+	inR, in, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c.Stdin = inR
+	var outW *os.File
+	if output {
+		if out, outW, err = os.Pipe(); err != nil {
+			inR.Close()
+			in.Close()
+			return nil, nil, nil, err
+		}
+		c.Stdout = outW
+	}
+	started, err = Start(c)
+	inR.Close()
+	if outW != nil {
+		outW.Close()
+	}
+	if err != nil {
+		in.Close()
+		if out != nil {
+			out.Close()
+		}
+		return nil, nil, nil, err
+	}
+	return started, in, out, nil
+}
+
 // NotFoundLine is git's line for a program Command found in no PATH
 // entry.
 func NotFoundLine(line string) string {

@@ -134,3 +134,41 @@ func TestStartRetriesThroughShell(t *testing.T) {
 		t.Errorf("EACCES: %q, want %q", got, want)
 	}
 }
+
+// TestStartPipedRetriesThroughShell: the pipes StartPiped makes survive
+// the retry through /bin/sh of a script without "#!": what is written to
+// its input comes back from its output.
+func TestStartPipedRetriesThroughShell(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "noshebang")
+	if err := os.WriteFile(script, []byte("sed 's/^/got /'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := Command(script, nil, dir, []string{"PATH=/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, in, out, err := StartPiped(cmd, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started.Path != "/bin/sh" {
+		t.Errorf("ran %q, want the retry through /bin/sh", started.Path)
+	}
+	in.WriteString("line\n")
+	in.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(out)
+	out.Close()
+	if err := started.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "got line\n" {
+		t.Errorf("output %q, want %q", buf.String(), "got line\n")
+	}
+	// A program that cannot start leaves no pipe open and says why.
+	missing, _ := Command(filepath.Join(dir, "missing"), nil, dir, nil)
+	if _, in, out, err := StartPiped(missing, true); err == nil || in != nil || out != nil {
+		t.Errorf("missing program: %v, %v, %v", err, in, out)
+	}
+}
