@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/goblame/goblame/internal/cquote"
@@ -27,6 +26,7 @@ const maxAlternateDepth = 5
 // are skipped, and entries that are not directories too, with git's
 // error line (warn), as is an alternates file git cannot read.
 type alternatesLoader struct {
+	cwd      string // where git works: relative environment entries
 	mainReal string
 	seen     map[string]bool
 	dirs     []string
@@ -34,17 +34,15 @@ type alternatesLoader struct {
 }
 
 func loadAlternates(mainDir string, opts Options, warn func(string)) []string {
-	l := &alternatesLoader{seen: map[string]bool{}, warn: warn}
-	l.mainReal = realpath(mainDir)
-	for i, e := range opts.ExtraAlternates {
-		if e == "" {
-			continue
+	l := &alternatesLoader{cwd: opts.WorkDir, seen: map[string]bool{}, warn: warn}
+	if l.cwd == "" {
+		l.cwd, _ = os.Getwd()
+	}
+	l.mainReal = l.realpath(mainDir)
+	for _, e := range opts.ExtraAlternates {
+		if e != "" {
+			l.link(e, "", 0)
 		}
-		name := e
-		if i < len(opts.ExtraAlternateNames) {
-			name = opts.ExtraAlternateNames[i]
-		}
-		l.link(e, name, "", 0)
 	}
 	name := mainDir
 	if opts.ObjectsDirName != "" {
@@ -56,16 +54,15 @@ func loadAlternates(mainDir string, opts Options, warn func(string)) []string {
 
 // realpath is git's realpath of an existing directory, p itself when it
 // cannot be resolved.
-func realpath(p string) string {
-	cwd, _ := os.Getwd()
-	if r, err := gitpath.RealPath(p, cwd, false); err == nil {
+func (l *alternatesLoader) realpath(p string) string {
+	if r, err := gitpath.RealPath(p, l.cwd, false); err == nil {
 		return r
 	}
 	return p
 }
 
-// readInfo reads <dir>/info/alternates at the given nesting depth; name
-// is what git calls dir.
+// readInfo reads <dir>/info/alternates (dir a real path, or the main
+// directory) at the given nesting depth; name is what git calls dir.
 func (l *alternatesLoader) readInfo(dir, name string, depth int) {
 	content, err := fsread.ReadFile(filepath.Join(dir, "info", "alternates"), 0)
 	if err != nil {
@@ -82,31 +79,26 @@ func (l *alternatesLoader) readInfo(dir, name string, depth int) {
 		content = content[:i] // git reads the file as a C string
 	}
 	for _, entry := range parseAlternates(content, '\n') {
-		l.link(entry, entry, dir, depth)
+		l.link(entry, dir, depth)
 	}
 }
 
 // link adds one alternate as git's link_alt_odb_entry does: a relative
 // entry is taken from the real path of the object directory whose
 // info/alternates named it (relativeBase; "" for the entries of the
-// environment, which are absolute or from the process's directory), and
-// the whole resolved with git's realpath, of which only the last
-// component may be missing; a path that does not resolve, or is no
-// directory, gets git's error line. name is the entry as git names it.
-func (l *alternatesLoader) link(entry, name, relativeBase string, depth int) {
+// environment, taken from where git works), and the whole resolved with
+// git's realpath, of which only the last component may be missing; a path
+// that does not resolve, or is no directory, gets git's error line,
+// naming the entry as git names it.
+func (l *alternatesLoader) link(entry, relativeBase string, depth int) {
 	path := entry
 	if !filepath.IsAbs(path) && relativeBase != "" {
-		path = realpath(relativeBase) + "/" + entry
-		name = path
+		path = l.realpath(relativeBase) + "/" + entry
 	}
-	cwd, _ := os.Getwd()
-	real, err := gitpath.RealPath(path, cwd, false)
+	real, err := gitpath.RealPath(path, l.cwd, false)
 	if err != nil {
-		l.warn("error: unable to normalize alternate object path: " + name)
+		l.warn("error: unable to normalize alternate object path: " + path)
 		return
-	}
-	for len(real) > 1 && strings.HasSuffix(real, "/") {
-		real = real[:len(real)-1]
 	}
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
 		l.warn("error: object directory " + real + " does not exist; check .git/objects/info/alternates")

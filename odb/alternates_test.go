@@ -50,9 +50,16 @@ func TestAlternatesMatchGit(t *testing.T) {
 			}
 			dirs := db.ObjectDirs()
 			db.Close()
+			real := func(p string) string {
+				r, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
 			wantDirs := []string{
-				realpath(filepath.Join(root, "..", "shared", ".git", "objects")),
-				realpath(filepath.Join(root, ".git", "objects")),
+				real(filepath.Join(root, "..", "shared", ".git", "objects")),
+				real(filepath.Join(root, ".git", "objects")),
 			}
 			if !reflect.DeepEqual(dirs[1:], wantDirs) {
 				t.Fatalf("ObjectDirs = %q, want main then %q", dirs, wantDirs)
@@ -174,7 +181,11 @@ echo "info object" | git --git-dir=info hash-object -w --stdin > info-id
 			if len(dirs) != 3 {
 				t.Fatalf("ObjectDirs = %q", dirs)
 			}
-			envFirst := dirs[1] == realpath(envDir)
+			realEnv, err := filepath.EvalSymlinks(envDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			envFirst := dirs[1] == realEnv
 			if envFirst != gitEnvFirst {
 				t.Errorf("ObjectDirs = %q; git links the environment alternates first: %v", dirs, gitEnvFirst)
 			}

@@ -32,16 +32,16 @@ type Options struct {
 	// 0 selects DefaultObjectCacheBytes; a negative value disables it.
 	ObjectCacheBytes int64
 	// ExtraAlternates are the entries of GIT_ALTERNATE_OBJECT_DIRECTORIES
-	// (see ParseAlternateList), absolute or relative to the working
-	// directory of the process. Git 2.39.5 links them before the entries of
+	// (see ParseAlternateList) as the variable gives them, absolute or
+	// relative to WorkDir. Git 2.39.5 links them before the entries of
 	// objects/info/alternates, so they are searched first among alternates.
 	ExtraAlternates []string
-	// ObjectsDirName and ExtraAlternateNames are what messages call the
-	// objects directory and the ExtraAlternates entries (git's names
-	// for them: ".git/objects", an entry as the variable gave it); a
-	// missing one is called by its path.
-	ObjectsDirName      string
-	ExtraAlternateNames []string
+	// WorkDir is the directory git works in, which relative
+	// ExtraAlternates are taken from ("": the process's).
+	WorkDir string
+	// ObjectsDirName is what messages call the objects directory (git's
+	// name for it: ".git/objects"); "": its path.
+	ObjectsDirName string
 	// DisableMultiPackIndex ignores multi-pack-index files
 	// (core.multiPackIndex=false); every pack is then read through its .idx.
 	DisableMultiPackIndex bool

@@ -20,12 +20,9 @@ import (
 // core.multiPackIndex and goblame.maxObjectSize, and installs replace refs unless
 // GIT_NO_REPLACE_OBJECTS is set or core.useReplaceRefs is false.
 func (r *Repository) openObjects() error {
-	opts := odb.Options{ObjectsDirName: r.objectDirName}
+	opts := odb.Options{ObjectsDirName: r.objectDirName, WorkDir: r.gitCwd}
 	if v, ok := r.env.Lookup("GIT_ALTERNATE_OBJECT_DIRECTORIES"); ok {
-		for _, d := range odb.ParseAlternateList(v) {
-			opts.ExtraAlternates = append(opts.ExtraAlternates, join(r.gitCwd, d))
-			opts.ExtraAlternateNames = append(opts.ExtraAlternateNames, d)
-		}
+		opts.ExtraAlternates = odb.ParseAlternateList(v)
 	}
 	// A value that is no boolean is ReadSettings' error, where git
 	// dies of it (after the command line is parsed).
