@@ -599,9 +599,8 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		return req, fatalf("cannot use --contents with final commit object name")
 	}
 	if opts.Reverse && opts.FirstParent {
-		// git names no second commit here (its message has an empty %s).
-		end, endName, err := single(false, func(name, _ string) error {
-			return fatalf("More than one commit to dig from %s and %s?", name, "")
+		end, endName, err := single(false, func(name, first string) error {
+			return fatalf("More than one commit to dig from %s and %s?", name, first)
 		})
 		if err != nil {
 			return req, err

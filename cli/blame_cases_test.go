@@ -71,6 +71,11 @@ func TestRevisionsAndRangesMatchGit(t *testing.T) {
 			// The branches checked out before (side, then main).
 			{"@{-1}", "--", "file"}, {"-p", "@{-2}~1", "--", "file"}, {"@{-3}", "--", "file"},
 			{"main@{1000000000}", "--", "file"},
+			// --reverse --first-parent wants one latest commit: a second
+			// one is named with the first (a range's end too).
+			{"--reverse", "--first-parent", "HEAD~3..HEAD", "HEAD~1", "--", "file"},
+			{"--reverse", "--first-parent", "HEAD~1", "HEAD~3..", "--", "file"},
+			{"--reverse", "--first-parent", "^HEAD~3", "HEAD", "HEAD~1", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
