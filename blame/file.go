@@ -527,10 +527,18 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	}
 	peel := func(rv repo.Revision) (oid.ID, error) {
 		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
-		if err != nil {
-			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
+		if err == nil {
+			var t object.Type
+			if t, _, err = b.rd.ReadHeader(id); err == nil && t != object.Commit {
+				err = errors.New("not a commit")
+			}
 		}
-		if t, _, err := b.rd.ReadHeader(id); err != nil || t != object.Commit {
+		if err != nil {
+			var ce *odb.CorruptError
+			if errors.As(err, &ce) && ce.Git != nil {
+				// setup_revisions' parse_object died reading it.
+				return oid.ID{}, odb.ParseObjectFailure(err)
+			}
 			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
 		}
 		return id, nil

@@ -48,6 +48,11 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		if errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep) {
 			return nil, err // a hostile pack, which git does not report
 		}
+		var ce *odb.CorruptError
+		if errors.As(err, &ce) && ce.Git != nil {
+			// lookup_commit_reference's parse_object dies reading it.
+			return nil, odb.ParseObjectFailure(err)
+		}
 		return nil, fatalf("no such commit %s", head)
 	}
 	parents := []oid.ID{head}

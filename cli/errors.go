@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/goblame/goblame/blame"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/repo"
 )
 
@@ -29,6 +30,7 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	var fatal *FatalError
 	var rerr *repo.Error
 	var exit *exitError
+	var corrupt *odb.CorruptError
 	switch {
 	case errors.As(err, &usage):
 		io.WriteString(stdout, usage.Stdout)
@@ -43,6 +45,14 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	case errors.Is(err, blame.ErrRangeSyntax):
 		io.WriteString(stderr, "usage: "+usageSynopsis(annotate)+"\n")
 		return 129
+	case errors.As(err, &corrupt) && corrupt.Git != nil:
+		// git dies in the read of a damaged object, after what its
+		// read printed.
+		for _, l := range corrupt.Git.Lines {
+			io.WriteString(stderr, l+"\n")
+		}
+		io.WriteString(stderr, reportLine("fatal: ", corrupt.Git.Fatal))
+		return 128
 	case errors.As(err, &rerr):
 		for _, l := range rerr.Before {
 			io.WriteString(stderr, l+"\n")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func allocatedDuring(fn func()) uint64 {
 
 // expectCorrupt reads id from objects and requires a *CorruptError (not a
 // panic, not success) while allocating little.
-func expectCorrupt(t *testing.T, objects string, format oid.Format, id oid.ID, what string) {
+func expectCorrupt(t *testing.T, objects string, format oid.Format, id oid.ID, what string) *CorruptError {
 	t.Helper()
 	db, err := Open(objects, format, Options{})
 	if err != nil {
@@ -48,6 +49,7 @@ func expectCorrupt(t *testing.T, objects string, format oid.Format, id oid.ID, w
 		t.Fatalf("%s: Read allocated %d bytes", what, alloc)
 	}
 	t.Logf("%s: %v", what, readErr)
+	return ce
 }
 
 // packCase is a hand-made pack with one damaged entry (the last one).
@@ -228,8 +230,6 @@ func TestCorruptLooseObjects(t *testing.T) {
 		{"bad zlib checksum", append(bytes.Clone(z[:len(z)-1]), z[len(z)-1]^0xff)},
 		{"garbage after the stream", append(bytes.Clone(z), 'x')},
 		{"size with a leading zero", testpack.Zlib(append([]byte("blob 019\x00"), content...))},
-		{"size larger than the content", testpack.Zlib(append([]byte("blob 20\x00"), content...))},
-		{"size smaller than the content", testpack.Zlib(append([]byte("blob 18\x00"), content...))},
 		{"size beyond what the file holds", testpack.Zlib(append([]byte("blob 99999999999\x00"), content...))},
 		{"unknown type", testpack.Zlib(append([]byte("blab 19\x00"), content...))},
 		{"no space in the header", testpack.Zlib(append([]byte("blob19\x00"), content...))},
@@ -243,8 +243,54 @@ func TestCorruptLooseObjects(t *testing.T) {
 			objects := emptyObjects(t)
 			path := testpack.WriteLoose(t, objects, id, raw)
 			os.WriteFile(path, c.file, 0o644)
-			expectCorrupt(t, objects, format, id, c.name)
+			ce := expectCorrupt(t, objects, format, id, c.name)
+			if c.name != "size beyond what the file holds" && (ce.Git == nil || ce.Git.Fatal == "") {
+				t.Errorf("%s: no git failure: %+v", c.name, ce)
+			}
 		})
+	}
+}
+
+// TestLooseObjectsGitReadsAfterAll reads the damaged loose objects git's
+// read_object_file accepts: a stream that ends before the declared size
+// (git hands back its allocation, here padded with zeros) and one that
+// holds more than the header says, all within the 32 bytes git inflates
+// first (cut to the declared size).
+func TestLooseObjectsGitReadsAfterAll(t *testing.T) {
+	format := oid.SHA1
+	content := []byte("hello, loose world\n")
+	id := oid.HashObject(format, "blob", content)
+	raw := testpack.LooseBytes(object.Blob, content)
+	for _, c := range []struct {
+		name string
+		file []byte
+		want []byte
+	}{
+		{"size larger than the content", testpack.Zlib(append([]byte("blob 22\x00"), content...)), append(bytes.Clone(content), 0, 0, 0)},
+		{"size smaller than the content", testpack.Zlib(append([]byte("blob 18\x00"), content...)), content[:18]},
+	} {
+		objects := emptyObjects(t)
+		path := testpack.WriteLoose(t, objects, id, raw)
+		os.WriteFile(path, c.file, 0o644)
+		db, err := Open(objects, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		typ, data, err := db.NewReader().Read(id, nil)
+		if err != nil || typ != object.Blob || !bytes.Equal(data, c.want) {
+			t.Errorf("%s: got %v %q %v, want blob %q", c.name, typ, data, err, c.want)
+		}
+		db.Close()
+	}
+	// Beyond what the 32 bytes hold, a longer stream is corrupt.
+	long := bytes.Repeat([]byte("x"), 100)
+	objects := emptyObjects(t)
+	path := testpack.WriteLoose(t, objects, id, raw)
+	os.WriteFile(path, testpack.Zlib(append([]byte("blob 2\x00"), long...)), 0o644)
+	ce := expectCorrupt(t, objects, format, id, "longer stream")
+	want := GitFailure{InfoOK: true, Lines: []string{"error: corrupt loose object '" + id.String() + "'"}}
+	if ce.Git == nil || !slices.Equal(ce.Git.Lines, want.Lines) || !ce.Git.InfoOK {
+		t.Errorf("longer stream: git failure %+v, want %+v", ce.Git, want)
 	}
 }
 

@@ -3,7 +3,9 @@ package odb
 import (
 	"errors"
 	"fmt"
+
 	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/oid"
 )
 
 // ErrNotFound reports that no object database (main directory, alternates,
@@ -68,6 +70,10 @@ type CorruptError struct {
 	Offset int64  // offset in that file, -1 if not applicable
 	Msg    string // what was wrong
 	Err    error  // underlying cause (zlib error, ErrDeltaChain, ...), may be nil
+	// Git, when set, is how git 2.39.5 fails reading the object ID
+	// from these bytes (see GitFailure).
+	Git *GitFailure
+	ID  oid.ID
 }
 
 func (e *CorruptError) Error() string {

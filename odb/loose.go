@@ -108,27 +108,30 @@ func (r *Reader) readLoose(dir string, raw []byte, dst []byte) (object.Type, []b
 		return 0, nil, err
 	}
 	typ, size, hlen, err := r.looseHeader(path, file)
-	if err != nil {
-		return 0, nil, err
+	if err == nil && uint64(size) > maxInflatedFrom(len(file)) {
+		err = corrupt(path, 0, nil, "loose object claims %d bytes, more than its %d compressed bytes can hold", size, len(file))
 	}
-	if uint64(size) > maxInflatedFrom(len(file)) {
-		return 0, nil, corrupt(path, 0, nil, "loose object claims %d bytes, more than its %d compressed bytes can hold", size, len(file))
-	}
-	if uint64(size) > r.db.maxObject {
+	if err == nil && uint64(size) > r.db.maxObject {
 		return 0, nil, r.db.tooLarge(path, -1, uint64(size))
 	}
-	// Inflate header and content together into dst, then drop the header.
-	buf := grow(dst, hlen+int(size))
-	used, err := r.inflater.inflate(buf, file)
-	if err != nil {
-		return 0, nil, corrupt(path, -1, err, "unable to unpack loose object contents")
+	if err == nil {
+		// Inflate header and content together into dst, then drop the
+		// header.
+		buf := grow(dst, hlen+int(size))
+		var used int
+		used, err = r.inflater.inflate(buf, file)
+		if err != nil {
+			err = corrupt(path, -1, err, "unable to unpack loose object contents")
+		} else if used != len(file) {
+			err = corrupt(path, int64(used), nil, "garbage at end of loose object")
+		} else {
+			copy(buf, buf[hlen:])
+			r.stats.BytesInflated += size
+			return typ, buf[:size], nil
+		}
 	}
-	if used != len(file) {
-		return 0, nil, corrupt(path, int64(used), nil, "garbage at end of loose object")
-	}
-	copy(buf, buf[hlen:])
-	r.stats.BytesInflated += size
-	return typ, buf[:size], nil
+	typ, _, data, err := r.looseAsGit(path, file, raw, true, err)
+	return typ, data, err
 }
 
 // looseInfo returns the type and size of a loose object without inflating
@@ -140,7 +143,38 @@ func (r *Reader) looseInfo(dir string, raw []byte) (object.Type, int64, error) {
 		return 0, 0, err
 	}
 	typ, size, _, err := r.looseHeader(path, file)
+	if err == nil {
+		return typ, size, nil
+	}
+	typ, size, _, err = r.looseAsGit(path, file, raw, false, err)
 	return typ, size, err
+}
+
+// looseAsGit reads a loose file the fast path refused with err as git
+// reads it (replayLoose): the type, size and (withContent) content git
+// reads after all, or err with git's failure attached.
+func (r *Reader) looseAsGit(path string, file, raw []byte, withContent bool, err error) (object.Type, int64, []byte, error) {
+	id := oid.FromBytes(r.db.format, raw)
+	// git pads a stream that ends short of its declared size with what
+	// it allocated; goblame pads with zeros, no further than the bound
+	// every read has.
+	rep := replayLoose(file, id.String(), r.db.gitName(path), withContent, min(r.db.maxObject, maxInflatedFrom(len(file))))
+	if rep.fail != nil {
+		ce, ok := err.(*CorruptError)
+		if !ok {
+			ce = corrupt(path, -1, err, "unreadable loose object")
+		}
+		ce.Git, ce.ID = rep.fail, id
+		return 0, 0, nil, ce
+	}
+	if withContent && rep.content == nil {
+		if uint64(rep.size) <= maxInflatedFrom(len(file)) {
+			return 0, 0, nil, r.db.tooLarge(path, -1, uint64(rep.size))
+		}
+		return 0, 0, nil, err // padding git would allocate, refused
+	}
+	r.stats.BytesInflated += int64(len(rep.content))
+	return rep.typ, rep.size, rep.content, nil
 }
 
 // grow returns dst resized to n bytes, reusing its storage when it can.

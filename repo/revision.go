@@ -62,12 +62,24 @@ type resolver struct {
 	// a cycle, and reads any depth), so rather than call the revision
 	// bad, resolution fails with this.
 	unreadable error
+	reads      int // reads made, the failed ones included
 }
 
 // readFailed notes err of a read that failed; see unreadable.
 func (res *resolver) readFailed(err error) {
+	first := res.reads == 0
+	res.reads++
+	var ce *odb.CorruptError
 	switch {
 	case res.unreadable != nil:
+	case errors.As(err, &ce) && ce.Git != nil:
+		// git dies in the read of a damaged object; the first object
+		// of an expression it reads as parse_object does, its type
+		// and size first.
+		if first {
+			err = odb.ParseObjectFailure(err)
+		}
+		res.unreadable = err
 	case errors.Is(err, odb.ErrUnmappable):
 		res.unreadable = odb.ErrUnmappable // git's message, whole
 	case errors.Is(err, odb.ErrDeltaCycle) || errors.Is(err, odb.ErrDeltaTooDeep):
@@ -178,6 +190,7 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 		res.readFailed(err)
 		return object.Invalid, false
 	}
+	res.reads++
 	return typ, true
 }
 
@@ -187,6 +200,7 @@ func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
 		res.readFailed(err)
 		return object.Invalid, nil, false
 	}
+	res.reads++
 	res.buf = data
 	return typ, data, true
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -171,6 +172,28 @@ func (h *History) stopLookAhead() {
 func (h *History) objectType(id oid.ID) (object.Type, error) {
 	typ, _, err := h.rd.ReadHeader(id)
 	return typ, err
+}
+
+// blobType is git's oid_object_info of the blob a path names, as
+// fill_blob_sha1_and_mode and verify_working_tree_path ask it: a damaged
+// object's first lines are printed through warn and its type is
+// object.Invalid (git then takes the path to be absent), unless git
+// dies of what it read ("invalid object type"), which is the error.
+func (h *History) blobType(id oid.ID, warn func(string)) (object.Type, error) {
+	typ, err := h.objectType(id)
+	var ce *odb.CorruptError
+	if err == nil || !errors.As(err, &ce) || ce.Git == nil {
+		return typ, err
+	}
+	for _, l := range ce.Git.InfoLines {
+		warn(l)
+	}
+	if ce.Git.InfoFatal != "" {
+		c := *ce
+		c.Git = &odb.GitFailure{Fatal: ce.Git.InfoFatal}
+		return object.Invalid, &c
+	}
+	return object.Invalid, nil
 }
 
 // diffTrees lists the file-level differences between two trees in git's

@@ -285,7 +285,7 @@ func (sb *scoreboard) setup(req Request) error {
 		return err
 	}
 	if found && object.IsBlobMode(mode) {
-		typ, err := sb.hist.objectType(id)
+		typ, err := sb.hist.blobType(id, sb.warn)
 		if err != nil && !errors.Is(err, odb.ErrNotFound) {
 			// A damaged object (a delta cycle, a corrupt pack) is that
 			// error, not "no such path".

@@ -1,7 +1,9 @@
 package blamecore
 
 import (
+	"errors"
 	"fmt"
+	"github.com/goblame/goblame/odb"
 	"strings"
 
 	"github.com/goblame/goblame/internal/traverse"
@@ -30,7 +32,12 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 		if err != nil || !ok || object.IsTree(mode) {
 			continue
 		}
-		if typ, err := sb.hist.objectType(id); err == nil && typ == object.Blob {
+		typ, err := sb.hist.blobType(id, sb.warn)
+		var ce *odb.CorruptError
+		if errors.As(err, &ce) && ce.Git != nil {
+			return err // git dies of what its read found
+		}
+		if err == nil && typ == object.Blob {
 			found = true
 			break
 		}

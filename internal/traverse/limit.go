@@ -239,7 +239,10 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 	if m.Uninteresting(c) {
 		for _, p := range c.Parents {
 			m.set(p, flagUninteresting)
-			if cs.Parse(p) != nil {
+			if err := cs.Parse(p); err != nil {
+				if diesInRead(err) {
+					return err // git's parse_commit_gently dies of it
+				}
 				continue // missing history below a boundary is fine
 			}
 			if len(p.Parents) > 0 {
@@ -353,4 +356,12 @@ func (m *Marks) SetFirstParentChildren(end, start *Commit) error {
 		return ErrNotOnFirstParentChain
 	}
 	return nil
+}
+
+// diesInRead reports a read error git dies of wherever it reads the
+// object, even where a missing object would be passed over: a damaged
+// object (odb.CorruptError with git's failure).
+func diesInRead(err error) bool {
+	var d interface{ DiesInRead() bool }
+	return errors.As(err, &d) && d.DiesInRead()
 }
