@@ -22,6 +22,9 @@ type GitFailure struct {
 	InfoOK    bool
 	Lines     []string
 	Fatal     string
+	// Packed: the object is a pack's entry, which a failed read marks
+	// bad, so that the next read of it finds nothing and prints nothing.
+	Packed bool
 }
 
 // looseReplay is what git makes of a loose object file the fast path
@@ -157,10 +160,11 @@ func (db *DB) gitName(path string) string {
 }
 
 // ParseObjectFailure is err as git's parse_object meets the damaged
-// object: it reads the object's type and size before the object, so
-// what the first read prints comes twice when that read fails (and its
-// death, if it dies, comes first). Other errors are returned as they
-// are.
+// object: it reads the object's type before the object, so what the
+// first read prints comes first: for a loose object twice when that
+// read fails (and its death, if it dies, alone), for a pack's entry
+// alone (the failed read marked it bad). Other errors are returned as
+// they are.
 func ParseObjectFailure(err error) error {
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Git == nil {
@@ -170,6 +174,8 @@ func ParseObjectFailure(err error) error {
 	switch {
 	case g.InfoFatal != "":
 		g.Lines, g.Fatal = g.InfoLines, g.InfoFatal
+	case !g.InfoOK && g.Packed:
+		g.Lines = g.InfoLines
 	case !g.InfoOK:
 		g.Lines = slices.Concat(g.InfoLines, g.Lines)
 	}

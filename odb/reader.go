@@ -219,6 +219,9 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 		if err == nil {
 			return typ, data, nil
 		}
+		if loc.pack != nil && firstErr == nil {
+			err = r.db.packedAsGit(loc.pack, loc.offset, id, err)
+		}
 		if loc.pack == nil || !isCorrupt(err) {
 			return 0, nil, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
 		}
@@ -296,7 +299,10 @@ func (r *Reader) ReadCached(id oid.ID) (object.Type, []byte, error) {
 // ReadHeader returns the type and size of the object id (after replace
 // refs) without inflating its content where it can: for a delta only the
 // size header of the delta data is inflated, and the type comes from the
-// base at the end of the chain.
+// base at the end of the chain. Where that size header is damaged but the
+// chain's entry headers are not, the type is returned with size -1, as
+// git's read of the type alone gets it (the object itself cannot be
+// read).
 func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	id, err := r.db.replace(id)
 	if err != nil {
@@ -343,6 +349,11 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 		}
 		if err == nil {
 			return typ, size, nil
+		}
+		if loc.pack != nil && firstErr == nil {
+			if typ, size, err = r.db.packedTypeAsGit(loc.pack, loc.offset, id, err); err == nil {
+				return typ, size, nil
+			}
 		}
 		if loc.pack == nil || !isCorrupt(err) {
 			return 0, 0, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// damagePackedScript makes copies of a packed repository (one pack, no
+// commit-graph) with bytes of one entry overwritten in place (the pack
+// keeps its size and trailer, so git opens it): the entry's type and size
+// byte (an unknown type 0), and bytes 2, 4, 7 and 12 into it (the size
+// varint, a delta's base reference, the zlib header, the deflate data).
+// The entries are those of the HEAD commit, the root tree, the final
+// version of f, an older one (a delta on it in this pack) and a blob of
+// three bytes.
+const damagePackedScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6; do seq 1 $((i*20)) | sed "s/^/line /" >f; mkdir -p d; echo "x$i" >d/g; commit_all c$i; done
+git repack -adq
+cd ..
+n=0
+for target in HEAD HEAD^{tree} HEAD:f HEAD~3:f HEAD~1:d/g; do
+	id=$(git -C r rev-parse "$target")
+	off=$(cd r && git show-index <.git/objects/pack/*.idx | awk -v id=$id '$2 == id {print $1}')
+	for at in 0 2 4 7 12; do
+		n=$((n+1)); d=$(printf 'p%02d' $n); cp -r r $d
+		p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
+		if [ $at = 0 ]; then b=0; else b=$(( ($(od -An -tu1 -j $((off+at)) -N1 $p) + 85) & 255 )); fi
+		printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+at)) conv=notrunc 2>/dev/null
+	done
+done
+`
+
+// TestDamagedPackEntriesMatchGit blames through each damaged pack entry
+// and compares goblame with git byte for byte: the lines git's
+// unpack_entry prints on its way down the delta chain and back up
+// (zlib's message, "unknown object type", "failed to validate delta base
+// reference", "failed to read delta base object", "bad offset for
+// revindex", "failed to unpack compressed delta", patch_delta's and
+// "failed to apply delta"), and "packed object X (stored in P) is
+// corrupt" or the death on the way.
+func TestDamagedPackEntriesMatchGit(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-packed", format, damagePackedScript)
+		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
+		for i := 1; i <= 25; i++ {
+			dir := filepath.Join(root, fmt.Sprintf("p%02d", i))
+			for _, args := range [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}} {
+				compareWithGit(t, dir, format, nil, nil, args...)
+			}
+		}
+	}
+}
