@@ -351,14 +351,38 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *indexFilter
 	ix := &Index{Version: int(version)}
 	ix.Checksum = oid.FromBytes(format, data[len(data)-hashLen:])
 	body := data[:len(data)-hashLen]
-	// Every entry takes at least its fixed part; a count the file cannot
-	// hold is corrupt.
+	// git reads the entries from its mapping of the file without a
+	// bound: entries that run past the end (a truncated index) read the
+	// trailing checksum and then the zeros that fill the mapping's last
+	// page (pagePadded). Beyond that page git would crash; goblame calls
+	// it corrupt. The padding, a copy of the whole file, is made only
+	// for an index whose entries run past its end.
+	pix, link, err := parseIndexEntries(ix, data, body, count, version, format, only)
+	if err != nil && errors.Is(err, ErrCorruptIndex) {
+		if padded := pagePadded(data); len(padded) > len(data) {
+			retry := &Index{Version: ix.Version, Checksum: ix.Checksum}
+			if rix, rlink, rerr := parseIndexEntries(retry, padded, body, count, version, format, only); rerr == nil {
+				return rix, rlink, nil
+			}
+		}
+	}
+	return pix, link, err
+}
+
+// parseIndexEntries reads the count entries of the index into ix from
+// entries[12:] (the file as git maps it) and the extensions after them
+// from body (the file without its checksum).
+func parseIndexEntries(ix *Index, entries, body []byte, count, version uint32, format oid.Format, only *indexFilter) (*Index, *splitLink, error) {
+	hashLen := format.Size()
+	corrupt := func() error { return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt"} }
+	// Every entry takes at least its fixed part; a count the mapping
+	// cannot hold is corrupt.
 	fixed := 40 + hashLen + 2
-	if uint64(count) > uint64(len(body)-12)/uint64(fixed-1)+1 {
+	if uint64(count) > uint64(len(entries)-12)/uint64(fixed-1)+1 {
 		return nil, nil, corrupt()
 	}
 	if only != nil {
-		off, err := scanIndexEntries(ix, body, int(count), int(version), format, only)
+		off, err := scanIndexEntries(ix, entries, int(count), int(version), format, only)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -369,16 +393,16 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *indexFilter
 	// string: two allocations instead of one per entry.
 	// v2 and v3 names fit in what the fixed parts leave (v4 names are
 	// prefix-compressed: up to 4 KiB each, grown as needed).
-	room := len(body) - 12 - int(count)*fixed
+	room := len(entries) - 12 - int(count)*fixed
 	if version == 4 || room < 0 {
-		room = len(body)
+		room = len(entries)
 	}
 	paths := make([]byte, 0, room)
 	spans := make([][2]int, 0, count)
 	off := 12
 	prev := [2]int{}
 	for i := uint32(0); i < count; i++ {
-		e, size, span, err := parseIndexEntry(body, off, int(version), format, &paths, prev, i > 0)
+		e, size, span, err := parseIndexEntry(entries, off, int(version), format, &paths, prev, i > 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -397,6 +421,18 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *indexFilter
 		}
 	}
 	return parseIndexExtensions(ix, body, off, format)
+}
+
+// pagePadded is data as git's mapping of it reads: followed by zeros to
+// the end of its last 4 KiB page (data itself when it fills it).
+func pagePadded(data []byte) []byte {
+	n := (len(data) + 4095) &^ 4095
+	if n == len(data) {
+		return data
+	}
+	padded := make([]byte, n)
+	copy(padded, data)
+	return padded
 }
 
 // scanIndexEntries checks the count entries from body[12:] as
@@ -478,10 +514,24 @@ func parseIndexExtensions(ix *Index, body []byte, off int, format oid.Format) (*
 		sig := body[off : off+4]
 		size := binary.BigEndian.Uint32(body[off+4:])
 		start := off + 8
-		if uint64(start)+uint64(size) > uint64(len(body)) {
-			return nil, nil, corrupt()
+		end := uint64(start) + uint64(size)
+		if end > uint64(len(body)) {
+			// git reads the extension with its size as given, past
+			// the end of its mapping; those goblame ignores are left
+			// unread, and the loop ends there as git's does.
+			switch string(sig) {
+			case "TREE", "REUC", "UNTR", "FSMN", "EOIE", "IEOT", "sdir":
+				break
+			default:
+				if sig[0] >= 'A' && sig[0] <= 'Z' {
+					ix.Messages = append(ix.Messages, "ignoring "+cString(string(sig))+" extension")
+					return ix, link, nil
+				}
+				return nil, nil, corrupt()
+			}
+			return ix, link, nil
 		}
-		ext := body[start : start+int(size)]
+		ext := body[start:end]
 		switch string(sig) {
 		case "TREE", "REUC", "UNTR", "FSMN", "EOIE", "IEOT":
 		case "link":

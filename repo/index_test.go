@@ -197,8 +197,10 @@ func TestReadIndexForOnePath(t *testing.T) {
 		cases := map[string][]byte{
 			"required-ext":  append(append(append([]byte{}, body...), "abcd\x00\x00\x00\x00"...), make([]byte, f.Size())...),
 			"bad-signature": append([]byte("DIRX"), orig[4:]...),
-			"truncated":     append(append([]byte{}, orig[:len(orig)/2]...), make([]byte, f.Size())...),
-			"too-small":     orig[:10],
+			// git reads entries past the end of the file from its
+			// mapping: the checksum, then zeros to the page's end.
+			"truncated": append(append([]byte{}, orig[:len(orig)/2]...), make([]byte, f.Size())...),
+			"too-small": orig[:10],
 		}
 		for name, data := range cases {
 			idx := filepath.Join(t.TempDir(), "index")
@@ -210,9 +212,12 @@ func TestReadIndexForOnePath(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, wantErr := r.ReadIndex()
+			if (wantErr == nil) != (name == "truncated") {
+				t.Errorf("%s %s: ReadIndex %v", f, name, wantErr)
+			}
 			for _, p := range []string{"a.txt", "nonexistent"} {
 				_, _, err := r.ReadIndexFor(p)
-				if err == nil || wantErr == nil || renderFatal(err) != renderFatal(wantErr) {
+				if (err == nil) != (wantErr == nil) || (err != nil && renderFatal(err) != renderFatal(wantErr)) {
 					t.Errorf("%s %s %q: %v, ReadIndex %v", f, name, p, err, wantErr)
 				}
 			}
