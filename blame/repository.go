@@ -93,7 +93,29 @@ func Open(dir string) (*Repository, error) {
 func NewRepository(r *repo.Repository, dir string) *Repository {
 	b := &Repository{repo: r, dir: dir}
 	b.installLazyFetch()
+	if r.InCommitGraph == nil {
+		r.InCommitGraph = b.inCommitGraph
+	}
 	return b
+}
+
+// inCommitGraph reports whether the commit-graph git would read (none
+// with replace refs, grafts or a shallow boundary, or core.commitGraph
+// off) holds the commit id.
+func (r *Repository) inCommitGraph(id oid.ID) bool {
+	settings, err := r.readSettings()
+	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
+		return false
+	}
+	if parents, _, err := r.repo.EffectiveParents(); err != nil || len(parents) > 0 {
+		return false
+	}
+	g, _, err := r.commitGraph()
+	if g == nil || err != nil {
+		return false
+	}
+	_, ok := g.Position(id)
+	return ok
 }
 
 // Repo returns the underlying repository (its paths, config, refs).

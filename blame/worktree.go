@@ -2,6 +2,7 @@ package blame
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -52,6 +53,10 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		if errors.As(err, &ce) && ce.Git != nil {
 			// lookup_commit_reference's parse_object dies reading it.
 			return nil, odb.ParseObjectFailure(err)
+		}
+		if lines := odb.LookupLines(err, 2); lines != nil {
+			// parse_object's two lookups met an unusable pack.
+			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: lines}
 		}
 		return nil, fatalf("no such commit %s", head)
 	}

@@ -365,7 +365,7 @@ func (db *DB) scanLocked() {
 }
 
 func (db *DB) newPack(base string, local bool, set *packSet) *pack {
-	p := &pack{id: db.nextPackID, base: base, format: db.format, local: local}
+	p := &pack{id: db.nextPackID, base: base, gitBase: db.gitName(base), format: db.format, local: local}
 	db.nextPackID++
 	db.packsByKey[base] = p
 	set.all = append(set.all, p)

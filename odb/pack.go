@@ -26,6 +26,7 @@ const (
 type pack struct {
 	id      uint32 // key of this pack in the delta-base cache
 	base    string // path without the .idx/.pack suffix
+	gitBase string // base as git names it (DB.gitName)
 	format  oid.Format
 	local   bool
 	mtime   time.Time
@@ -109,11 +110,19 @@ func (p *pack) index() (*packIndex, error) {
 			return
 		}
 		if err != nil {
+			if data, ok := readSmall(p.idxPath()); ok {
+				if line := gitIndexLine(p.gitBase+".idx", data, p.format.Size()); line != "" {
+					err = &LookupError{Line: line, Err: err}
+				}
+			}
 			p.idxErr = err
 			return
 		}
 		x, err := parseIndex(p.idxPath(), m.data, p.format)
 		if err != nil {
+			if line := gitIndexLine(p.gitBase+".idx", m.data, p.format.Size()); line != "" {
+				err = &LookupError{Line: line, Err: err}
+			}
 			m.close()
 			p.idxErr = err
 			return
@@ -154,6 +163,9 @@ func (p *pack) packData() ([]byte, error) {
 			p.dataErr = corrupt(path, int64(len(d)-h), nil, "pack checksum does not match its index")
 		}
 		if p.dataErr != nil {
+			if line := gitPackLine(p.gitBase+".pack", d, x.count, x.packHash); line != "" {
+				p.dataErr = &LookupError{Line: line, Err: p.dataErr}
+			}
 			m.close()
 			f.Close()
 			return

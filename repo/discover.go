@@ -38,6 +38,10 @@ type Repository struct {
 	Bare   bool
 	Format oid.Format
 	Config *Config
+	// InCommitGraph, when set, reports whether the commit-graph git
+	// would use holds the commit id (asked only where a lookup failed;
+	// see resolver.lookupLines).
+	InCommitGraph func(id oid.ID) bool
 	// Objects is the object store, opened with the alternates
 	// (objects/info/alternates, GIT_ALTERNATE_OBJECT_DIRECTORIES),
 	// GIT_OBJECT_DIRECTORY, core.multiPackIndex, and the replace refs

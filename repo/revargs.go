@@ -108,6 +108,7 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	}
 	typ, ok := res.objectType(id)
 	if !ok {
+		res.lookupID = id
 		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
 	}
 	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg}), true, nil

@@ -63,6 +63,11 @@ type resolver struct {
 	// bad, resolution fails with this.
 	unreadable error
 	reads      int // reads made, the failed ones included
+	// lookupErr is the first read that failed for an unusable pack
+	// (odb.LookupError), lookupID the object of the failed type read
+	// of a revision argument (get_reference's).
+	lookupErr error
+	lookupID  oid.ID
 }
 
 // readFailed notes err of a read that failed; see unreadable.
@@ -70,6 +75,10 @@ func (res *resolver) readFailed(err error) {
 	first := res.reads == 0
 	res.reads++
 	var ce *odb.CorruptError
+	var le *odb.LookupError
+	if res.lookupErr == nil && errors.As(err, &le) {
+		res.lookupErr = err
+	}
 	switch {
 	case res.unreadable != nil:
 	case errors.As(err, &ce) && ce.Git != nil:
@@ -126,13 +135,15 @@ func (res *resolver) badRevision(arg string) error {
 	if res.unreadable != nil {
 		return res.unreadable
 	}
+	res.lookupID = oid.ID{} // resolution failed before get_reference
+	before := append(append([]string(nil), res.before...), res.lookupLines()...)
 	kind := ErrBadRevision
 	for _, l := range res.before {
 		if strings.HasPrefix(l, "error: short object ID ") {
 			kind = ErrAmbiguous
 		}
 	}
-	return &Error{Kind: kind, Msg: "bad revision '" + arg + "'", Before: res.before}
+	return &Error{Kind: kind, Msg: "bad revision '" + arg + "'", Before: before}
 }
 
 // IsRevision is blame's test for telling a revision from a path among
@@ -1122,12 +1133,28 @@ func (res *resolver) fatal(err error) error {
 		err = f.err
 	}
 	var ge *Error
-	if errors.As(err, &ge) && len(res.before) > 0 {
+	if errors.As(err, &ge) && (len(res.before) > 0 || res.lookupErr != nil) {
 		cp := *ge
-		cp.Before = append(append([]string(nil), res.before...), ge.Before...)
+		cp.Before = append(append(append([]string(nil), res.before...), res.lookupLines()...), ge.Before...)
 		return &cp
 	}
 	return err
+}
+
+// lookupLines are the lines git prints, before its fatal error, for the
+// object an unusable pack kept from resolution (odb.LookupError):
+// parse_object's two lookups (its type, then the object), each tried
+// twice. Where the commit-graph holds the object, get_reference first
+// asks whether it exists, once more (Repository.InCommitGraph).
+func (res *resolver) lookupLines() []string {
+	if res.lookupErr == nil {
+		return nil
+	}
+	lines := odb.LookupLines(res.lookupErr, 2)
+	if res.lookupID != (oid.ID{}) && res.r.InCommitGraph != nil && res.r.InCommitGraph(res.lookupID) {
+		lines = append(lines, lines[0])
+	}
+	return lines
 }
 
 // reflogTimestamp reads "@{<digits>}" of at least 100000000 as a
