@@ -318,6 +318,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if !opts.Since.IsZero() {
 		core.Since, core.HasSince = uint64(opts.Since.Unix()), true
 	}
+	if !opts.Until.IsZero() {
+		core.Until, core.HasUntil = uint64(opts.Until.Unix()), true
+	}
 	if !settings.ReadChangedPaths {
 		core.UseBloom = false
 	}

@@ -50,6 +50,12 @@ type Options struct {
 	// Since makes commits older than it (committer date) boundaries
 	// (--since, --after); the zero time means no limit.
 	Since time.Time
+	// Until (--until, --before, --min-age) leaves commits newer than it
+	// (committer date) out of the list git's limiting pass makes, which
+	// a --reverse blame takes children from: lines are not carried
+	// forward to them. It changes nothing else. The zero time means no
+	// limit.
+	Until time.Time
 	// ShowRoot: root commits are not boundaries (--root, blame.showRoot).
 	ShowRoot bool
 	// FirstParent follows first parents only (--first-parent).

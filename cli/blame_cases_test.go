@@ -76,6 +76,12 @@ func TestRevisionsAndRangesMatchGit(t *testing.T) {
 			{"--reverse", "--first-parent", "HEAD~3..HEAD", "HEAD~1", "--", "file"},
 			{"--reverse", "--first-parent", "HEAD~1", "HEAD~3..", "--", "file"},
 			{"--reverse", "--first-parent", "^HEAD~3", "HEAD", "HEAD~1", "--", "file"},
+			// --until leaves newer commits out of the list a --reverse
+			// blame takes children from, and changes nothing else.
+			{"--reverse", "--until=1112912200", "HEAD~4..HEAD", "--", "file"},
+			{"--reverse", "--min-age=1112912300", "-p", "HEAD~4", "--", "file"},
+			{"--reverse", "--before=2005-04-07 22:20:00 +0000", "HEAD~4..", "--", "file"},
+			{"--until=1112912200", "file"}, {"--before=1112912200", "-p", "HEAD~1", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}

@@ -443,6 +443,13 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		}
 		opts.Since = time.Unix(int64(since), 0)
 	}
+	if a.Rev.Until != nil {
+		until, err := b.sinceValue(a.Rev.Until)
+		if err != nil {
+			return opts, err
+		}
+		opts.Until = time.Unix(int64(until), 0)
+	}
 	return opts, nil
 }
 

@@ -35,6 +35,11 @@ type Options struct {
 	// (--since/--after/--max-age) when HasSince is set.
 	Since    uint64
 	HasSince bool
+	// Until leaves commits with a newer committer date out of the
+	// limited list (--until/--before/--min-age: git's min_age) when
+	// HasUntil is set; only a --reverse blame's children come from it.
+	Until    uint64
+	HasUntil bool
 
 	// Ignore lists commits whose changes are re-attributed to their
 	// parents (--ignore-rev, --ignore-revs-file).

@@ -363,6 +363,8 @@ func (sb *scoreboard) limit(req Request) error {
 		FirstParent: sb.opts.FirstParent,
 		Since:       sb.opts.Since,
 		HasSince:    sb.opts.HasSince,
+		Until:       sb.opts.Until,
+		HasUntil:    sb.opts.HasUntil,
 		Children:    sb.opts.Reverse && req.ReverseEnd.IsZero(),
 	})
 	if err != nil {

@@ -48,6 +48,11 @@ type LimitOptions struct {
 	// uninteresting (--since, --after, --max-age; git's max_age).
 	Since    uint64
 	HasSince bool
+	// Until, when HasUntil is set, leaves commits whose Time is above it
+	// out of the limited list (--until, --before, --min-age; git's
+	// min_age), and so out of the children lists made from it.
+	Until    uint64
+	HasUntil bool
 	// Children builds children lists from the limited list as git's
 	// set_children does (blame --reverse, which git runs as --children).
 	// It also forces the limiting pass, as --children does in git.
@@ -222,6 +227,9 @@ func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
 				continue
 			}
 			break
+		}
+		if opts.HasUntil && c.Time > opts.Until {
+			continue
 		}
 		date = c.Time
 		m.list = append(m.list, c)
