@@ -597,7 +597,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				if id, err := peel(revs[0]); err == nil {
 					if head, _, herr := b.repo.Head(); herr == nil {
 						final, finalName = id, revs[0].Name
-						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true}, {Name: "HEAD", ID: head, Type: object.Commit}}
+						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}
 					}
 				}
 			}
@@ -626,7 +626,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			continue // non-commits take no part in the walk
 		}
-		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative})
+		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative, FromObject: rv.FromObject || id != rv.ID})
 	}
 	req.ReverseEnd = reverseEnd
 	if finalName == "" {

@@ -1,6 +1,7 @@
 package blame
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -96,7 +97,33 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 	if r.InCommitGraph == nil {
 		r.InCommitGraph = b.inCommitGraph
 	}
+	if r.CommitGraphParents == nil {
+		r.CommitGraphParents = b.commitGraphParents
+	}
 	return b
+}
+
+// commitGraphParents gives the parents the commit-graph git would read
+// (see inCommitGraph) lists for the commit id; its error is git's death
+// at a parent position beyond the graph. A row git would read past its
+// file (goblame drops the graph there) reads as not found.
+func (r *Repository) commitGraphParents(id oid.ID) ([]oid.ID, bool, error) {
+	if !r.inCommitGraph(id) {
+		return nil, false, nil
+	}
+	g, _, err := r.commitGraph()
+	if g == nil || err != nil {
+		return nil, false, nil
+	}
+	parents, found, err := g.Parents(id)
+	var death *traverse.GraphDeath
+	if errors.As(err, &death) {
+		return nil, false, err
+	}
+	if err != nil {
+		return nil, false, nil
+	}
+	return parents, found, nil
 }
 
 // inCommitGraph reports whether the commit-graph git would read (none

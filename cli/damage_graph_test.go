@@ -23,14 +23,11 @@ git commit-graph write --reachable --changed-paths
 func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 	t.Helper()
 	testpack.RewriteChunked(t, path, 8, func(b []byte, chunks map[string]int) {
-		n := binary.BigEndian.Uint32(b[chunks["OIDF"]+255*4:])
 		rec := f.Size() + 16
 		cdat := chunks["CDAT"]
 		switch kind {
 		case "self-parent":
 			binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], 1)
-		case "parent-out-of-range":
-			binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], n+5)
 		case "bad-extra-edges":
 			binary.BigEndian.PutUint32(b[cdat+rec+f.Size()+4:], 0x80000000|7)
 		case "bad-bloom-index":
@@ -42,7 +39,8 @@ func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 }
 
 // TestDamagedCommitGraph: with a commit-graph damaged in each of these
-// ways (git 2.39.5 segfaults on some and dies on others), goblame prints
+// ways (git 2.39.5 reads past the file or loops; the damage git dies of
+// is TestDamagedCommitGraphMatchesGit's), goblame prints
 // what the repository gives without the commit-graph, one warning line
 // that says so, and exits 0.
 func TestDamagedCommitGraph(t *testing.T) {
@@ -50,7 +48,7 @@ func TestDamagedCommitGraph(t *testing.T) {
 	for _, f := range testgit.Formats {
 		src := filepath.Join(testgit.Fixture(t, "cli-damaged-graph", f, graphScript), "r")
 		compareDamaged(t, f, src, "commit-graph", []string{"GIT_TEST_COMMIT_GRAPH=0"}, []string{"-c", "core.commitGraph=false"},
-			[]string{"self-parent", "parent-out-of-range", "bad-extra-edges", "bad-bloom-index"},
+			[]string{"self-parent", "bad-extra-edges", "bad-bloom-index"},
 			func(dir, kind string) {
 				damageGraph(t, filepath.Join(dir, ".git", "objects", "info", "commit-graph"), f, kind)
 			})

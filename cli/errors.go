@@ -31,6 +31,7 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	var rerr *repo.Error
 	var exit *exitError
 	var corrupt *odb.CorruptError
+	var death interface{ GitDeath() string }
 	switch {
 	case errors.As(err, &usage):
 		io.WriteString(stdout, usage.Stdout)
@@ -42,6 +43,9 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	case errors.As(err, &exit):
 		io.WriteString(stderr, exit.stderr)
 		return exit.code
+	case errors.As(err, &death):
+		io.WriteString(stderr, reportLine("fatal: ", death.GitDeath()))
+		return 128
 	case errors.Is(err, blame.ErrRangeSyntax):
 		io.WriteString(stderr, "usage: "+usageSynopsis(annotate)+"\n")
 		return 129

@@ -42,6 +42,11 @@ type Repository struct {
 	// would use holds the commit id (asked only where a lookup failed;
 	// see resolver.lookupLines).
 	InCommitGraph func(id oid.ID) bool
+	// CommitGraphParents, when set, gives the parents the commit-graph
+	// git would use lists for the commit id (found false where it does
+	// not hold it): git's parse_commit reads them there for the commits
+	// a "~N" reaches past the one named. Its error is git's death there.
+	CommitGraphParents func(id oid.ID) (parents []oid.ID, found bool, err error)
 	// Objects is the object store, opened with the alternates
 	// (objects/info/alternates, GIT_ALTERNATE_OBJECT_DIRECTORIES),
 	// GIT_OBJECT_DIRECTORY, core.multiPackIndex, and the replace refs

@@ -134,7 +134,12 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	if !ok || typ != object.Commit {
 		return nil, false, nil
 	}
+	// git's get_reference looks a commit named directly up in the
+	// commit-graph; one named through a tag is read from its object.
 	parents, ok, err := res.commitParents(c)
+	if c == id {
+		parents, ok, err = res.graphParents(c)
+	}
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -196,8 +201,8 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 	}
 	if !symmetric {
 		return []Revision{
-			{Name: aName, ID: a, Type: aType, Negative: !negate},
-			{Name: bName, ID: b, Type: bType, Negative: negate},
+			{Name: aName, ID: a, Type: aType, Negative: !negate, FromObject: true},
+			{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: true},
 		}, true, nil
 	}
 	ac, okA := res.commitReference(a)
@@ -211,11 +216,13 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 	}
 	var out []Revision
 	for _, m := range bases {
-		out = append(out, Revision{Name: m.String(), ID: m, Type: object.Commit, Negative: !negate})
+		// A base that is one of the ends was parsed from its object
+		// before the bases were looked for.
+		out = append(out, Revision{Name: m.String(), ID: m, Type: object.Commit, Negative: !negate, FromObject: m == ac || m == bc})
 	}
 	return append(out,
-		Revision{Name: aName, ID: a, Type: aType, Negative: negate},
-		Revision{Name: bName, ID: b, Type: bType, Negative: negate}), true, nil
+		Revision{Name: aName, ID: a, Type: aType, Negative: negate, FromObject: true},
+		Revision{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: true}), true, nil
 }
 
 // mergeBases returns the best common ancestors of a and b: the common

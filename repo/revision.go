@@ -28,6 +28,11 @@ type Revision struct {
 	ID       oid.ID
 	Type     object.Type
 	Negative bool
+	// FromObject: git reads the object named to parse it (parse_object:
+	// the ends of "A..B" and "A...B"), where a name alone looks a commit
+	// up in the commit-graph first (get_reference). A commit named
+	// through a tag is read from its object either way.
+	FromObject bool
 }
 
 // Lookup flags of git's get_oid family: the disambiguation hint for
@@ -271,6 +276,23 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		return g, true, nil
 	}
 	return append([]oid.ID(nil), c.Parents...), true, nil
+}
+
+// graphParents is the parents of the commit id as git's parse_commit
+// reads them: from the commit-graph where it holds id
+// (Repository.CommitGraphParents; its error is git's death there), else
+// from the object (commitParents).
+func (res *resolver) graphParents(id oid.ID) ([]oid.ID, bool, error) {
+	if res.r.CommitGraphParents != nil {
+		parents, ok, err := res.r.CommitGraphParents(id)
+		if err != nil {
+			return nil, false, fatalError{err}
+		}
+		if ok {
+			return parents, true, nil
+		}
+	}
+	return res.commitParents(id)
 }
 
 // getOIDWithContext is get_oid_with_context: get_oid_1, then the
@@ -544,8 +566,14 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 	if !ok {
 		return oid.ID{}, false, nil
 	}
-	for ; n > 0; n-- {
+	for first := true; n > 0; n, first = n-1, false {
+		// git's get_nth_ancestor: the commit named is read from its
+		// object (lookup_commit_reference), the ones after it are
+		// parsed from the commit-graph where it holds them.
 		parents, ok, err := res.commitParents(c)
+		if !first {
+			parents, ok, err = res.graphParents(c)
+		}
 		if err != nil || !ok || len(parents) == 0 {
 			return oid.ID{}, false, err
 		}

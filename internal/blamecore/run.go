@@ -272,7 +272,7 @@ func (sb *scoreboard) setup(req Request) error {
 		return sb.limit(req)
 	}
 	c := sb.lookupCommit(req.Final)
-	if err := sb.parse(c); err != nil {
+	if err := sb.parseTip(c, req.Tips); err != nil {
 		return err
 	}
 	sb.final = c

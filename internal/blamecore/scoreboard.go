@@ -162,6 +162,21 @@ func (sb *scoreboard) parse(c *commitNode) error {
 	return sb.hist.commits.Parse(c.tc)
 }
 
+// parseTip parses a commit a revision names as git's revision parsing
+// did: from its object when the first tip naming it says so (a range's
+// end, through a tag), else as parse does.
+func (sb *scoreboard) parseTip(c *commitNode, tips []traverse.Tip) error {
+	for _, t := range tips {
+		if t.ID == sb.id(c) {
+			if t.FromObject {
+				return sb.hist.commits.ParseObject(c.tc)
+			}
+			break
+		}
+	}
+	return sb.parse(c)
+}
+
 func (c *commitNode) date() uint64 { return c.tc.Time }
 
 // uninteresting reports git's UNINTERESTING flag (a boundary commit).

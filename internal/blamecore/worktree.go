@@ -25,7 +25,8 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	found := false
 	for _, tp := range c.tc.Parents {
 		p := sb.node(tp)
-		if err := sb.parse(p); err != nil {
+		// git's lookup_commit_reference: parsed from the object.
+		if err := sb.hist.commits.ParseObject(p.tc); err != nil {
 			continue
 		}
 		mode, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(p.tc), req.Path)

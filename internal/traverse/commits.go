@@ -83,15 +83,17 @@ func (cs *Commits) Tree(c *Commit) oid.ID {
 	if !c.parsed {
 		return oid.ID{}
 	}
+	if c.obj != nil {
+		// Parsed from its object (not in the graph, or see
+		// ParseObject).
+		return c.obj.tree
+	}
 	if c.GraphPos != NoGraphPosition && cs.graph != nil {
 		if tree, ok := cs.graph.tree(c.GraphPos); ok {
 			return tree
 		}
 	}
-	if c.obj == nil {
-		return oid.ID{}
-	}
-	return c.obj.tree
+	return oid.ID{}
 }
 
 // CommitOptions change how commits are read.
@@ -313,9 +315,40 @@ func (cs *Commits) Parse(c *Commit) error {
 			cs.stats.FromGraph++
 			return nil
 		}
+		if _, dies := err.(*GraphDeath); dies {
+			return err
+		}
 		cs.dropGraph(err)
 	}
 	return cs.parseObject(c)
+}
+
+// ParseObject fills c from its object even where the commit-graph holds
+// it, as git's parse_object does for the commits a revision names
+// through a range or a tag and for the working tree's parents: its tree
+// and parents are the object's, its date the graph's (git's
+// load_commit_graph_info), so that a damaged row of the graph is not
+// read for it. Its parents are parsed as Parse parses them. It does
+// nothing if c is already parsed.
+func (cs *Commits) ParseObject(c *Commit) error {
+	if c.parsed {
+		return nil
+	}
+	if cs.graph == nil || c.GraphPos == NoGraphPosition {
+		return cs.Parse(c)
+	}
+	if c.obj == nil {
+		id := cs.ID(c)
+		c.obj = cs.object()
+		c.obj.id = id
+	}
+	if err := cs.parseObject(c); err != nil {
+		return err
+	}
+	if date, ok := cs.graph.date(c.GraphPos); ok {
+		c.Time = date
+	}
+	return nil
 }
 
 // dropGraph stops using a graph found to be damaged: commits already

@@ -2,6 +2,7 @@ package traverse
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,29 +42,53 @@ func tocEntry(t testing.TB, data []byte, id string) int {
 // history: every commit's tree, parents and time; the date-ordered walk
 // from HEAD; for every commit, parent and path of interest whether the
 // path changed (Bloom filters first); and Limit's list, boundary marks and
-// children for a range. Graph damage must not change a byte of it.
+// children for a range. Graph damage must not change a byte of it, but
+// where git dies (see walkSnapshot).
 func snapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *Graph) (string, []string) {
 	t.Helper()
+	s, warnings, err := walkSnapshot(t, dir, format, rd, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, warnings
+}
+
+// walkSnapshot is snapshot, failing with the first error the walks meet
+// (a *GraphDeath where git dies of the graph).
+func walkSnapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *Graph) (string, []string, error) {
+	t.Helper()
 	cs := NewCommits(rd, g, format, CommitOptions{})
+	cs2 := NewCommits(rd, g, format, CommitOptions{})
+	warnings := func() []string { return append(cs.Warnings(), cs2.Warnings()...) }
 	ts := NewTrees(rd, format)
 	var b strings.Builder
 	all := gitCommits(t, dir, format)
 	for _, gc := range all {
 		c, err := cs.Get(gc.id)
 		if err != nil {
-			t.Fatal(err)
+			return "", warnings(), err
 		}
 		fmt.Fprintf(&b, "%s %s\n", cs.ID(c), describe(cs, c))
 	}
-	head := revParse(t, dir, format, "HEAD")
-	for _, c := range walkAll(t, cs, head, false) {
+	w := NewWalk(cs)
+	if err := w.Push(revParse(t, dir, format, "HEAD")); err != nil {
+		return "", warnings(), err
+	}
+	for {
+		c, err := w.Next()
+		if err != nil {
+			return "", warnings(), err
+		}
+		if c == nil {
+			break
+		}
 		fmt.Fprintf(&b, "walk %s:", cs.ID(c))
 		for _, path := range pathsOfInterest {
 			key := NewBloomKey([]byte(path))
 			for i := range max(1, len(c.Parents)) {
 				ch, err := PathChanged(cs, ts, c, i, &key)
 				if err != nil {
-					t.Fatal(err)
+					return "", warnings(), err
 				}
 				if ch {
 					fmt.Fprintf(&b, " %s@%d", path, i)
@@ -72,10 +97,9 @@ func snapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *G
 		}
 		b.WriteByte('\n')
 	}
-	cs2 := NewCommits(rd, g, format, CommitOptions{})
 	m, err := Limit(cs2, resolveTips(t, dir, format, []string{"main~12..main"}), LimitOptions{Children: true})
 	if err != nil {
-		t.Fatal(err)
+		return "", warnings(), err
 	}
 	for _, c := range m.List() {
 		fmt.Fprintf(&b, "list %s %v children %v\n", cs2.ID(c), m.Uninteresting(c), ids(cs2, m.Children(c)))
@@ -83,7 +107,7 @@ func snapshot(t testing.TB, dir string, format oid.Format, rd ObjectReader, g *G
 			fmt.Fprintf(&b, "  parent %s %v\n", cs2.ID(p), m.Uninteresting(p))
 		}
 	}
-	return b.String(), append(cs.Warnings(), cs2.Warnings()...)
+	return b.String(), warnings(), nil
 }
 
 type damage struct {
@@ -94,6 +118,10 @@ type damage struct {
 	// noWarning: damage git itself ignores silently (the results must
 	// still equal those without a graph).
 	noWarning bool
+	// dies: git 2.39.5 dies of the damage when it parses the commit
+	// (insert_parent_or_die): the walk fails with a *GraphDeath of this
+	// message, without a warning.
+	dies string
 	// layers the damaged graph keeps (-1: don't check)
 	layers int
 }
@@ -182,22 +210,22 @@ var singleFileDamages = []damage{
 		}
 		return d
 	})},
-	{name: "fanout-out-of-order", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "fanout-out-of-order", noWarning: true, modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		f := graphChunks(t, d)["OIDF"][0]
 		binary.BigEndian.PutUint32(d[f+4*10:], 0xffff)
 		return d
 	})},
-	{name: "fanout-count-mismatch", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "fanout-count-mismatch", noWarning: true, modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		f := graphChunks(t, d)["OIDF"][0]
 		binary.BigEndian.PutUint32(d[f+4*255:], binary.BigEndian.Uint32(d[f+4*255:])+1)
 		return d
 	})},
-	{name: "parent-out-of-range", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "parent-out-of-range", dies: "invalid parent position 1000", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		r := cdatRow(t, d, h, 7)
 		binary.BigEndian.PutUint32(d[r+h:], 1000)
 		return d
 	})},
-	{name: "second-parent-out-of-range", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "second-parent-out-of-range", dies: "invalid parent position 1879048191", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		r := mergeRow(t, d, h)
 		binary.BigEndian.PutUint32(d[r+h+4:], 0x6fffffff)
 		return d
@@ -212,7 +240,7 @@ var singleFileDamages = []damage{
 		binary.BigEndian.PutUint32(d[r+h+4:], graphExtraEdges|0x7ffffff0)
 		return d
 	})},
-	{name: "edge-parent-out-of-range", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "edge-parent-out-of-range", dies: "invalid parent position 5000", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		e := graphChunks(t, d)["EDGE"][0]
 		binary.BigEndian.PutUint32(d[e:], 5000)
 		return d
@@ -367,7 +395,7 @@ var chainDamages = []damage{
 		_, layers := chainPaths(t, objdir)
 		editFile(t, layers[2], func(d []byte) []byte { d[5] ^= 3; return d })
 	}},
-	{name: "base-layer-parent-above-it", layers: -1, modify: func(t testing.TB, objdir string, format oid.Format) {
+	{name: "base-layer-parent-above-it", layers: -1, dies: "invalid parent position 13", modify: func(t testing.TB, objdir string, format oid.Format) {
 		_, layers := chainPaths(t, objdir)
 		editFile(t, layers[0], func(d []byte) []byte {
 			n := int(binary.BigEndian.Uint32(d[graphChunks(t, d)["OIDF"][0]+4*255:]))
@@ -429,11 +457,24 @@ func TestCorruptGraph(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.Close()
-			got, walkWarnings := snapshot(t, dir, format, rd, g)
+			got, walkWarnings, err := walkSnapshot(t, dir, format, rd, g)
+			all := append(warnings, walkWarnings...)
+			if d.dies != "" {
+				var death *GraphDeath
+				if !errors.As(err, &death) || death.Msg != d.dies {
+					t.Fatalf("walk error %v, want git's death %q", err, d.dies)
+				}
+				if len(all) != 0 {
+					t.Errorf("warnings %q before git's death", all)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 			if got != want {
 				t.Errorf("results differ from a walk without graph")
 			}
-			all := append(warnings, walkWarnings...)
 			if !d.noWarning && len(all) == 0 {
 				t.Errorf("no warning (graph: %d layers)", g.NumLayers())
 			}

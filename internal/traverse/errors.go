@@ -29,3 +29,22 @@ func (e *CorruptError) Error() string {
 	}
 	return fmt.Sprintf("corrupt commit-graph %s: %s", e.Path, e.Msg)
 }
+
+// GraphDeath is where git 2.39.5 dies reading a commit-graph that its
+// load accepted: a commit's row names a parent position beyond the
+// graph (commit-graph.c's insert_parent_or_die). The walk that parses
+// that commit fails with it rather than warning and reading objects;
+// Msg is git's message, without "fatal: ".
+type GraphDeath struct {
+	Msg string
+}
+
+func (e *GraphDeath) Error() string { return e.Msg }
+
+// DiesInRead reports that git dies of it wherever it parses the commit,
+// below a range's boundary too (see diesInRead).
+func (e *GraphDeath) DiesInRead() bool { return true }
+
+// GitDeath is git's message for it, without "fatal: ": what git prints
+// of it, whatever the error wrapping it says.
+func (e *GraphDeath) GitDeath() string { return e.Msg }

@@ -267,8 +267,12 @@ func (l *graphLayer) search(raw []byte, h int) (uint32, bool) {
 		lo = binary.BigEndian.Uint32(l.fanout[4*(int(first)-1):])
 	}
 	hi := binary.BigEndian.Uint32(l.fanout[4*int(first):])
-	// The fan-out was checked to be monotonic and to end at n, so
-	// lo <= hi <= n.
+	// A damaged fan-out (git 2.39.5 does not check it) may give a range
+	// past the list's end: the search stays in the list. git's search
+	// there reads past its OID list; for any ID it finds in the list
+	// it finds the same position, and what it fails to find it parses
+	// from the object, as here.
+	hi = min(hi, l.n)
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		c := bytes.Compare(l.oids[int(mid)*h:int(mid)*h+h], raw)
@@ -318,6 +322,39 @@ func (g *Graph) tree(pos uint32) (oid.ID, bool) {
 	return oid.FromBytes(g.format, l.cdat[off:off+g.hashLen]), true
 }
 
+// Parents returns the parents the graph lists for the commit id (found
+// false when the graph does not hold it), or the error reading its row
+// gives (a *GraphDeath where git dies of it).
+func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
+	pos, ok := g.Position(id)
+	if !ok {
+		return nil, false, nil
+	}
+	e, err := g.entry(pos, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, p := range e.parents {
+		pid, ok := g.ID(p)
+		if !ok {
+			return nil, false, nil
+		}
+		parents = append(parents, pid)
+	}
+	return parents, true, nil
+}
+
+// date returns the commit date the graph's row gives the commit at pos.
+func (g *Graph) date(pos uint32) (uint64, bool) {
+	l := g.layerOf(pos)
+	if l == nil {
+		return 0, false
+	}
+	h := g.hashLen
+	row := l.cdat[int(pos-l.base)*(h+16):]
+	return uint64(binary.BigEndian.Uint32(row[h+8:])&3)<<32 | uint64(binary.BigEndian.Uint32(row[h+12:])), true
+}
+
 // graphEntry is what the CDAT row (plus EDGE) of one commit says, but its
 // tree (see tree).
 type graphEntry struct {
@@ -327,7 +364,8 @@ type graphEntry struct {
 
 // entry decodes the commit at pos, appending its parents' positions to
 // parents. Every position is checked: it must lie in this layer or below
-// (git dies otherwise) and must not be the commit itself.
+// (git dies otherwise: a *GraphDeath) and must not be the commit itself
+// (a *CorruptError).
 func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 	l := g.layerOf(pos)
 	if l == nil {
@@ -418,7 +456,7 @@ func (g *Graph) prefetchNext(pos, parent uint32) {
 // commit itself.
 func (l *graphLayer) badParent(p, pos, local uint32) error {
 	if p >= l.base+l.n {
-		return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("invalid parent position %d", p)}
+		return &GraphDeath{Msg: fmt.Sprintf("invalid parent position %d", p)}
 	}
 	return &CorruptError{Path: l.path, Offset: l.cdatOffset(local), Msg: fmt.Sprintf("commit at position %d lists itself as a parent", pos)}
 }
@@ -669,17 +707,10 @@ func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []str
 		return nil, nil, fmt.Errorf("commit-graph %s: too many commits (%d)", path, n)
 	}
 	l.n = uint32(n)
-	var prev uint32
-	for i := 0; i < 256; i++ {
-		v := binary.BigEndian.Uint32(l.fanout[4*i:])
-		if v < prev {
-			return nil, nil, fmt.Errorf("commit-graph %s: fanout values out of order", path)
-		}
-		prev = v
-	}
-	if uint64(prev) != n {
-		return nil, nil, fmt.Errorf("commit-graph %s: fanout ends at %d but the OID lookup chunk holds %d commits", path, prev, n)
-	}
+	// The fan-out is not checked: git 2.39.5 takes the count from the
+	// OID lookup chunk and uses the fan-out as it is, without a word,
+	// where newer git refuses one out of order (search keeps its
+	// ranges within the list).
 	if uint64(len(l.cdat)) != n*uint64(h+16) {
 		return nil, nil, fmt.Errorf("commit-graph %s: commit data chunk is wrong size (%d bytes for %d commits)", path, len(l.cdat), n)
 	}

@@ -36,6 +36,10 @@ type Tip struct {
 	// by Commits.Synthetic (blame's working-tree commit, which git adds
 	// to the pending revisions as ":") can be a tip like any other.
 	Commit *Commit
+	// FromObject: the revision parsed the commit from its object, not
+	// the commit-graph (Commits.ParseObject): an end of a range, a
+	// commit named through a tag.
+	FromObject bool
 }
 
 // LimitOptions are the revision options that shape the walk's marking.
@@ -171,8 +175,12 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	}
 	limited := opts.Children
 	var start []*Commit
-	for _, c := range commits {
-		if err := cs.Parse(c); err != nil {
+	for i, c := range commits {
+		parse := cs.Parse
+		if tips[i].FromObject {
+			parse = cs.ParseObject
+		}
+		if err := parse(c); err != nil {
 			return nil, fmt.Errorf("unable to parse commit %s: %w", cs.ID(c), err)
 		}
 		if m.Uninteresting(c) {
