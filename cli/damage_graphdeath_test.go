@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -73,13 +74,14 @@ copy tree && put tree/$graph $(( $(row HEAD~2) + 4 )) 157 377 377 377
 // wherever git parses that commit from the graph: the walk, a range's
 // limiting walk far below its boundary, a "~N" or "^@" resolved, but
 // not a commit git reads from its object (an end of a range, a commit
-// named through a tag, the working tree's parent).
+// named through a tag, the working tree's parent). A root tree the
+// repository does not have is git's "unable to read tree X".
 func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},
@@ -94,6 +96,13 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 		}
 		for _, dir := range dirs {
 			for _, a := range args {
+				if dir == "tree" && (slices.Equal(a, []string{"HEAD", "--", "g1"}) || slices.Equal(a, []string{"HEAD~9...HEAD~2", "--", "f"})) {
+					// git's diff reads the tree of the commit it
+					// passes blame from, whose blob goblame has from
+					// the commit's child: git dies of the missing tree
+					// where goblame does not read it.
+					continue
+				}
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, a...)
 			}
 		}

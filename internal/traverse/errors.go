@@ -3,6 +3,9 @@ package traverse
 import (
 	"errors"
 	"fmt"
+
+	"github.com/goblame/goblame/odb"
+	"github.com/goblame/goblame/oid"
 )
 
 // ErrNotCommit reports an object that was expected to be a commit (a
@@ -48,3 +51,26 @@ func (e *GraphDeath) DiesInRead() bool { return true }
 // GitDeath is git's message for it, without "fatal: ": what git prints
 // of it, whatever the error wrapping it says.
 func (e *GraphDeath) GitDeath() string { return e.Msg }
+
+// MissingTreeError is a tree the walk reads that the repository does not
+// have (its ID from a commit or a parent tree): git's tree diff dies of
+// it, "unable to read tree X" (tree-walk.c's fill_tree_descriptor).
+type MissingTreeError struct {
+	ID  oid.ID
+	Err error // the read's error (odb.ErrNotFound)
+}
+
+func (e *MissingTreeError) Error() string { return fmt.Sprintf("reading tree %s: %v", e.ID, e.Err) }
+
+func (e *MissingTreeError) Unwrap() error { return e.Err }
+
+// GitDeath is git's message for it, without "fatal: ".
+func (e *MissingTreeError) GitDeath() string { return "unable to read tree " + e.ID.String() }
+
+// treeReadError is the error of a failed read of the tree id.
+func treeReadError(id oid.ID, err error) error {
+	if errors.Is(err, odb.ErrNotFound) {
+		return &MissingTreeError{ID: id, Err: err}
+	}
+	return fmt.Errorf("reading tree %s: %w", id, err)
+}

@@ -271,7 +271,7 @@ func (t *Trees) readTree(tree oid.ID, n int) (body []byte, whole bool, err error
 		typ, body, err = t.rd.Read(tree, t.findBuf[:0])
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("reading tree %s: %w", tree, err)
+		return nil, false, treeReadError(tree, err)
 	}
 	if cap(body) <= 1<<20 {
 		t.findBuf = body[:0]
@@ -312,7 +312,7 @@ const minTreePrefix = 1 << 10
 func (t *Trees) lookupSlashed(tree oid.ID, rest []byte) (uint32, oid.ID, bool, error) {
 	typ, body, err := t.rd.Read(tree, nil)
 	if err != nil {
-		return 0, oid.ID{}, false, fmt.Errorf("reading tree %s: %w", tree, err)
+		return 0, oid.ID{}, false, treeReadError(tree, err)
 	}
 	t.stats.TreesRead++
 	if typ != object.Tree {
@@ -399,7 +399,7 @@ func (t *Trees) readInto(id oid.ID, slot int) ([]byte, error) {
 	}
 	typ, body, err := t.rd.Read(id, t.bufs[slot][:0])
 	if err != nil {
-		return nil, fmt.Errorf("reading tree %s: %w", id, err)
+		return nil, treeReadError(id, err)
 	}
 	t.stats.TreesRead++
 	if cap(body) <= 1<<20 {
