@@ -624,6 +624,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	for _, rv := range revs {
 		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
 		if err != nil {
+			var ce *odb.CorruptError
+			if errors.As(err, &ce) && ce.Git != nil {
+				// setup_revisions' parse_object died reading it.
+				return req, odb.ParseObjectFailure(err)
+			}
 			continue // non-commits take no part in the walk
 		}
 		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative, FromObject: rv.FromObject || id != rv.ID})

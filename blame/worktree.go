@@ -35,6 +35,14 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What git's read of the index says (an extension it ignores), once
+	// for each of fake_working_tree_commit's two reads.
+	indexMessages := func() {
+		for _, m := range ix.Messages {
+			b.warn(m)
+		}
+	}
+	indexMessages()
 	head, _, err := r.Head()
 	if err != nil {
 		if errors.Is(err, fsread.ErrNotRegular) {
@@ -165,6 +173,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	if err != nil {
 		return nil, err
 	}
+	indexMessages() // the index read again
 	wt.Content = converted
 	if mode == 0 {
 		// Standard input: the index's mode, else a regular file.

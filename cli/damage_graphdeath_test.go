@@ -64,6 +64,9 @@ for rev in HEAD HEAD~1 HEAD~5 HEAD~9 $(git -C r rev-list --max-parents=0 HEAD); 
 done
 copy second-parent && put second-parent/$graph $(( $(row HEAD~3) + hashlen + 4 )) 157 377 377 377
 copy tree && put tree/$graph $(( $(row HEAD~2) + 4 )) 157 377 377 377
+gda2=$(chunk r/$graph GDA2)
+pos=$(( ($(row HEAD~1) - cdat) / (hashlen + 16) ))
+copy generation && put generation/$graph $((gda2 + 4 * pos)) 200 000 000 001
 `
 
 // TestDamagedCommitGraphMatchesGit blames through commit-graphs damaged
@@ -81,7 +84,7 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},

@@ -59,7 +59,8 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 		return 128
 	case errors.As(err, &rerr):
 		for _, l := range rerr.Before {
-			io.WriteString(stderr, l+"\n")
+			// git's error() lines: control characters shown as '?'.
+			io.WriteString(stderr, reportLine("", l))
 		}
 		io.WriteString(stderr, reportLine("fatal: ", rerr.Msg))
 		return 128

@@ -338,5 +338,11 @@ func (p *pack) find(raw []byte) (uint64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	if off == 0 {
+		// The pack's header is there: git's find_pack_entry_one
+		// answers 0 for "not in this pack", and so does such an entry
+		// of a damaged index.
+		return 0, false, nil
+	}
 	return off, true, nil
 }

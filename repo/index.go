@@ -527,7 +527,7 @@ func parseIndexExtensions(ix *Index, body []byte, off int, format oid.Format) (*
 					ix.Messages = append(ix.Messages, "ignoring "+cString(string(sig))+" extension")
 					return ix, link, nil
 				}
-				return nil, nil, corrupt()
+				return nil, nil, corrupt(fmt.Sprintf("error: index uses %s extension, which we do not understand", cString(string(sig))))
 			}
 			return ix, link, nil
 		}

@@ -102,14 +102,50 @@ func (h *History) commitBody(id oid.ID) ([]byte, error) {
 		return body, nil // read ahead by the path look-ahead
 	}
 	typ, body, err := h.rd.ReadCached(id)
+	if errors.Is(err, odb.ErrNotFound) {
+		// git's repo_get_commit_buffer, for the commit's author and
+		// summary (a commit-graph can name a commit the repository
+		// does not have).
+		return nil, &CommitTextError{ID: id, Err: err, death: "cannot read commit object " + id.String()}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if typ != object.Commit {
-		return nil, fmt.Errorf("object %s is a %s, not a commit", id, typ)
+		return nil, &CommitTextError{ID: id, death: fmt.Sprintf("expected commit for %s, got %s", id, typ)}
 	}
 	return body, nil
 }
+
+// graphTreeDamaged reports whether the object of commit names another
+// root tree than tree, the one the walk took for it (from a damaged
+// commit-graph). A commit it cannot read is not.
+func (h *History) graphTreeDamaged(commit, tree oid.ID) bool {
+	typ, body, err := h.rd.Read(commit, nil)
+	if err != nil || typ != object.Commit {
+		return false
+	}
+	var info object.CommitInfo
+	if object.ParseCommit(h.format, body, &info) != nil {
+		return false
+	}
+	return info.Tree != tree
+}
+
+// CommitTextError is a commit whose text (author, summary) the blame
+// prints but cannot read: git dies of it in repo_get_commit_buffer.
+type CommitTextError struct {
+	ID    oid.ID
+	Err   error // the read's error, if the read failed
+	death string
+}
+
+func (e *CommitTextError) Error() string { return e.death }
+
+func (e *CommitTextError) Unwrap() error { return e.Err }
+
+// GitDeath is git's message for it, without "fatal: ".
+func (e *CommitTextError) GitDeath() string { return e.death }
 
 func (h *History) treeEntry(tree oid.ID, path string) (uint32, oid.ID, bool, error) {
 	return h.trees.Lookup(tree, []byte(path))

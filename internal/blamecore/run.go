@@ -281,6 +281,16 @@ func (sb *scoreboard) setup(req Request) error {
 	}
 	o := sb.getOrigin(c, req.Path)
 	mode, id, found, err := sb.hist.treeEntry(sb.hist.commits.Tree(c.tc), req.Path)
+	var missing *traverse.MissingTreeError
+	if errors.As(err, &missing) && !sb.hist.graphTreeDamaged(sb.id(c), sb.hist.commits.Tree(c.tc)) {
+		// git's fill_blob_sha1_and_mode: get_tree_entry, through the
+		// commit object, fails without a word on a tree it cannot
+		// find, and the path is not there. (Where a damaged
+		// commit-graph names another tree than the object, git finds
+		// the path through the object and dies reading the graph's
+		// tree in its first diff: the error stands.)
+		found, err = false, nil
+	}
 	if err != nil {
 		return err
 	}

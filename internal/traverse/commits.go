@@ -345,7 +345,11 @@ func (cs *Commits) ParseObject(c *Commit) error {
 	if err := cs.parseObject(c); err != nil {
 		return err
 	}
-	if date, ok := cs.graph.date(c.GraphPos); ok {
+	date, ok, err := cs.graph.date(c.GraphPos)
+	if err != nil {
+		return err
+	}
+	if ok {
 		c.Time = date
 	}
 	return nil

@@ -282,7 +282,7 @@ var singleFileDamages = []damage{
 		copy(d[tocEntry(t, d, "BIDX"):], "XXXX")
 		return d
 	})},
-	{name: "generation-overflow-missing", noWarning: true, modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
+	{name: "generation-overflow-missing", dies: "commit-graph requires overflow generation data but has none", modify: editGraph(func(t testing.TB, d []byte, h int) []byte {
 		g := graphChunks(t, d)["GDA2"][0]
 		binary.BigEndian.PutUint32(d[g+12:], genOffsetOverflw|77)
 		return d

@@ -74,24 +74,27 @@ type Graph struct {
 
 // graphLayer is one commit-graph file.
 type graphLayer struct {
-	path     string
-	data     []byte
-	mapped   bool
-	base     uint32 // commits in the layers below this one
-	n        uint32 // commits in this layer
-	fanout   []byte
-	oids     []byte
-	cdat     []byte
-	edges    []byte
-	gda2     []byte
-	gdo2     []byte
-	bidx     []byte
-	bdat     []byte // filter bytes, after the 12-byte BDAT header
-	bloom    bloomSettings
-	bases    []byte // BASE chunk
-	numBases int    // header byte 7
-	cdatOff  int64  // file offset of the CDAT chunk, for messages
-	checksum []byte // trailing hash: the layer's name in a chain
+	path   string
+	data   []byte
+	mapped bool
+	base   uint32 // commits in the layers below this one
+	n      uint32 // commits in this layer
+	fanout []byte
+	oids   []byte
+	cdat   []byte
+	edges  []byte
+	gda2   []byte
+	gdo2   []byte
+	// overflowUnread: git reads the layer's corrected dates (Graph.genData)
+	// and an offset needs the overflow chunk, which is missing.
+	overflowUnread bool
+	bidx           []byte
+	bdat           []byte // filter bytes, after the 12-byte BDAT header
+	bloom          bloomSettings
+	bases          []byte // BASE chunk
+	numBases       int    // header byte 7
+	cdatOff        int64  // file offset of the CDAT chunk, for messages
+	checksum       []byte // trailing hash: the layer's name in a chain
 }
 
 // bloomSettings are the parameters of a layer's BDAT header. version 0
@@ -180,7 +183,29 @@ func newGraph(format oid.Format, layers []*graphLayer) *Graph {
 			g.genData = false
 		}
 	}
+	if g.genData {
+		for _, l := range layers {
+			l.overflowUnread = l.gdo2 == nil && anyOverflow(l.gda2)
+		}
+	}
 	return g
+}
+
+// anyOverflow reports whether an offset of a generation data chunk
+// (big-endian 32-bit values) has its overflow bit set: one pass over the
+// chunk, so that reading a commit does not touch it (see
+// checkGeneration).
+func anyOverflow(gda2 []byte) bool {
+	const high = 0x80 | 0x80<<32 // each value's first byte, read little-endian
+	var acc uint64
+	i := 0
+	for ; i+8 <= len(gda2); i += 8 {
+		acc |= binary.LittleEndian.Uint64(gda2[i:])
+	}
+	if i+4 <= len(gda2) {
+		acc |= uint64(gda2[i])
+	}
+	return acc&high != 0
 }
 
 // Close unmaps the graph's files. The Graph must not be used afterwards.
@@ -344,15 +369,32 @@ func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
 	return parents, true, nil
 }
 
-// date returns the commit date the graph's row gives the commit at pos.
-func (g *Graph) date(pos uint32) (uint64, bool) {
+// date returns the commit date the graph's row gives the commit at pos,
+// or git's death reading the row's generation (see checkGeneration).
+func (g *Graph) date(pos uint32) (uint64, bool, error) {
 	l := g.layerOf(pos)
 	if l == nil {
-		return 0, false
+		return 0, false, nil
 	}
 	h := g.hashLen
-	row := l.cdat[int(pos-l.base)*(h+16):]
-	return uint64(binary.BigEndian.Uint32(row[h+8:])&3)<<32 | uint64(binary.BigEndian.Uint32(row[h+12:])), true
+	local := pos - l.base
+	row := l.cdat[int(local)*(h+16):]
+	date := uint64(binary.BigEndian.Uint32(row[h+8:])&3)<<32 | uint64(binary.BigEndian.Uint32(row[h+12:]))
+	return date, true, g.checkGeneration(l, local)
+}
+
+// checkGeneration is git's death in fill_commit_graph_info, which reads
+// every commit's generation when it reads the commit from the graph: a
+// corrected date's offset that needs the overflow chunk in a graph
+// without one.
+func (g *Graph) checkGeneration(l *graphLayer, local uint32) error {
+	if !l.overflowUnread {
+		return nil // no offset needs the chunk, or it is there
+	}
+	if binary.BigEndian.Uint32(l.gda2[4*local:])&genOffsetOverflw != 0 {
+		return &GraphDeath{Msg: "commit-graph requires overflow generation data but has none"}
+	}
+	return nil
 }
 
 // graphEntry is what the CDAT row (plus EDGE) of one commit says, but its
@@ -380,6 +422,9 @@ func (g *Graph) entry(pos uint32, parents []uint32) (graphEntry, error) {
 	gen := binary.BigEndian.Uint32(row[h+8:])
 	low := binary.BigEndian.Uint32(row[h+12:])
 	e.time = uint64(gen&3)<<32 | uint64(low)
+	if err := g.checkGeneration(l, local); err != nil {
+		return e, err
+	}
 	limit := l.base + l.n
 	if p1 == graphParentNone {
 		return e, nil
