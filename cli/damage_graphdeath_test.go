@@ -67,6 +67,7 @@ copy tree && put tree/$graph $(( $(row HEAD~2) + 4 )) 157 377 377 377
 gda2=$(chunk r/$graph GDA2)
 pos=$(( ($(row HEAD~1) - cdat) / (hashlen + 16) ))
 copy generation && put generation/$graph $((gda2 + 4 * pos)) 200 000 000 001
+copy missing-commit && id=$(git -C r rev-parse HEAD~2) && rm -f missing-commit/.git/objects/${id%${id#??}}/${id#??}
 `
 
 // TestDamagedCommitGraphMatchesGit blames through commit-graphs damaged
@@ -84,7 +85,7 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "missing-commit"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},
@@ -104,6 +105,14 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 					// passes blame from, whose blob goblame has from
 					// the commit's child: git dies of the missing tree
 					// where goblame does not read it.
+					continue
+				}
+				if dir == "missing-commit" && a[0] == "HEAD~9...HEAD~2" {
+					// git resolves HEAD~9 through the graph, which
+					// parses HEAD~2 without its object: the range's
+					// end is then found, and its path is not ("no
+					// such path", through the missing object).
+					// goblame's resolver keeps no such state.
 					continue
 				}
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, a...)
