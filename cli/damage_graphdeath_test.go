@@ -68,6 +68,11 @@ gda2=$(chunk r/$graph GDA2)
 pos=$(( ($(row HEAD~1) - cdat) / (hashlen + 16) ))
 copy generation && put generation/$graph $((gda2 + 4 * pos)) 200 000 000 001
 copy missing-commit && id=$(git -C r rev-parse HEAD~2) && rm -f missing-commit/.git/objects/${id%${id#??}}/${id#??}
+bidx=$(chunk r/$graph BIDX)
+n=$(( ($(chunk r/$graph BDAT) - bidx) / 4 ))
+last=$(od -An -tu4 --endian=big -j $((bidx + 4 * (n - 1))) -N4 r/$graph | tr -d ' ')
+v=$((last + 64))
+copy bloom-overrun && put bloom-overrun/$graph $((bidx + 4 * (n - 1))) $(printf '%03o %03o %03o %03o' $((v >> 24 & 255)) $((v >> 16 & 255)) $((v >> 8 & 255)) $((v & 255)))
 `
 
 // TestDamagedCommitGraphMatchesGit blames through commit-graphs damaged
@@ -85,7 +90,7 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "missing-commit"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "missing-commit", "bloom-overrun"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},

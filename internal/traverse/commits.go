@@ -467,6 +467,15 @@ func (cs *Commits) Generation(c *Commit) uint64 {
 // same paths for many commits should prepare keys once with NewBloomKey
 // and call MaybeChangedKeys.
 func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
+	if cs.graph != nil && cs.graph.bloomRaw {
+		keys := make([]BloomKey, len(paths))
+		for i, p := range paths {
+			keys[i] = NewBloomKey(p)
+		}
+		if maybe, ok := cs.rawMaybeChanged(commit, keys); ok {
+			return maybe
+		}
+	}
 	filter, s, ok := cs.filter(commit)
 	if !ok {
 		return true
@@ -484,6 +493,11 @@ func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
 // MaybeChangedKeys is MaybeChanged for prepared keys; it does not
 // allocate.
 func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
+	if cs.graph != nil && cs.graph.bloomRaw {
+		if maybe, ok := cs.rawMaybeChanged(commit, keys); ok {
+			return maybe
+		}
+	}
 	filter, s, ok := cs.filter(commit)
 	if !ok {
 		return true
@@ -499,6 +513,11 @@ func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
 
 // MaybeChangedKey is MaybeChangedKeys for a single key.
 func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
+	if cs.graph != nil && cs.graph.bloomRaw {
+		if maybe, ok := cs.rawMaybeChanged(commit, []BloomKey{*key}); ok {
+			return maybe
+		}
+	}
 	filter, s, ok := cs.filter(commit)
 	if !ok {
 		return true
@@ -508,6 +527,32 @@ func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
 	}
 	cs.stats.BloomNo++
 	return false
+}
+
+// rawMaybeChanged answers for a commit of a layer whose Bloom index git
+// reads unchecked (Graph.rawContains), as git 2.39.5's blame asks: each
+// path's own key, "maybe" if any filter bit says so. ok is false for
+// the commits it does not answer for.
+func (cs *Commits) rawMaybeChanged(commit *Commit, keys []BloomKey) (maybe, ok bool) {
+	if commit.GraphPos == NoGraphPosition || cs.noBloom {
+		return false, false
+	}
+	for i := range keys {
+		if len(keys[i].components) == 0 {
+			return true, true
+		}
+		m, handled := cs.graph.rawContains(commit.GraphPos, &keys[i].components[0])
+		if !handled {
+			return false, false
+		}
+		if m {
+			cs.stats.BloomQueries++
+			return true, true
+		}
+	}
+	cs.stats.BloomQueries++
+	cs.stats.BloomNo++
+	return false, true
 }
 
 func (cs *Commits) filter(commit *Commit) ([]byte, bloomSettings, bool) {

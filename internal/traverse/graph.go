@@ -66,6 +66,9 @@ type Graph struct {
 	hashLen int
 	layers  []*graphLayer // base layer first
 	total   uint32        // commits in all layers
+	// bloomRaw: a layer's filters are read as git reads a damaged index
+	// (graphLayer.bloomRaw).
+	bloomRaw bool
 	// genData reports whether every layer has corrected commit dates
 	// (GDA2); otherwise generations are topological levels, as git's
 	// validate_mixed_generation_chain decides.
@@ -91,10 +94,14 @@ type graphLayer struct {
 	bidx           []byte
 	bdat           []byte // filter bytes, after the 12-byte BDAT header
 	bloom          bloomSettings
-	bases          []byte // BASE chunk
-	numBases       int    // header byte 7
-	cdatOff        int64  // file offset of the CDAT chunk, for messages
-	checksum       []byte // trailing hash: the layer's name in a chain
+	// bloomRaw: the Bloom index is out of order or runs past the data,
+	// which git 2.39.5 does not check: filters are read as git reads
+	// them (rawContains), not through bloomFilter.
+	bloomRaw bool
+	bases    []byte // BASE chunk
+	numBases int    // header byte 7
+	cdatOff  int64  // file offset of the CDAT chunk, for messages
+	checksum []byte // trailing hash: the layer's name in a chain
 }
 
 // bloomSettings are the parameters of a layer's BDAT header. version 0
@@ -187,6 +194,9 @@ func newGraph(format oid.Format, layers []*graphLayer) *Graph {
 		for _, l := range layers {
 			l.overflowUnread = l.gdo2 == nil && anyOverflow(l.gda2)
 		}
+	}
+	for _, l := range layers {
+		g.bloomRaw = g.bloomRaw || l.bloomRaw
 	}
 	return g
 }
@@ -555,7 +565,7 @@ func (g *Graph) topPath() string {
 // offsets that do not fit the data.
 func (g *Graph) bloomFilter(pos uint32) (filter []byte, s bloomSettings, ok bool, err error) {
 	l := g.layerOf(pos)
-	if l == nil || l.bloom.version == 0 {
+	if l == nil || l.bloom.version == 0 || l.bloomRaw {
 		return nil, bloomSettings{}, false, nil
 	}
 	local := pos - l.base
@@ -571,6 +581,52 @@ func (g *Graph) bloomFilter(pos uint32) (filter []byte, s bloomSettings, ok bool
 		return nil, bloomSettings{}, false, nil
 	}
 	return l.bdat[start:end], l.bloom, true, nil
+}
+
+// rawContains is git 2.39.5's bloom_filter_contains for the commit at
+// pos and the path hashed as h, where the layer's Bloom index is read
+// unchecked (graphLayer.bloomRaw): the filter spans the index's two
+// values, subtracted in 32 bits, from where the first says; its bytes
+// past the file's end read as the zeros that fill the mapping's last
+// page. handled is false for a commit of a layer read otherwise. A
+// byte past that page (git crashes, or reads whatever is mapped there)
+// is taken for a set bit.
+func (g *Graph) rawContains(pos uint32, h *bloomHash) (maybe, handled bool) {
+	l := g.layerOf(pos)
+	if l == nil || !l.bloomRaw {
+		return false, false
+	}
+	local := pos - l.base
+	end := binary.BigEndian.Uint32(l.bidx[4*local:])
+	var start uint32
+	if local > 0 {
+		start = binary.BigEndian.Uint32(l.bidx[4*(local-1):])
+	}
+	mod := uint64(end-start) * 8
+	if mod == 0 {
+		return true, true // an empty filter: "maybe"
+	}
+	file := l.bdat[:cap(l.bdat)] // the filters to the file's end
+	const page = 4096
+	mapped := uint64(len(file)) + (page-uint64(len(l.data))%page)%page
+	for i := uint32(0); i < l.bloom.numHashes; i++ {
+		bit := uint64(h.s0+i*h.s1) % mod
+		at := uint64(start) + bit/8
+		var b byte
+		switch {
+		case at < uint64(len(file)):
+			b = file[at]
+		case at >= mapped:
+			// Past git's mapping: git crashes, or reads what lies
+			// there and goes on; a bit the file says is clear below
+			// still makes its answer "no" if it does not crash.
+			continue
+		}
+		if b&(1<<(bit&7)) == 0 {
+			return false, true
+		}
+	}
+	return true, true
 }
 
 // loadLayer maps and parses one graph file. A missing or unreadable file
@@ -795,6 +851,11 @@ func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []str
 				// Unknown filter versions are ignored, as git does.
 			case s.numHashes == 0 || s.numHashes > maxBloomHashes:
 				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: Bloom filter settings use %d hashes; ignoring its Bloom filters", path, s.numHashes))
+			case s.version == 1 && (uint64(last) > uint64(len(filters)) || !nonDecreasing(bidx)):
+				// Truncated data or an index out of order: git 2.39.5
+				// reads the filters where the index says, without a
+				// word (rawContains).
+				l.bidx, l.bdat, l.bloom, l.bloomRaw = bidx, filters, s, true
 			case uint64(last) > uint64(len(filters)):
 				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path Bloom data is truncated (%d of %d bytes); ignoring its Bloom filters", path, len(filters), last))
 			case !nonDecreasing(bidx):
