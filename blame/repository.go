@@ -100,7 +100,23 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 	if r.CommitGraphParents == nil {
 		r.CommitGraphParents = b.commitGraphParents
 	}
+	if r.CommitGraphInfo == nil {
+		r.CommitGraphInfo = b.commitGraphInfo
+	}
 	return b
+}
+
+// commitGraphInfo is git's death reading the commit-graph's data for
+// the commit id parsed from its object (traverse.Graph.Info), or nil.
+func (r *Repository) commitGraphInfo(id oid.ID) error {
+	if !r.inCommitGraph(id) {
+		return nil
+	}
+	g, _, err := r.commitGraph()
+	if g == nil || err != nil {
+		return nil
+	}
+	return g.Info(id)
 }
 
 // commitGraphParents gives the parents the commit-graph git would read

@@ -67,6 +67,8 @@ copy tree && put tree/$graph $(( $(row HEAD~2) + 4 )) 157 377 377 377
 gda2=$(chunk r/$graph GDA2)
 pos=$(( ($(row HEAD~1) - cdat) / (hashlen + 16) ))
 copy generation && put generation/$graph $((gda2 + 4 * pos)) 200 000 000 001
+pos=$(( ($(row HEAD) - cdat) / (hashlen + 16) ))
+copy generation-head && put generation-head/$graph $((gda2 + 4 * pos)) 200 000 000 001
 copy missing-commit && id=$(git -C r rev-parse HEAD~2) && rm -f missing-commit/.git/objects/${id%${id#??}}/${id#??}
 bidx=$(chunk r/$graph BIDX)
 n=$(( ($(chunk r/$graph BDAT) - bidx) / 4 ))
@@ -90,7 +92,7 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "missing-commit", "bloom-overrun"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "generation-head", "missing-commit", "bloom-overrun"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},

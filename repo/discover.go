@@ -47,6 +47,10 @@ type Repository struct {
 	// not hold it): git's parse_commit reads them there for the commits
 	// a "~N" reaches past the one named. Its error is git's death there.
 	CommitGraphParents func(id oid.ID) (parents []oid.ID, found bool, err error)
+	// CommitGraphInfo, when set, is git's death reading the
+	// commit-graph's data for the commit id after parsing it from its
+	// object (load_commit_graph_info), or nil.
+	CommitGraphInfo func(id oid.ID) error
 	// Objects is the object store, opened with the alternates
 	// (objects/info/alternates, GIT_ALTERNATE_OBJECT_DIRECTORIES),
 	// GIT_OBJECT_DIRECTORY, core.multiPackIndex, and the replace refs

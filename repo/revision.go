@@ -538,6 +538,18 @@ func (res *resolver) getOID1(name string, flags int) (oid.ID, bool, error) {
 	return id, st == shortFound, nil
 }
 
+// graphInfo is git's death in load_commit_graph_info for the commit id,
+// which it has just parsed from its object (lookup_commit_reference).
+func (res *resolver) graphInfo(id oid.ID) error {
+	if res.r.CommitGraphInfo == nil {
+		return nil
+	}
+	if err := res.r.CommitGraphInfo(id); err != nil {
+		return fatalError{err}
+	}
+	return nil
+}
+
 func (res *resolver) parent(name string, idx int) (oid.ID, bool, error) {
 	id, ok, err := res.getOID1(name, lookCommittish)
 	if err != nil || !ok {
@@ -546,6 +558,9 @@ func (res *resolver) parent(name string, idx int) (oid.ID, bool, error) {
 	c, ok := res.commitReference(id)
 	if !ok {
 		return oid.ID{}, false, nil
+	}
+	if err := res.graphInfo(c); err != nil {
+		return oid.ID{}, false, err
 	}
 	if idx == 0 {
 		return c, true, nil
@@ -565,6 +580,9 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 	c, ok := res.commitReference(id)
 	if !ok {
 		return oid.ID{}, false, nil
+	}
+	if err := res.graphInfo(c); err != nil {
+		return oid.ID{}, false, err
 	}
 	for first := true; n > 0; n, first = n-1, false {
 		// git's get_nth_ancestor: the commit named is read from its

@@ -27,6 +27,10 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 		p := sb.node(tp)
 		// git's lookup_commit_reference: parsed from the object.
 		if err := sb.hist.commits.ParseObject(p.tc); err != nil {
+			var death *traverse.GraphDeath
+			if errors.As(err, &death) {
+				return err // git dies reading the graph's data for it
+			}
 			continue
 		}
 		mode, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(p.tc), req.Path)

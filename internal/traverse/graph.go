@@ -379,6 +379,18 @@ func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
 	return parents, true, nil
 }
 
+// Info is git's death in load_commit_graph_info for the commit id,
+// parsed from its object, where the graph holds it (a *GraphDeath), or
+// nil.
+func (g *Graph) Info(id oid.ID) error {
+	pos, ok := g.Position(id)
+	if !ok {
+		return nil
+	}
+	_, _, err := g.date(pos)
+	return err
+}
+
 // date returns the commit date the graph's row gives the commit at pos,
 // or git's death reading the row's generation (see checkGeneration).
 func (g *Graph) date(pos uint32) (uint64, bool, error) {
