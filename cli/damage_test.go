@@ -126,9 +126,9 @@ func TestDamagedIndexMatchesGit(t *testing.T) {
 // damageExtScript makes copies of a repository whose index (read-tree's:
 // no stat data, a TREE extension) has that extension renamed to one git
 // does not know: an optional one (upper case), a required one (lower
-// case), and a required one whose size runs past the file; and a copy
+// case), and a required one whose size runs past the file; and copies
 // whose pack index gives the HEAD commit the offset 0, which git takes
-// for "not in this pack".
+// for "not in this pack", or one past the pack's end.
 const damageExtScript = `git init -q r && cd r
 mkdir -p d; for i in 1 2 3; do seq 1 $((i*4)) >f; echo x$i >d/g; commit_all c$i; done
 git repack -adq
@@ -143,19 +143,23 @@ hashlen=$(( $(git -C r rev-parse HEAD | wc -c) / 2 ))
 n=$(git -C r count-objects -v | sed -n 's/^in-pack: //p')
 pos=$(git -C r show-index <$idx | sort -k2 | grep -n " $(git -C r rev-parse HEAD)" | cut -d: -f1)
 printf '\000\000\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4) + (pos - 1) * 4)) conv=notrunc 2>/dev/null
+cp -r r far-offset && idx=$(ls far-offset/.git/objects/pack/*.idx) && chmod u+w $idx
+printf '\000\001\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4) + (pos - 1) * 4)) conv=notrunc 2>/dev/null
 `
 
 // TestDamagedIndexExtensionsMatchGit blames in the copies above: an
 // optional extension git ignores, saying so at each of its two reads of
 // the index in a working-tree blame; a required one, git's error line
 // (control characters shown as '?') and "index file corrupt", whatever
-// its size says; and a commit whose pack index entry is 0, which git
-// does not find ("cannot read commit object", "no such commit").
+// its size says; a commit whose pack index entry is 0, which git does
+// not find ("no such commit", "bad object"); and one past the pack's
+// end, where git's first read of it dies ("offset beyond end of
+// packfile (truncated pack?)").
 func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-ext", format, damageExtScript)
-		for _, dir := range []string{"optional", "required", "oversized", "zero-offset"} {
+		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset"} {
 			for _, args := range [][]string{{"f"}, {"--incremental", "--", "d/g"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
 			}

@@ -282,9 +282,9 @@ func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) error {
 	if fatal == "" {
 		fatal = db.packedCorrupt(p, id)
 	}
-	_, infoOK, infoLines := db.gitPackedType(p, off)
+	_, infoOK, infoLines, infoDie := db.gitPackedType(p, off)
 	c := *ce
-	c.Git, c.ID = &GitFailure{InfoLines: infoLines, InfoOK: infoOK, Lines: lines, Fatal: fatal, Packed: true}, id
+	c.Git, c.ID = &GitFailure{InfoLines: infoLines, InfoOK: infoOK, InfoFatal: infoDie, Lines: lines, Fatal: fatal, Packed: true}, id
 	return &c
 }
 
@@ -297,15 +297,19 @@ func (db *DB) packedTypeAsGit(p *pack, off uint64, id oid.ID, err error) (object
 	if !errors.As(err, &ce) || ce.Git != nil || errors.Is(err, ErrDeltaCycle) || errors.Is(err, ErrDeltaTooDeep) {
 		return 0, 0, err
 	}
-	typ, infoOK, lines := db.gitPackedType(p, off)
+	typ, infoOK, lines, die := db.gitPackedType(p, off)
 	if infoOK {
 		return typ, -1, nil
 	}
 	if _, err := p.packData(); err != nil {
 		return 0, 0, err // the pack's own damage, not the entry's
 	}
+	fatal := die // the type read's death
+	if fatal == "" {
+		fatal = db.packedCorrupt(p, id)
+	}
 	c := *ce
-	c.Git, c.ID = &GitFailure{InfoLines: lines, Lines: lines, Fatal: db.packedCorrupt(p, id), Packed: true}, id
+	c.Git, c.ID = &GitFailure{InfoLines: lines, Lines: lines, Fatal: fatal, InfoFatal: die, Packed: true}, id
 	return 0, 0, &c
 }
 
@@ -319,10 +323,10 @@ func (db *DB) packedCorrupt(p *pack, id oid.ID) string {
 // whether git gets a type and the lines it prints; a failure marks the
 // object bad, so that git's next read of it finds nothing and prints
 // nothing.
-func (db *DB) gitPackedType(p *pack, off uint64) (typ object.Type, ok bool, lines []string) {
+func (db *DB) gitPackedType(p *pack, off uint64) (typ object.Type, ok bool, lines []string, die string) {
 	data, err := p.packData()
 	if err != nil {
-		return object.Invalid, false, nil
+		return object.Invalid, false, nil, ""
 	}
 	name := db.gitName(p.packPath())
 	hashLen := uint64(p.format.Size())
@@ -331,7 +335,8 @@ func (db *DB) gitPackedType(p *pack, off uint64) (typ object.Type, ok bool, line
 	// where the entry's data starts.
 	header := func(at uint64) (int, uint64, bool) {
 		if size < hashLen || at > size-hashLen {
-			return 0, 0, false // git dies; not replayed
+			die = "offset beyond end of packfile (truncated pack?)" // use_pack
+			return 0, 0, false
 		}
 		win := data[at:]
 		c := win[0]
@@ -357,13 +362,13 @@ func (db *DB) gitPackedType(p *pack, off uint64) (typ object.Type, ok bool, line
 	}
 	t, curpos, alive := header(off)
 	if !alive {
-		return object.Invalid, false, lines
+		return object.Invalid, false, lines, die
 	}
 	objOff := off
 	var stack []uint64
 	for t == typeOfsDelta || t == typeRefDelta {
 		if len(stack) >= deltaChainLimit {
-			return object.Invalid, false, nil // a cycle: not replayed
+			return object.Invalid, false, nil, "" // a cycle: not replayed
 		}
 		stack = append(stack, objOff)
 		base := db.deltaBase(p, data, curpos, t, objOff)
@@ -371,29 +376,29 @@ func (db *DB) gitPackedType(p *pack, off uint64) (typ object.Type, ok bool, line
 			for i := len(stack) - 1; i >= 0; i-- {
 				retry(stack[i])
 			}
-			return object.Invalid, false, lines
+			return object.Invalid, false, lines, die
 		}
 		objOff = base
 		t, curpos, alive = header(base)
 		if !alive {
-			return object.Invalid, false, lines
+			return object.Invalid, false, lines, die
 		}
 		if t <= 0 {
 			retry(base)
 			for i := len(stack) - 1; i >= 0; i-- {
 				retry(stack[i])
 			}
-			return object.Invalid, false, lines
+			return object.Invalid, false, lines, die
 		}
 	}
 	switch t {
 	case -1:
-		return object.Invalid, false, lines
+		return object.Invalid, false, lines, die
 	case 1, 2, 3, 4:
-		return object.Type(t), true, lines
+		return object.Type(t), true, lines, ""
 	}
 	lines = append(lines, fmt.Sprintf("error: unknown object type %d at offset %d in %s", t, objOff, name))
-	return object.Invalid, false, lines
+	return object.Invalid, false, lines, die
 }
 
 // deltaBase is git's get_delta_base for the delta entry at objOff whose
