@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,6 +163,50 @@ func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset"} {
 			for _, args := range [][]string{{"f"}, {"--incremental", "--", "d/g"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
+	}
+}
+
+// damageTwoPacksScript makes a repository of two packs, the older
+// commits in one, the newer in the other, and a copy whose older pack's
+// index is cut short: a pack git cannot use among packs it can.
+const damageTwoPacksScript = `git init -q r && cd r
+for i in $(seq 1 12); do seq 1 $i | sed "s/^/line /" >f; echo "v$i" >>g; commit_all c$i; done
+git rev-list --objects HEAD~6 | git pack-objects -q .git/objects/pack/pack >/dev/null
+git repack -dq && git prune-packed
+cd ..
+old=$(cd r && for p in .git/objects/pack/*.idx; do if git show-index <$p | grep -q $(git rev-parse HEAD~8); then echo $p; fi; done)
+cp -r r cut
+chmod u+w cut/$old && head -c 1500 r/$old >cut/$old
+`
+
+// TestUnusablePackAmongOthersMatchesGit blames where one of two packs
+// has an index git cannot use: git reports the pack at its lookups and
+// blames what the other pack holds, the commits only the unusable pack
+// could hold taken as missing ("error: Could not read X"). Standard
+// output and exit status are git's; the standard error has git's lines,
+// not as many times (git repeats the pack's line at every lookup that
+// reaches it, which depends on the order its packs were last used in).
+func TestUnusablePackAmongOthersMatchesGit(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-twopacks", format, damageTwoPacksScript)
+		dir := filepath.Join(root, "cut")
+		for _, args := range [][]string{{"f"}, {"HEAD", "--", "g"}, {"-p", "HEAD~2", "--", "f"}, {"--incremental", "HEAD~4..HEAD", "--", "g"}} {
+			want := goldens.Run(testgit.Case{Dir: dir, Format: format, Args: append([]string{"blame"}, args...)})
+			got := runGoblame(dir, format, nil, nil, args...)
+			if got.ExitCode != want.ExitCode || !bytes.Equal(got.Stdout, want.Stdout) {
+				t.Errorf("%s %v: exit %d, git %d; stdout equal %v\n%s", format, args, got.ExitCode, want.ExitCode, bytes.Equal(got.Stdout, want.Stdout), got.Stderr)
+			}
+			if lines := func(b []byte) map[string]bool {
+				m := map[string]bool{}
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					m[l] = true
+				}
+				return m
+			}; !maps.Equal(lines(got.Stderr), lines(want.Stderr)) {
+				t.Errorf("%s %v: stderr lines %q, git's %q", format, args, got.Stderr, want.Stderr)
 			}
 		}
 	}

@@ -201,7 +201,18 @@ func (sb *scoreboard) markParentsUninteresting(c *commitNode) {
 func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
 	var corrupt *odb.CorruptError
 	var format *object.FormatError
+	var unusable *odb.LookupError
 	switch {
+	case errors.As(err, &unusable):
+		// Only a pack git cannot use could hold it: git says so at its
+		// lookups and goes on without the commit. (git repeats the
+		// pack's line at every lookup that reaches the pack, which
+		// depends on the order its packs were last used in: the count
+		// is not modelled.)
+		for _, l := range odb.LookupLines(err, 1) {
+			sb.warn(l)
+		}
+		sb.warn("error: Could not read " + sb.id(c).String())
 	case errors.As(err, &corrupt):
 		return err
 	case errors.Is(err, odb.ErrNotFound):

@@ -2,6 +2,7 @@ package traverse
 
 import (
 	"fmt"
+	"github.com/goblame/goblame/odb"
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
@@ -353,6 +354,17 @@ func (cs *Commits) ParseObject(c *Commit) error {
 		c.Time = date
 	}
 	return nil
+}
+
+// reportLookup warns with what git prints at a lookup of an object only
+// a pack it cannot use could hold (odb.LookupLines), if err is that.
+func (cs *Commits) reportLookup(err error) {
+	if cs.warn == nil {
+		return
+	}
+	for _, l := range odb.LookupLines(err, 1) {
+		cs.warn(l)
+	}
 }
 
 // dropGraph stops using a graph found to be damaged: commits already

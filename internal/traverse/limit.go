@@ -259,7 +259,10 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 				if diesInRead(err) {
 					return err // git's parse_commit_gently dies of it
 				}
-				continue // missing history below a boundary is fine
+				// Missing history below a boundary is fine; a pack git
+				// cannot use is reported at the lookup.
+				cs.reportLookup(err)
+				continue
 			}
 			if len(p.Parents) > 0 {
 				m.MarkParentsUninteresting(p)
