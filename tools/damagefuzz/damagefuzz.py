@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Damage fuzzer: goblame against git blame on damaged repositories.
+
+usage: damagefuzz.py GOBLAME SEED CASES [WORKDIR]
+
+Builds small repositories in WORKDIR (default /tmp/damagefuzz): "loose"
+(loose objects, a merge, dates going back and forth), "packed" (one pack
+and a commit-graph with changed-path filters), "loosegraph" (loose
+objects and a commit-graph) and "twopacks" (two packs). Each case copies
+one of them, damages one file under .git (a byte flipped, bytes zeroed
+or inserted, or the file cut), runs six blames with git and with
+GOBLAME, and prints the cases whose exit status, standard output or
+standard error differ (output is not compared for a failed
+--incremental blame), then counts. SRCS (space-separated) picks the
+repositories. The same SEED gives the same cases; KEEP=N keeps case N's
+repository in WORKDIR/caseN.
+
+Nothing here runs in the tests: it finds cases, which then go into a
+fixture script and a differential test (cli/damage_*_test.go).
+"""
+import collections, os, random, shutil, subprocess, sys
+
+GB, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+work = sys.argv[4] if len(sys.argv) > 4 else "/tmp/damagefuzz"
+srcs = os.environ.get("SRCS", "loose packed").split()
+keep = int(os.environ.get("KEEP", "-1"))
+env = dict(os.environ, GOBLAME_CACHE="off", GIT_CONFIG_NOSYSTEM="1", HOME=os.path.join(work, "home"),
+           TZ="UTC", LANG="C", GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@e")
+ARGS = [["a.txt"], ["HEAD", "--", "b.txt"], ["-p", "HEAD~3", "--", "a.txt"],
+        ["--incremental", "HEAD~5..HEAD", "--", "a.txt"], ["-M", "HEAD", "--", "d/c.txt"],
+        ["--reverse", "HEAD~6..HEAD", "--", "b.txt"]]
+
+
+def git(cwd, *args, env=env, **kw):
+    return subprocess.run(["git"] + list(args), cwd=cwd, env=env, check=True, capture_output=True, **kw)
+
+
+def setup():
+    os.makedirs(env["HOME"], exist_ok=True)
+    base = os.path.join(work, "loose")
+    if os.path.isdir(os.path.join(work, "twopacks")):
+        return
+    shutil.rmtree(base, ignore_errors=True)
+    git(work, "init", "-q", "-b", "main", "loose")
+    for i in range(1, 26):
+        if i == 12:
+            git(base, "checkout", "-q", "-b", "side", "HEAD~2")
+            open(os.path.join(base, "s.txt"), "w").write("s\n")
+            git(base, "add", "-A")
+            git(base, "commit", "-qm", "side", env=dict(env, GIT_COMMITTER_DATE="2020-02-01T00:00:00", GIT_AUTHOR_DATE="2020-02-01T00:00:00"))
+            git(base, "checkout", "-q", "main")
+            git(base, "merge", "-q", "--no-edit", "side", env=dict(env, GIT_COMMITTER_DATE="2020-02-02T00:00:00", GIT_AUTHOR_DATE="2020-02-02T00:00:00"))
+        open(os.path.join(base, "a.txt"), "w").write("".join(f"l{i} {k}\n" for k in range(1, 3 * i + 1)))
+        with open(os.path.join(base, "b.txt"), "a") as f:
+            f.write(f"v{i}\n")
+        os.makedirs(os.path.join(base, "d"), exist_ok=True)
+        open(os.path.join(base, "d", "c.txt"), "w").write(f"{i}\n")
+        git(base, "add", "-A")
+        date = f"2020-01-{i % 9 + 10}T00:00:00"
+        git(base, "commit", "-qm", f"c{i}", env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+    packed = os.path.join(work, "packed")
+    shutil.copytree(base, packed, symlinks=True)
+    git(packed, "repack", "-adq")
+    git(packed, "commit-graph", "write", "--reachable", "--changed-paths")
+    git(packed, "prune")
+    lg = os.path.join(work, "loosegraph")
+    shutil.copytree(base, lg, symlinks=True)
+    git(lg, "commit-graph", "write", "--reachable", "--changed-paths")
+    tp = os.path.join(work, "twopacks")
+    shutil.copytree(base, tp, symlinks=True)
+    objs = git(tp, "rev-list", "--objects", "HEAD~10").stdout
+    git(tp, "pack-objects", "-q", ".git/objects/pack/pack", input=objs)
+    git(tp, "repack", "-dq")
+    git(tp, "prune-packed")
+
+
+os.makedirs(work, exist_ok=True)
+setup()
+rng = random.Random(seed)
+stats = collections.Counter()
+for k in range(n):
+    src = rng.choice(srcs)
+    dst = os.path.join(work, "w")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(work, src), dst, symlinks=True)
+    files = []
+    for root, _, fs in os.walk(os.path.join(dst, ".git")):
+        if "/hooks" in root or "/logs" in root:
+            continue
+        for f in sorted(fs):
+            if f not in ("description", "COMMIT_EDITMSG", "ORIG_HEAD", "packs", "exclude"):
+                files.append(os.path.join(root, f))
+    files.sort()
+    p = rng.choice(files)
+    os.chmod(p, 0o644)
+    d = bytearray(open(p, "rb").read())
+    kind = rng.choice(["flip", "flip", "trunc", "insert", "zero"]) if d else "insert"
+    if kind == "flip":
+        i = rng.randrange(len(d)); d[i] ^= 1 << rng.randrange(8)
+    elif kind == "trunc":
+        d = d[:rng.randrange(len(d))]
+    elif kind == "insert":
+        i = rng.randrange(len(d) + 1); d[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+    else:
+        i = rng.randrange(len(d)); m = rng.randint(1, 16); d[i:i + m] = bytes(len(d[i:i + m]))
+    open(p, "wb").write(d)
+    if k == keep:
+        shutil.rmtree(os.path.join(work, f"case{k}"), ignore_errors=True)
+        shutil.copytree(dst, os.path.join(work, f"case{k}"), symlinks=True)
+    what = f"{src} {os.path.relpath(p, dst)} {kind}"
+    for a in ARGS:
+        try:
+            g = subprocess.run(["git", "blame"] + a, cwd=dst, env=env, capture_output=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            stats["git-timeout"] += 1
+            continue
+        try:
+            b = subprocess.run([GB] + a, cwd=dst, env=env, capture_output=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            print(f"[{k}] {what} {' '.join(a)}: goblame TIMEOUT")
+            stats["goblame-timeout"] += 1
+            continue
+        if g.returncode < 0:
+            stats["git-crash"] += 1
+            continue
+        if b"panic" in b.stderr or b"goroutine " in b.stderr:
+            print(f"[{k}] {what} {' '.join(a)}: PANIC")
+            stats["panic"] += 1
+            continue
+        out_ok = g.stdout == b.stdout or (a[0] == "--incremental" and g.returncode != 0)
+        if g.returncode == b.returncode and g.stderr == b.stderr and out_ok:
+            stats["same"] += 1
+            continue
+        stats["different"] += 1
+        print(f"[{k}] {what} {' '.join(a)}: git={g.returncode} goblame={b.returncode} stdout {'same' if out_ok else 'DIFFERENT'}\n"
+              f"    git:     {g.stderr[:300]!r}\n    goblame: {b.stderr[:300]!r}")
+print(dict(stats))
