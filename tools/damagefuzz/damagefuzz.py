@@ -20,7 +20,7 @@ fixture script and a differential test (cli/damage_*_test.go).
 """
 import collections, os, random, shutil, subprocess, sys
 
-GB, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+GB, seed, n = os.path.abspath(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 work = sys.argv[4] if len(sys.argv) > 4 else "/tmp/damagefuzz"
 srcs = os.environ.get("SRCS", "loose packed").split()
 keep = int(os.environ.get("KEEP", "-1"))
