@@ -157,9 +157,12 @@ printf '\000\001\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4)
 // end, where git's first read of it dies ("offset beyond end of
 // packfile (truncated pack?)").
 func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
-	testgit.Golden(t) // skips without git
+	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-ext", format, damageExtScript)
+		// The messages name the pack, and the damage lands at offsets
+		// of git 2.39.5's index and pack index.
+		goldens.RequireFiles(root, "r/.git/index", "r/.git/objects/pack/*")
 		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset"} {
 			for _, args := range [][]string{{"f"}, {"--incremental", "--", "d/g"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
@@ -192,6 +195,7 @@ func TestUnusablePackAmongOthersMatchesGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-twopacks", format, damageTwoPacksScript)
+		goldens.RequireFiles(root, "r/.git/objects/pack/*")
 		dir := filepath.Join(root, "cut")
 		for _, args := range [][]string{{"f"}, {"HEAD", "--", "g"}, {"-p", "HEAD~2", "--", "f"}, {"--incremental", "HEAD~4..HEAD", "--", "g"}} {
 			want := goldens.Run(testgit.Case{Dir: dir, Format: format, Args: append([]string{"blame"}, args...)})
