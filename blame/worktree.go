@@ -50,7 +50,17 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 		return nil, fatalf("no such ref: HEAD")
 	}
-	if t, _, err := b.rd.ReadHeader(head); err != nil || t != object.Commit {
+	t, _, err := b.rd.ReadHeader(head)
+	if err == nil {
+		// lookup_commit_reference's parse_object checks what it read
+		// against the name (a damaged pack index can point at another
+		// object) and gives nothing.
+		want := r.Objects.Replaced(head)
+		if typ, body, rerr := b.rd.Read(head, nil); rerr == nil && oid.HashObject(r.Format, typ.String(), body) != want {
+			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: []string{"error: hash mismatch " + want.String()}}
+		}
+	}
+	if err != nil || t != object.Commit {
 		if errors.Is(err, odb.ErrUnmappable) {
 			return nil, odb.ErrUnmappable // git's death, in its words
 		}

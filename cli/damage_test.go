@@ -129,7 +129,8 @@ func TestDamagedIndexMatchesGit(t *testing.T) {
 // does not know: an optional one (upper case), a required one (lower
 // case), and a required one whose size runs past the file; and copies
 // whose pack index gives the HEAD commit the offset 0, which git takes
-// for "not in this pack", or one past the pack's end.
+// for "not in this pack", one past the pack's end, or the offset of the
+// final version of f.
 const damageExtScript = `git init -q r && cd r
 mkdir -p d; for i in 1 2 3; do seq 1 $((i*4)) >f; echo x$i >d/g; commit_all c$i; done
 git repack -adq
@@ -146,6 +147,9 @@ pos=$(git -C r show-index <$idx | sort -k2 | grep -n " $(git -C r rev-parse HEAD
 printf '\000\000\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4) + (pos - 1) * 4)) conv=notrunc 2>/dev/null
 cp -r r far-offset && idx=$(ls far-offset/.git/objects/pack/*.idx) && chmod u+w $idx
 printf '\000\001\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4) + (pos - 1) * 4)) conv=notrunc 2>/dev/null
+cp -r r other-object && idx=$(ls other-object/.git/objects/pack/*.idx) && chmod u+w $idx
+blob=$(git -C r show-index <$idx | grep " $(git -C r rev-parse HEAD:f)" | cut -d' ' -f1)
+printf "\\$(printf %o $((blob >> 24 & 255)))\\$(printf %o $((blob >> 16 & 255)))\\$(printf %o $((blob >> 8 & 255)))\\$(printf %o $((blob & 255)))" | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4) + (pos - 1) * 4)) conv=notrunc 2>/dev/null
 `
 
 // TestDamagedIndexExtensionsMatchGit blames in the copies above: an
@@ -155,7 +159,10 @@ printf '\000\001\000\000' | dd of=$idx bs=1 seek=$((8 + 1024 + n * (hashlen + 4)
 // its size says; a commit whose pack index entry is 0, which git does
 // not find ("no such commit", "bad object"); and one past the pack's
 // end, where git's first read of it dies ("offset beyond end of
-// packfile (truncated pack?)").
+// packfile (truncated pack?)"); and one at another object's offset,
+// which parse_object finds does not hash to the name ("hash mismatch")
+// where it checks (lookup_commit_reference: the working tree's parent,
+// the start of a "~N").
 func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
@@ -163,7 +170,7 @@ func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 		// The messages name the pack, and the damage lands at offsets
 		// of git 2.39.5's index and pack index.
 		goldens.RequireFiles(root, "r/.git/index", "r/.git/objects/pack/*")
-		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset"} {
+		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset", "other-object"} {
 			for _, args := range [][]string{{"f"}, {"--incremental", "--", "d/g"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
 			}

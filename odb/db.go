@@ -260,6 +260,16 @@ func (db *DB) SetReplacements(m map[oid.ID]oid.ID) {
 	}
 }
 
+// Replaced is the object a read of id returns: id with the replace refs
+// applied (id itself where they loop too deep).
+func (db *DB) Replaced(id oid.ID) oid.ID {
+	r, err := db.replace(id)
+	if err != nil {
+		return id
+	}
+	return r
+}
+
 // replace applies the replace refs to id.
 func (db *DB) replace(id oid.ID) (oid.ID, error) {
 	if db.replacements == nil {

@@ -229,6 +229,13 @@ func (res *resolver) derefTag(id oid.ID) (oid.ID, object.Type, bool) {
 		if !ok {
 			return oid.ID{}, object.Invalid, false
 		}
+		if want := res.r.Objects.Replaced(id); oid.HashObject(res.r.Format, typ.String(), data) != want {
+			// parse_object checks what it read against the name (a
+			// damaged pack index can point at another object), and
+			// gives nothing.
+			res.before = append(res.before, "error: hash mismatch "+want.String())
+			return oid.ID{}, object.Invalid, false
+		}
 		if typ != object.Tag {
 			return id, typ, true
 		}
