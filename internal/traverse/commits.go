@@ -2,9 +2,9 @@ package traverse
 
 import (
 	"fmt"
-	"github.com/goblame/goblame/odb"
 
 	"github.com/goblame/goblame/object"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 

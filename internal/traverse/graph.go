@@ -618,7 +618,8 @@ func (g *Graph) rawContains(pos uint32, h *bloomHash) (maybe, handled bool) {
 	if mod == 0 {
 		return true, true // an empty filter: "maybe"
 	}
-	file := l.bdat[:cap(l.bdat)] // the filters to the file's end
+	// The filters to the file's end: bdat is a slice of data.
+	file := l.data[cap(l.data)-cap(l.bdat):]
 	const page = 4096
 	mapped := uint64(len(file)) + (page-uint64(len(l.data))%page)%page
 	for i := uint32(0); i < l.bloom.numHashes; i++ {
