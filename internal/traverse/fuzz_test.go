@@ -58,6 +58,8 @@ func FuzzParseGraph(f *testing.F) {
 				key.mayContain(filter, s)
 				hi.mayContain(filter, s)
 			}
+			g.rawContains(pos, &key.components[0])
+			g.rawContains(pos, &hi.components[0])
 		}
 		cs := NewCommits(emptyReader{}, g, format, CommitOptions{})
 		for pos := uint32(0); pos < uint32(n); pos++ {
