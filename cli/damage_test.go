@@ -222,3 +222,30 @@ func TestUnusablePackAmongOthersMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// damageMissingScript makes copies of a repository of loose objects with
+// one object removed: HEAD's root tree, or a commit in the middle of the
+// history.
+const damageMissingScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6; do seq 1 $((i*3)) >f; echo "v$i" >>g; commit_all c$i; done
+cd ..
+cp -r r root-tree && t=$(git -C r rev-parse HEAD^{tree}) && rm -f root-tree/.git/objects/${t%${t#??}}/${t#??}
+cp -r r middle-commit && c=$(git -C r rev-parse HEAD~3) && rm -f middle-commit/.git/objects/${c%${c#??}}/${c#??}
+`
+
+// TestMissingObjectsMatchGit blames where an object is missing as git
+// does: a working-tree blame whose parent's tree is gone ends as git's
+// diff with the index ends ("error: bad tree object X", status 128, no
+// fatal line), and a "~N" through a missing commit is git's "error:
+// Could not read X" before "bad revision", once.
+func TestMissingObjectsMatchGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-missing", format, damageMissingScript)
+		for _, dir := range []string{"root-tree", "middle-commit"} {
+			for _, args := range [][]string{{"f"}, {"HEAD", "--", "g"}, {"HEAD~4", "--", "f"}, {"--reverse", "HEAD~5..HEAD", "--", "g"}, {"HEAD^^^^", "--", "f"}} {
+				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
+	}
+}

@@ -32,6 +32,7 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	var exit *exitError
 	var corrupt *odb.CorruptError
 	var death interface{ GitDeath() string }
+	var exiter interface{ GitExit() (string, int) }
 	switch {
 	case errors.As(err, &usage):
 		io.WriteString(stdout, usage.Stdout)
@@ -43,6 +44,10 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 	case errors.As(err, &exit):
 		io.WriteString(stderr, exit.stderr)
 		return exit.code
+	case errors.As(err, &exiter):
+		stderrText, code := exiter.GitExit()
+		io.WriteString(stderr, stderrText)
+		return code
 	case errors.As(err, &death):
 		io.WriteString(stderr, reportLine("fatal: ", death.GitDeath()))
 		return 128

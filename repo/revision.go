@@ -62,6 +62,8 @@ type resolver struct {
 	parents map[oid.ID][]oid.ID
 	loaded  bool
 	buf     []byte
+	lastErr error           // read's last error
+	unread  map[oid.ID]bool // commits reported missing
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -212,6 +214,7 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
 	typ, data, err := res.rd.Read(id, res.buf)
+	res.lastErr = err
 	if err != nil {
 		res.readFailed(err)
 		return object.Invalid, nil, false
@@ -272,6 +275,15 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		res.parents = p
 	}
 	typ, data, ok := res.read(id)
+	if !ok && errors.Is(res.lastErr, odb.ErrNotFound) && !res.unread[id] {
+		// repo_parse_commit's error for a commit it cannot find, once:
+		// goblame may try a name twice where git resolves it once.
+		if res.unread == nil {
+			res.unread = map[oid.ID]bool{}
+		}
+		res.unread[id] = true
+		res.before = append(res.before, "error: Could not read "+id.String())
+	}
 	if !ok || typ != object.Commit {
 		return nil, false, nil
 	}

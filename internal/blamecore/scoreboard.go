@@ -823,6 +823,20 @@ func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
 	return k
 }
 
+// DiffCacheError is a working-tree blame's parent tree that git's diff
+// of it with the index (do_diff_cache) cannot parse: git says "bad tree
+// object X" and exits with 128, without a fatal line.
+type DiffCacheError struct {
+	Tree oid.ID
+}
+
+func (e *DiffCacheError) Error() string { return "bad tree object " + e.Tree.String() }
+
+// GitExit is what git prints, and its exit status.
+func (e *DiffCacheError) GitExit() (stderr string, code int) {
+	return "error: bad tree object " + e.Tree.String() + "\n", 128
+}
+
 // diffFailed is git's "unable to generate diff (parent -> target)".
 func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
 	return fmt.Errorf("unable to generate diff (%s -> %s): %w", sb.id(parent.commit), sb.id(target.commit), err)
@@ -844,7 +858,13 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, filter *filterAn
 		if err := sb.beforeUncommittedDiff(); err != nil {
 			return nil, err
 		}
-		m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
+		root := sb.hist.commits.Tree(parent.tc)
+		m, id, ok, err := sb.hist.treeEntry(root, o.path)
+		var missing *traverse.MissingTreeError
+		if errors.As(err, &missing) && missing.ID == root {
+			// git's do_diff_cache cannot parse the parent's tree.
+			return nil, &DiffCacheError{Tree: root}
+		}
 		if err != nil {
 			return nil, err
 		}
