@@ -539,6 +539,13 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
+				if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+					// get_reference takes the commit from the
+					// commit-graph without reading it; git dies
+					// in its first whole read of the object, not
+					// in parse_object's read of its type.
+					return oid.ID{}, err
+				}
 				// setup_revisions' parse_object died reading it.
 				return oid.ID{}, odb.ParseObjectFailure(err)
 			}

@@ -31,6 +31,17 @@ for target in HEAD HEAD^{tree} HEAD:f HEAD~3:f HEAD~1:d/g; do
 		printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+at)) conv=notrunc 2>/dev/null
 	done
 done
+# The same damage to an older commit's entry, under a commit-graph.
+cp -r r rg && git -C rg commit-graph write --reachable
+id=$(git -C r rev-parse HEAD~3)
+off=$(cd r && git show-index <.git/objects/pack/*.idx | awk -v id=$id '$2 == id {print $1}')
+n=0
+for at in 0 2 4 7 12; do
+	n=$((n+1)); d=g$n; cp -r rg $d
+	p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
+	if [ $at = 0 ]; then b=0; else b=$(( ($(od -An -tu1 -j $((off+at)) -N1 $p) + 85) & 255 )); fi
+	printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+at)) conv=notrunc 2>/dev/null
+done
 `
 
 // TestDamagedPackEntriesMatchGit blames through each damaged pack entry
@@ -46,6 +57,15 @@ func TestDamagedPackEntriesMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-packed", format, damagePackedScript)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
+		for i := 1; i <= 5; i++ {
+			// A commit the graph holds is not read when it is named
+			// (get_reference): git dies in its first whole read, with
+			// unpack_entry's lines, not parse_object's type read's.
+			dir := filepath.Join(root, fmt.Sprintf("g%d", i))
+			for _, args := range [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"f"}} {
+				compareWithGit(t, dir, format, nil, nil, args...)
+			}
+		}
 		for i := 1; i <= 25; i++ {
 			dir := filepath.Join(root, fmt.Sprintf("p%02d", i))
 			for _, args := range [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}} {

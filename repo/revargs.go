@@ -106,6 +106,11 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	if !found {
 		return nil, false, nil
 	}
+	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
+		// get_reference: lookup_commit_in_graph takes a commit the
+		// graph holds, and the repository has, without reading it.
+		return append(out, Revision{Name: name, ID: id, Type: object.Commit, Negative: neg}), true, nil
+	}
 	typ, ok := res.objectType(id)
 	if !ok {
 		res.lookupID = id
@@ -136,10 +141,11 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	}
 	// git's get_reference looks a commit named directly up in the
 	// commit-graph; one named through a tag is read from its object.
-	parents, ok, err := res.commitParents(c)
+	parse := res.commitParents
 	if c == id {
-		parents, ok, err = res.graphParents(c)
+		parse = res.graphParents
 	}
+	parents, ok, err := parse(c)
 	if err != nil || !ok {
 		return nil, false, err
 	}

@@ -607,10 +607,11 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 		// git's get_nth_ancestor: the commit named is read from its
 		// object (lookup_commit_reference), the ones after it are
 		// parsed from the commit-graph where it holds them.
-		parents, ok, err := res.commitParents(c)
-		if !first {
-			parents, ok, err = res.graphParents(c)
+		parse := res.graphParents
+		if first {
+			parse = res.commitParents
 		}
+		parents, ok, err := parse(c)
 		if err != nil || !ok || len(parents) == 0 {
 			return oid.ID{}, false, err
 		}
