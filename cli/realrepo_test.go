@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"golang.org/x/sys/unix"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -296,4 +295,3 @@ func editBuffer(r *rand.Rand, blob []byte) []byte {
 	}
 	return bytes.Join(lines, []byte("\n"))
 }
-
