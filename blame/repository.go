@@ -109,26 +109,19 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 // commitGraphInfo is git's death reading the commit-graph's data for
 // the commit id parsed from its object (traverse.Graph.Info), or nil.
 func (r *Repository) commitGraphInfo(id oid.ID) error {
-	if !r.inCommitGraph(id) {
-		return nil
+	if g := r.gitGraph(); g != nil {
+		return g.Info(id)
 	}
-	g, _, err := r.commitGraph()
-	if g == nil || err != nil {
-		return nil
-	}
-	return g.Info(id)
+	return nil
 }
 
 // commitGraphParents gives the parents the commit-graph git would read
-// (see inCommitGraph) lists for the commit id; its error is git's death
-// at a parent position beyond the graph. A row git would read past its
-// file (goblame drops the graph there) reads as not found.
+// (see gitGraph) lists for the commit id; its error is git's death at a
+// parent position beyond the graph. A row git would read past its file
+// (goblame drops the graph there) reads as not found.
 func (r *Repository) commitGraphParents(id oid.ID) ([]oid.ID, bool, error) {
-	if !r.inCommitGraph(id) {
-		return nil, false, nil
-	}
-	g, _, err := r.commitGraph()
-	if g == nil || err != nil {
+	g := r.gitGraph()
+	if g == nil {
 		return nil, false, nil
 	}
 	parents, found, err := g.Parents(id)
@@ -142,23 +135,33 @@ func (r *Repository) commitGraphParents(id oid.ID) ([]oid.ID, bool, error) {
 	return parents, found, nil
 }
 
-// inCommitGraph reports whether the commit-graph git would read (none
-// with replace refs, grafts or a shallow boundary, or core.commitGraph
-// off) holds the commit id.
+// inCommitGraph reports whether the commit-graph git would read holds
+// the commit id.
 func (r *Repository) inCommitGraph(id oid.ID) bool {
-	settings, err := r.readSettings()
-	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
-		return false
-	}
-	if parents, _, err := r.repo.EffectiveParents(); err != nil || len(parents) > 0 {
-		return false
-	}
-	g, _, err := r.commitGraph()
-	if g == nil || err != nil {
+	g := r.gitGraph()
+	if g == nil {
 		return false
 	}
 	_, ok := g.Position(id)
 	return ok
+}
+
+// gitGraph is the commit-graph git would read outside a blame's own
+// options: none with replace refs, grafts or a shallow boundary, or
+// core.commitGraph off.
+func (r *Repository) gitGraph() *traverse.Graph {
+	settings, err := r.readSettings()
+	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
+		return nil
+	}
+	if parents, _, err := r.repo.EffectiveParents(); err != nil || len(parents) > 0 {
+		return nil
+	}
+	g, _, err := r.commitGraph()
+	if err != nil {
+		return nil
+	}
+	return g
 }
 
 // Repo returns the underlying repository (its paths, config, refs).

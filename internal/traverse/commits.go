@@ -479,27 +479,11 @@ func (cs *Commits) Generation(c *Commit) uint64 {
 // same paths for many commits should prepare keys once with NewBloomKey
 // and call MaybeChangedKeys.
 func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
-	if cs.graph != nil && cs.graph.bloomRaw {
-		keys := make([]BloomKey, len(paths))
-		for i, p := range paths {
-			keys[i] = NewBloomKey(p)
-		}
-		if maybe, ok := cs.rawMaybeChanged(commit, keys); ok {
-			return maybe
-		}
+	keys := make([]BloomKey, len(paths))
+	for i, p := range paths {
+		keys[i] = NewBloomKey(p)
 	}
-	filter, s, ok := cs.filter(commit)
-	if !ok {
-		return true
-	}
-	for _, p := range paths {
-		k := NewBloomKey(p)
-		if k.mayContain(filter, s) {
-			return true
-		}
-	}
-	cs.stats.BloomNo++
-	return false
+	return cs.MaybeChangedKeys(commit, keys)
 }
 
 // MaybeChangedKeys is MaybeChanged for prepared keys; it does not
