@@ -20,28 +20,25 @@ const damagePackedScript = `git init -q r && cd r
 for i in 1 2 3 4 5 6; do seq 1 $((i*20)) | sed "s/^/line /" >f; mkdir -p d; echo "x$i" >d/g; commit_all c$i; done
 git repack -adq
 cd ..
-n=0
-for target in HEAD HEAD^{tree} HEAD:f HEAD~3:f HEAD~1:d/g; do
-	id=$(git -C r rev-parse "$target")
+# damage SRC NAME TARGET: five copies of SRC (named by the printf
+# format NAME and a running count) whose pack entry of TARGET has its
+# byte 0 zeroed, or byte 2, 4, 7 or 12 changed.
+damage () {
+	id=$(git -C r rev-parse "$3")
 	off=$(cd r && git show-index <.git/objects/pack/*.idx | awk -v id=$id '$2 == id {print $1}')
 	for at in 0 2 4 7 12; do
-		n=$((n+1)); d=$(printf 'p%02d' $n); cp -r r $d
+		n=$((n+1)); d=$(printf "$2" $n); cp -r $1 $d
 		p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
 		if [ $at = 0 ]; then b=0; else b=$(( ($(od -An -tu1 -j $((off+at)) -N1 $p) + 85) & 255 )); fi
 		printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+at)) conv=notrunc 2>/dev/null
 	done
-done
+}
+n=0
+for target in HEAD HEAD^{tree} HEAD:f HEAD~3:f HEAD~1:d/g; do damage r 'p%02d' "$target"; done
 # The same damage to an older commit's entry, under a commit-graph.
 cp -r r rg && git -C rg commit-graph write --reachable
-id=$(git -C r rev-parse HEAD~3)
-off=$(cd r && git show-index <.git/objects/pack/*.idx | awk -v id=$id '$2 == id {print $1}')
 n=0
-for at in 0 2 4 7 12; do
-	n=$((n+1)); d=g$n; cp -r rg $d
-	p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
-	if [ $at = 0 ]; then b=0; else b=$(( ($(od -An -tu1 -j $((off+at)) -N1 $p) + 85) & 255 )); fi
-	printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+at)) conv=notrunc 2>/dev/null
-done
+damage rg 'g%d' HEAD~3
 `
 
 // TestDamagedPackEntriesMatchGit blames through each damaged pack entry
