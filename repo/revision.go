@@ -62,7 +62,6 @@ type resolver struct {
 	parents map[oid.ID][]oid.ID
 	loaded  bool
 	buf     []byte
-	lastErr error           // read's last error
 	unread  map[oid.ID]bool // commits reported missing
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
@@ -213,15 +212,20 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 }
 
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
+	typ, data, err := res.readErr(id)
+	return typ, data, err == nil
+}
+
+// readErr is read with the read's error.
+func (res *resolver) readErr(id oid.ID) (object.Type, []byte, error) {
 	typ, data, err := res.rd.Read(id, res.buf)
-	res.lastErr = err
 	if err != nil {
 		res.readFailed(err)
-		return object.Invalid, nil, false
+		return object.Invalid, nil, err
 	}
 	res.reads++
 	res.buf = data
-	return typ, data, true
+	return typ, data, nil
 }
 
 // derefTag follows tags until a non-tag; ok false when an object is
@@ -274,8 +278,9 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		}
 		res.parents = p
 	}
-	typ, data, ok := res.read(id)
-	if !ok && errors.Is(res.lastErr, odb.ErrNotFound) && !res.unread[id] {
+	typ, data, err := res.readErr(id)
+	ok := err == nil
+	if errors.Is(err, odb.ErrNotFound) && !res.unread[id] {
 		// repo_parse_commit's error for a commit it cannot find, once:
 		// goblame may try a name twice where git resolves it once.
 		if res.unread == nil {
