@@ -37,21 +37,27 @@ const (
 	// maxPathAheadAnswers bounds the answers kept: past it they are
 	// dropped and collected afresh.
 	maxPathAheadAnswers = 1 << 16
-	// firstPathLead is how many commits to be looked up the goroutine
-	// leaves to the walk the first time the walk catches up with it;
-	// each time after, twice as many, up to maxPathLead. The two looked
-	// the same trees up whenever the walk caught up: with a first lead of
-	// 4 and at most 64, 22-124 of gitoxide gix/src/lib.rs's ~290 root
-	// trees were read by both, and the look-ahead's 9.8 ms of work took
-	// 4.5 ms off the walk (perf, 80 runs). With 16 and 128 (paired fresh
-	// runs, 40 rounds, 2026-12-06): gix/src/lib.rs -0.43 ms [-0.72,
-	// -0.13] of 11.4, and again -0.62 [-1.22, -0.07] of 13.1;
-	// gix/Cargo.toml, go-git repository.go, git/git README.md and
-	// builtin/blame.c within their noise. Also leaving the walk the first 32 lookups did
-	// better still on git/git builtin/blame.c (-2.9 ms [-3.7, -1.2] of
-	// 72.6), but a short history's look-ahead then answers nothing, and
-	// the tests of the look-ahead on short random histories could no
-	// longer see it work.
+	// firstPathSkip is how many commits to be looked up the goroutine
+	// leaves to the walk at its start, firstPathLead how many the first
+	// time the walk catches up with it; each time after, twice as many,
+	// up to maxPathLead. Started at the walk's commit, the two looked
+	// the same trees up: with no skip, a first lead of 4 and at most 64,
+	// 22-124 of gitoxide gix/src/lib.rs's ~290 root trees were read by
+	// both, and the look-ahead's 9.8 ms of work took 4.5 ms off the walk
+	// (perf, 80 runs). A lead of 16 up to 128 (paired fresh runs, 40
+	// rounds, 2026-12-06): gix/src/lib.rs -0.43 ms [-0.72, -0.13] of
+	// 11.4, and again -0.62 [-1.22, -0.07] of 13.1; gix/Cargo.toml,
+	// go-git repository.go, git/git README.md and builtin/blame.c within
+	// their noise. The skip of 32 on top (80 rounds): git/git
+	// builtin/blame.c -3.59 ms [-6.26, -1.35] of 81.7, its working-tree
+	// blame (fugitive, 30) -2.21 [-3.73, -0.76] of 79.1; gix/src/lib.rs,
+	// Cargo.toml and gix/Cargo.toml, gitoxide README.md, go-git
+	// repository.go, worktree.go and Magit's -L 1,60 Makefile, git/git
+	// README.md, diff.c and Makefile within their noise. Commits skipped
+	// at the start that the walk has not reached when the goroutine gets
+	// to the end of the history are looked up then (a short history's
+	// look-ahead would otherwise answer nothing).
+	firstPathSkip = 32
 	firstPathLead = 16
 	maxPathLead   = 128
 )
@@ -160,6 +166,10 @@ type pathAheadItem struct {
 	pos   uint32
 	time  uint64
 	entry lookupResult
+	// stale: entry was not looked up but handed down from a commit
+	// passed without a lookup (one the walk had passed, or skipped),
+	// where the path may have changed.
+	stale bool
 }
 
 func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstParent bool) {
@@ -167,7 +177,11 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 	key := NewBloomKey(pa.path)
 	// skip is how many commits to be looked up to leave to the walk
 	// before looking up again, lead how many the next time.
-	fellBehind, skip, lead := false, 0, firstPathLead
+	fellBehind, skip, lead := false, firstPathSkip, firstPathLead
+	// skipped holds the commits skipped while the walk had not passed
+	// them, retrying whether the goroutine has gone back to them.
+	var skipped []pathAheadItem
+	retrying := false
 	lookup := func(tree oid.ID) (lookupResult, bool) {
 		if !pa.takeCredit(trees.rd, graph) {
 			return lookupResult{}, false
@@ -221,11 +235,21 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 	seen(from)
 	push(pathAheadItem{pos: from, time: start.time, entry: own})
 	var parents, scratch []uint32
-	for len(queue) > 0 {
+	for len(queue) > 0 || !retrying && len(skipped) > 0 {
 		select {
 		case <-pa.stop:
 			return
 		default:
+		}
+		if len(queue) == 0 {
+			// At the end of the history with commits it skipped: the
+			// walk may not have reached them yet (a short history).
+			retrying = true
+			for _, it := range skipped {
+				it.stale = true
+				push(it)
+			}
+			skipped = nil
 		}
 		it := pop()
 		e, err := graph.entry(it.pos, parents[:0])
@@ -256,7 +280,7 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 					return
 				}
 				scratch = pe.parents
-				push(pathAheadItem{pos: parents[0], time: pe.time, entry: it.entry})
+				push(pathAheadItem{pos: parents[0], time: pe.time, entry: it.entry, stale: it.stale})
 			}
 			continue
 		}
@@ -271,9 +295,25 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		} else if fellBehind {
 			fellBehind = false
 		}
-		if !behind && skip > 0 {
+		if !behind && skip > 0 && !retrying {
 			skip--
 			behind = true
+			skipped = append(skipped, it)
+		}
+		if !behind && it.stale {
+			// Its own entry first: what the walk's origin holds here.
+			tree, ok := graph.tree(it.pos)
+			if !ok {
+				return
+			}
+			r, ok := lookup(tree)
+			if !ok {
+				return
+			}
+			if !r.found {
+				continue // the walk does not come here with the path
+			}
+			it.entry, it.stale = r, false
 		}
 		// Where the walk will go from here: the first parent with the
 		// same blob takes everything (passesWhole); else every parent
@@ -306,7 +346,7 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, bloom, firstPa
 		}
 		switch {
 		case behind:
-			found = append(next[:0], pathAheadItem{pos: parents[0], entry: it.entry})
+			found = append(next[:0], pathAheadItem{pos: parents[0], entry: it.entry, stale: true})
 		case same >= 0:
 			found = append(next[:0], pathAheadItem{pos: parents[same], entry: sameEntry})
 		default:
