@@ -231,6 +231,34 @@ type run struct {
 	// --contents): git went to the top of the work tree for it
 	// (setup_work_tree), where its programs run.
 	inWorkTree bool
+	// parents holds the grafts and shallow boundary once read
+	// (effectiveParents), parentsErr what reading them failed of.
+	parentsRead bool
+	parents     map[oid.ID][]oid.ID
+	parentsErr  error
+}
+
+// effectiveParents reads info/grafts and the shallow file the first time
+// it is called, printing what git prints then (the grafts' deprecation
+// hint, bad graft lines): git reads them once, when it first parses a
+// commit, which is the first revision on the command line's
+// (setup_revisions), else HEAD's as the parent of the working tree, from
+// the top of the work tree (inWorkTree: a relative GIT_GRAFT_FILE is
+// taken from there).
+func (b *run) effectiveParents(inWorkTree bool) (map[oid.ID][]oid.ID, error) {
+	if !b.parentsRead {
+		b.parentsRead = true
+		read := b.repo.EffectiveParents
+		if inWorkTree {
+			read = b.repo.EffectiveParentsInWorkTree
+		}
+		var msgs []string
+		b.parents, msgs, b.parentsErr = read()
+		for _, m := range msgs {
+			b.warn(m)
+		}
+	}
+	return b.parents, b.parentsErr
 }
 
 // commandDir is where git runs the blame's programs: its directory after
@@ -274,6 +302,12 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	revs, err := b.revisions(words)
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if len(revs) > 0 {
+		// setup_revisions parsed the commits named.
+		if _, err := b.effectiveParents(false); err != nil {
+			return nil, nil, false, err
+		}
 	}
 	if opts.AfterRevisions != nil {
 		if err := opts.AfterRevisions(); err != nil {
@@ -661,16 +695,9 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 // used.
 func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	r := b.repo
-	effectiveParents := r.EffectiveParents
-	if b.inWorkTree {
-		effectiveParents = r.EffectiveParentsInWorkTree
-	}
-	parents, msgs, err := effectiveParents()
+	parents, err := b.effectiveParents(b.inWorkTree)
 	if err != nil {
 		return nil, false, err
-	}
-	for _, m := range msgs {
-		b.warn(m)
 	}
 	grafts := parents
 	if len(b.opts.Grafts) > 0 {

@@ -78,6 +78,10 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 		return nil, fatalf("no such commit %s", head)
 	}
+	// lookup_commit_reference parsed HEAD: the grafts are read now.
+	if _, err := b.effectiveParents(true); err != nil {
+		return nil, err
+	}
 	parents := []oid.ID{head}
 	merges, err := r.MergeHeads()
 	if err != nil {

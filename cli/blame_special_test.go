@@ -70,6 +70,13 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"bare.git", []string{"--contents", "-", "file"}},
 			{"shallow", []string{"file"}}, {"shallow", []string{"-p", "HEAD", "--", "file"}}, {"shallow", []string{"--root", "HEAD", "--", "file"}},
 			{"grafted", []string{"HEAD", "--", "file"}}, {"grafted", []string{"-p", "HEAD", "--", "file"}},
+			// git reads the grafts (and prints their hint) when it first
+			// parses a commit: before the deaths that follow.
+			{"grafted", []string{"nosuch"}}, {"grafted", []string{"HEAD", "--", "nosuch"}},
+			{"grafted", []string{"--contents", "/nonexistent", "file"}}, {"grafted", []string{"--contents", "/nonexistent", "HEAD", "--", "file"}},
+			{"grafted", []string{"--reverse", "--contents", "/nonexistent", "HEAD", "--", "file"}},
+			{"grafted", []string{"HEAD", "HEAD~1", "--", "file"}}, {"grafted", []string{"HEAD~2", "--", "file"}},
+			{"grafted", []string{"-L", "9,10", "HEAD", "--", "file"}},
 			{"replaced", []string{"HEAD", "--", "file"}}, {"replaced", []string{"-p", "HEAD", "--", "file"}},
 			{"wt", []string{"HEAD", "--", "file"}},
 		}

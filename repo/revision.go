@@ -272,7 +272,12 @@ func (res *resolver) commitReference(id oid.ID) (oid.ID, bool) {
 func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	if !res.loaded {
 		res.loaded = true
-		p, _, err := res.r.EffectiveParents()
+		// git prints the grafts' hint as it reads them, before the
+		// lines and the death of a revision that fails (a resolution
+		// that succeeds leaves them to the caller, which reads the
+		// grafts again).
+		p, msgs, err := res.r.EffectiveParents()
+		res.before = append(res.before, msgs...)
 		if err != nil {
 			return nil, false, fatalError{err}
 		}
