@@ -3,7 +3,6 @@ package blame
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,7 +101,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		if wt.Source == "" {
 			wt.Source = "standard input"
 		}
-		data, err := io.ReadAll(opts.Contents)
+		data, err := readContents(opts.Contents)
 		if err != nil {
 			return nil, fatalf("failed to read from stdin")
 		}
