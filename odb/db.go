@@ -506,8 +506,9 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 		}
 		off, ok, err := p.find(raw)
 		if err != nil {
-			if errors.Is(err, ErrUnmappable) {
-				return location{}, err // git dies opening that index
+			if errors.Is(err, ErrUnmappable) || errors.Is(err, errBadLargeOffset) {
+				// git dies opening that index, or reading the offset
+				return location{}, err
 			}
 			firstErr = cmpOr(firstErr, err)
 			continue

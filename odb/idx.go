@@ -222,9 +222,12 @@ func (x *packIndex) offset(i uint32) (uint64, error) {
 	if v&0x80000000 == 0 {
 		return uint64(v), nil
 	}
+	// git's check_pack_index_ptr: the entry may lie in the file's
+	// trailing checksums, not in its last 8 bytes (nor past them).
 	k := uint64(v & 0x7fffffff)
-	if k >= uint64(len(x.large))/8 {
+	at := uint64(len(x.data)-len(x.large)-2*x.hashLen) + 8*k
+	if at >= uint64(len(x.data))-8 {
 		return 0, corrupt(x.path, int64(1032+uint64(x.count)*uint64(x.hashLen+4)+4*uint64(i)), errBadLargeOffset, "bad pack offset entry")
 	}
-	return binary.BigEndian.Uint64(x.large[8*k:]), nil
+	return binary.BigEndian.Uint64(x.data[at:]), nil
 }

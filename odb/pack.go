@@ -336,6 +336,14 @@ func (p *pack) find(raw []byte) (uint64, bool, error) {
 	}
 	off, err := x.offset(i)
 	if err != nil {
+		if errors.Is(err, errBadLargeOffset) {
+			// nth_packed_object_offset dies there.
+			var ce *CorruptError
+			if errors.As(err, &ce) {
+				death := "offset beyond end of pack index for " + p.gitBase + ".pack (truncated index?)"
+				ce.Git = &GitFailure{InfoFatal: death, Fatal: death}
+			}
+		}
 		return 0, false, err
 	}
 	if off == 0 {
