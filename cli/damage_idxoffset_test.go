@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -47,11 +45,6 @@ func TestDamagedIndexOffsetsMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-idx-offset", format, damageIdxOffsetScript)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		for i := 1; i <= 12; i++ {
-			dir := filepath.Join(root, fmt.Sprintf("x%02d", i))
-			for _, args := range [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"HEAD~3..HEAD", "--", "f"}} {
-				compareWithGit(t, dir, format, nil, nil, args...)
-			}
-		}
+		compareEachCopy(t, root, "x%02d", 12, format, [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"HEAD~3..HEAD", "--", "f"}})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 // damagePackedScript makes copies of a packed repository (one pack, no
@@ -54,20 +55,22 @@ func TestDamagedPackEntriesMatchGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-packed", format, damagePackedScript)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		for i := 1; i <= 5; i++ {
-			// A commit the graph holds is not read when it is named
-			// (get_reference): git dies in its first whole read, with
-			// unpack_entry's lines, not parse_object's type read's.
-			dir := filepath.Join(root, fmt.Sprintf("g%d", i))
-			for _, args := range [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"f"}} {
-				compareWithGit(t, dir, format, nil, nil, args...)
-			}
-		}
-		for i := 1; i <= 25; i++ {
-			dir := filepath.Join(root, fmt.Sprintf("p%02d", i))
-			for _, args := range [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}} {
-				compareWithGit(t, dir, format, nil, nil, args...)
-			}
+		// A commit the graph holds is not read when it is named
+		// (get_reference): git dies in its first whole read, with
+		// unpack_entry's lines, not parse_object's type read's.
+		compareEachCopy(t, root, "g%d", 5, format, [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"f"}})
+		compareEachCopy(t, root, "p%02d", 25, format, [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}})
+	}
+}
+
+// compareEachCopy runs compareWithGit with each of argSets in the
+// fixture's copies root/fmt.Sprintf(name, i), i from 1 to n.
+func compareEachCopy(t *testing.T, root, name string, n int, format oid.Format, argSets [][]string) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		dir := filepath.Join(root, fmt.Sprintf(name, i))
+		for _, args := range argSets {
+			compareWithGit(t, dir, format, nil, nil, args...)
 		}
 	}
 }
