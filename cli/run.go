@@ -36,6 +36,8 @@ type blameRun struct {
 	// childEnvOnce makes childEnvValue (childEnv).
 	childEnvOnce  sync.Once
 	childEnvValue []string
+	// phases times the run's phases (GOBLAME_TRACE_PHASES); nil: off.
+	phases *phaseMarks
 }
 
 // warn writes a line of git's warning()/error() (or advice) at once, as
@@ -111,8 +113,13 @@ func localZone(env Environ) *time.Location {
 
 func (b *blameRun) run(args []string) error {
 	env := b.env
+	b.phases = newPhaseMarks(env.Getenv)
 	b.stderr = bufio.NewWriter(env.Stderr)
 	defer b.flush()
+	defer func() {
+		b.phases.mark("end")
+		b.phases.print(b.stderr)
+	}()
 	if len(args) == 1 && args[0] == "-h" {
 		// git answers a lone -h outside a repository too (its setup is
 		// gentle then), but reads the configuration first, and dies of
@@ -143,6 +150,7 @@ func (b *blameRun) run(args []string) error {
 			hugePageFresh()
 		}
 	}
+	b.phases.mark("tuned")
 	b.now = env.Now()
 	b.dateNow = b.now
 	if v := env.Getenv("GIT_TEST_DATE_NOW"); v != "" {
@@ -153,6 +161,7 @@ func (b *blameRun) run(args []string) error {
 	b.local = localZone(env)
 
 	r, err := repo.Discover(b.repoEnv())
+	b.phases.mark("discovered")
 	if err != nil {
 		if errors.Is(err, repo.ErrNotRepository) {
 			if cerr := b.readConfigBeforeDiscovery(); cerr != nil {
@@ -228,6 +237,7 @@ func (b *blameRun) run(args []string) error {
 		},
 	}
 	a, err := ParseArgs(args, cfg.args, ctx)
+	b.phases.mark("parsed")
 	if err != nil {
 		return err
 	}
@@ -272,6 +282,7 @@ func (b *blameRun) run(args []string) error {
 		}
 	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
+	b.phases.mark("prepared")
 	if err != nil {
 		return err
 	}
@@ -298,8 +309,13 @@ func (b *blameRun) run(args []string) error {
 	if a.Incremental {
 		inc := format.NewIncremental(b.env.Stdout, fopts)
 		left := linesToBlame(p)
+		first := true
 		if _, err := p.Run(func(e blame.Entry) error {
 			inc.Entry(e)
+			if first {
+				first = false
+				b.phases.mark("entry")
+			}
 			// (not once the last line is out: the walk has ended)
 			if left -= e.NumLines; left > 0 && huge != nil {
 				huge.entry()
@@ -308,6 +324,7 @@ func (b *blameRun) run(args []string) error {
 		}); err != nil {
 			return err
 		}
+		b.phases.mark("walked")
 		return inc.Err()
 	}
 	progress := a.Progress == 1 || (a.Progress < 0 && env.StderrIsTerminal)
@@ -318,6 +335,7 @@ func (b *blameRun) run(args []string) error {
 		onEntry = func(e blame.Entry) error { prog.entry(e); return nil }
 	}
 	res, err := p.Run(onEntry)
+	b.phases.mark("walked")
 	if prog != nil {
 		prog.stop()
 	}
@@ -339,6 +357,7 @@ func (b *blameRun) run(args []string) error {
 		}
 	}
 	err = format.Write(out, res, fopts)
+	b.phases.mark("written")
 	if paged && errors.Is(err, syscall.EPIPE) {
 		// The pager quit early ("q" in less): git dies of SIGPIPE
 		// without a word, and the shell sees 128+13.

@@ -304,6 +304,9 @@ var environment = []envVar{
 	{[]string{"GOBLAME_GIT"}, "the real git the git shim (see FILES) runs for the commands it does not answer itself; " +
 		"by default the first git on PATH after the shim's own directory"},
 	{[]string{"GOBLAME_TRACE_STATS"}, "when set, goblame prints the blame's internal counters on standard error (goblame's own)"},
+	{[]string{"GOBLAME_TRACE_PHASES"}, "a CLOCK_MONOTONIC reading in nanoseconds, taken by the program that starts goblame: goblame then prints on " +
+		"standard error, at its end, how many milliseconds after it each phase of the run ended (goblame's own; " +
+		"benchmarks/startup/phases.py in the source sets it)"},
 }
 
 func environmentItems() []block {
