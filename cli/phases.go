@@ -23,8 +23,8 @@ type phaseMarks struct {
 }
 
 // newPhaseMarks reads GOBLAME_TRACE_PHASES; nil when it is unset or not
-// a number.
-func newPhaseMarks(getenv func(string) string) *phaseMarks {
+// a number. started is phaseClock's reading at the start of the run.
+func newPhaseMarks(getenv func(string) string, started int64) *phaseMarks {
 	v := getenv("GOBLAME_TRACE_PHASES")
 	if v == "" {
 		return nil // (and nothing allocated: see process.go)
@@ -33,9 +33,17 @@ func newPhaseMarks(getenv func(string) string) *phaseMarks {
 	if err != nil {
 		return nil
 	}
-	p := &phaseMarks{t0: t0}
-	p.mark("start")
-	return p
+	return &phaseMarks{t0: t0, names: []string{"start"}, at: []int64{started}}
+}
+
+// phaseClock reads CLOCK_MONOTONIC, in nanoseconds (0 if it cannot),
+// allocating nothing.
+func phaseClock() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
+		return 0
+	}
+	return ts.Nano()
 }
 
 // mark records that the phase name ended now.
@@ -43,12 +51,8 @@ func (p *phaseMarks) mark(name string) {
 	if p == nil {
 		return
 	}
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
-		return
-	}
 	p.names = append(p.names, name)
-	p.at = append(p.at, ts.Nano())
+	p.at = append(p.at, phaseClock())
 }
 
 // print writes a "phase NAME MS" line per mark.
