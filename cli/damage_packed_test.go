@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
-	"github.com/goblame/goblame/oid"
 )
 
 // damagePackedScript makes copies of a packed repository (one pack, no
@@ -60,17 +57,5 @@ func TestDamagedPackEntriesMatchGit(t *testing.T) {
 		// unpack_entry's lines, not parse_object's type read's.
 		compareEachCopy(t, root, "g%d", 5, format, [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"f"}})
 		compareEachCopy(t, root, "p%02d", 25, format, [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}})
-	}
-}
-
-// compareEachCopy runs compareWithGit with each of argSets in the
-// fixture's copies root/fmt.Sprintf(name, i), i from 1 to n.
-func compareEachCopy(t *testing.T, root, name string, n int, format oid.Format, argSets [][]string) {
-	t.Helper()
-	for i := 1; i <= n; i++ {
-		dir := filepath.Join(root, fmt.Sprintf(name, i))
-		for _, args := range argSets {
-			compareWithGit(t, dir, format, nil, nil, args...)
-		}
 	}
 }

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 // damageScript makes damaged copies of one small repository: a missing
@@ -115,11 +117,18 @@ func TestDamagedIndexMatchesGit(t *testing.T) {
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-index", format, damageIndexScript)
 		goldens.RequireFiles(root, "i*/.git/index")
-		for i := 1; i <= 4; i++ {
-			dir := filepath.Join(root, "i"+string(rune('0'+i)))
-			for _, args := range [][]string{{"f"}, {"-L", "2,3", "--", "h"}, {"HEAD", "--", "d/g"}} {
-				compareWithGit(t, dir, format, nil, nil, args...)
-			}
+		compareEachCopy(t, root, "i%d", 4, format, [][]string{{"f"}, {"-L", "2,3", "--", "h"}, {"HEAD", "--", "d/g"}})
+	}
+}
+
+// compareEachCopy runs compareWithGit with each of argSets in the
+// fixture's copies root/fmt.Sprintf(name, i), i from 1 to n.
+func compareEachCopy(t *testing.T, root, name string, n int, format oid.Format, argSets [][]string) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		dir := filepath.Join(root, fmt.Sprintf(name, i))
+		for _, args := range argSets {
+			compareWithGit(t, dir, format, nil, nil, args...)
 		}
 	}
 }
