@@ -335,15 +335,12 @@ func (p *pack) find(raw []byte) (uint64, bool, error) {
 		return 0, false, nil
 	}
 	off, err := x.offset(i)
+	if ce, ok := err.(*CorruptError); ok && ce.Err == errBadLargeOffset {
+		// nth_packed_object_offset dies there (check_pack_index_ptr).
+		death := "offset beyond end of pack index for " + p.gitBase + ".pack (truncated index?)"
+		ce.Git = &GitFailure{InfoFatal: death, Fatal: death}
+	}
 	if err != nil {
-		if errors.Is(err, errBadLargeOffset) {
-			// nth_packed_object_offset dies there.
-			var ce *CorruptError
-			if errors.As(err, &ce) {
-				death := "offset beyond end of pack index for " + p.gitBase + ".pack (truncated index?)"
-				ce.Git = &GitFailure{InfoFatal: death, Fatal: death}
-			}
-		}
 		return 0, false, err
 	}
 	if off == 0 {
