@@ -47,7 +47,7 @@ type lineKeys struct {
 	seed     maphash.Seed
 	ignoreWS bool
 	filter   [1 << 10]uint64
-	set      map[uint64]struct{}
+	set      map[uint32]struct{}
 }
 
 // reset empties k for a round under the given -w setting.
@@ -62,7 +62,7 @@ func (k *lineKeys) reset(ignoreWS bool) {
 func (k *lineKeys) init(ignoreWS bool) {
 	if k.set == nil {
 		k.seed = maphash.MakeSeed()
-		k.set = make(map[uint64]struct{})
+		k.set = make(map[uint32]struct{})
 	}
 	k.ignoreWS = ignoreWS
 }
@@ -93,12 +93,12 @@ func (k *lineKeys) hash(line []byte) uint64 {
 func isBlameSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 func (k *lineKeys) add(line []byte) {
-	h := k.hash(line)
+	h := uint32(k.hash(line))
 	k.filter[h>>6&(1<<10-1)] |= 1 << (h & 63)
 	k.set[h] = struct{}{}
 }
 
-func (k *lineKeys) has(h uint64) bool {
+func (k *lineKeys) has(h uint32) bool {
 	if k.filter[h>>6&(1<<10-1)]&(1<<(h&63)) == 0 {
 		return false
 	}
@@ -117,16 +117,23 @@ func (sb *scoreboard) entryLineKeys(keys *lineKeys, ents []*entry) {
 }
 
 // lineSummary is what the prefilter needs of a candidate blob, kept in
-// place of the blob while it is not diffed: each line's key and ASCII
-// alphanumerics, in order (12 bytes a line; git.git's C files average 25
-// bytes a line).
+// place of the blob while it is not diffed: each line's key (the low 32
+// bits of its hash, which lineKeys' set holds too: a collision errs only
+// towards diffing) and its count of ASCII alphanumerics, in order: 6
+// bytes a line (git.git's C files average 25 bytes a line). Under -C -C
+// -C the remembered summaries are most of the heap: 12 bytes a line held
+// 30 MB of git.git's builtin/blame.c's 110-130 MB live heap.
 type lineSummary struct {
-	keys  []uint64
-	alnum []uint32
+	keys  []uint32
+	alnum []uint16 // saturating at manyAlnum
 }
 
+// manyAlnum is a summary's count for a line of that many ASCII
+// alphanumerics or more: its run may score above any copy score.
+const manyAlnum = 1<<16 - 1
+
 // bytes is the memory s holds.
-func (s *lineSummary) bytes() int { return 8*cap(s.keys) + 4*cap(s.alnum) }
+func (s *lineSummary) bytes() int { return 4*cap(s.keys) + 2*cap(s.alnum) }
 
 // isAlnum marks the ASCII alphanumerics (entryScore's count).
 var isAlnum = func() (t [256]uint8) {
@@ -142,7 +149,7 @@ var isAlnum = func() (t [256]uint8) {
 func (k *lineKeys) summarize(s *lineSummary, data []byte) {
 	n := bytes.Count(data, []byte{'\n'}) + 1
 	if cap(s.keys) < n {
-		s.keys, s.alnum = make([]uint64, 0, n), make([]uint32, 0, n)
+		s.keys, s.alnum = make([]uint32, 0, n), make([]uint16, 0, n)
 	}
 	s.keys, s.alnum = s.keys[:0], s.alnum[:0]
 	for len(data) > 0 {
@@ -152,12 +159,12 @@ func (k *lineKeys) summarize(s *lineSummary, data []byte) {
 			line, next = data[:i], i+1
 		}
 		data = data[next:]
-		var alnum uint32
+		alnum := 0
 		for _, c := range line {
-			alnum += uint32(isAlnum[c])
+			alnum += int(isAlnum[c])
 		}
-		s.keys = append(s.keys, k.hash(line))
-		s.alnum = append(s.alnum, alnum)
+		s.keys = append(s.keys, uint32(k.hash(line)))
+		s.alnum = append(s.alnum, uint16(min(alnum, manyAlnum)))
 	}
 }
 
@@ -172,8 +179,9 @@ func (k *lineKeys) mayHoldCopy(s *lineSummary, minScore int) bool {
 			run = 1
 			continue
 		}
-		run += int(s.alnum[i])
-		if run > minScore {
+		a := s.alnum[i]
+		run += int(a)
+		if run > minScore || a == manyAlnum {
 			return true
 		}
 	}

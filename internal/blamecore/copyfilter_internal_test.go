@@ -41,3 +41,27 @@ func TestSummaryCountsAsEntryScore(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryLongLineMayHoldCopy checks that a line of more ASCII
+// alphanumerics than a summary counts is taken as able to score above
+// any copy score (git's -C<num> takes any unsigned long), and that the
+// summary still rules out a blob whose long line is in no entry.
+func TestSummaryLongLineMayHoldCopy(t *testing.T) {
+	long := bytes.Repeat([]byte{'a'}, manyAlnum+10)
+	blob := append(append([]byte("x\n"), long...), "\ny\n"...)
+	var keys lineKeys
+	keys.init(false)
+	var s lineSummary
+	keys.summarize(&s, blob)
+	if got := s.alnum[1]; got != manyAlnum {
+		t.Fatalf("the long line counts %d alphanumerics, want the saturated %d", got, manyAlnum)
+	}
+	keys.add([]byte("other line"))
+	if keys.mayHoldCopy(&s, 1<<20) {
+		t.Errorf("a blob none of whose lines is in the entries may hold a copy")
+	}
+	keys.add(long)
+	if !keys.mayHoldCopy(&s, 1<<20) {
+		t.Errorf("a blob whose %d-alphanumeric line is in the entries is ruled out at copy score %d", len(long), 1<<20)
+	}
+}
