@@ -28,6 +28,8 @@ func TestMain(m *testing.M) {
 		processChildGC(false)
 	case "gc-hugepages":
 		processChildGC(true)
+	case "gc-large":
+		processChildGCLargeHeap()
 	case "gc-hugepages-late":
 		processChildHugePagesLate()
 	case "gc-hugepages-small":
@@ -173,6 +175,55 @@ func processChildHugePagesSmall() {
 }
 
 // gcPercent is the collector's GOGC setting, read from runtime/metrics.
+// processChildGCLargeHeap checks that once a collection after the first
+// leaves largeHeapBytes live, the collector runs at largeHeapGCPercent,
+// and not before: 16 MiB kept live past the first collection leave it at
+// 100 over several collections.
+func processChildGCLargeHeap() {
+	tuneGC(func(string) string { return "" })
+	var kept [][]byte
+	keep := func(mib int) {
+		for i := 0; i < mib; i++ {
+			kept = append(kept, make([]byte, 1<<20))
+		}
+	}
+	keep(16)
+	for i := 0; i < 2*firstCollectionBytes/(1<<20); i++ {
+		_ = make([]byte, 1<<20)
+	}
+	waitPercent := func(want int) bool {
+		for i := 0; i < 20; i++ {
+			runtime.GC()
+			for j := 0; j < 100 && gcPercent() != want; j++ {
+				runtime.Gosched()
+			}
+			if gcPercent() == want {
+				return true
+			}
+		}
+		return false
+	}
+	if !waitPercent(100) {
+		os.Stdout.WriteString("GOGC is " + strconv.Itoa(gcPercent()) + " after the first collection, not 100\n")
+		os.Exit(1)
+	}
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+	}
+	if p := gcPercent(); p != 100 {
+		os.Stdout.WriteString("GOGC is " + strconv.Itoa(p) + " with 16 MiB live, not 100\n")
+		os.Exit(1)
+	}
+	keep(largeHeapBytes/(1<<20) + 8 - 16)
+	if !waitPercent(largeHeapGCPercent) {
+		os.Stdout.WriteString("GOGC is " + strconv.Itoa(gcPercent()) + " with largeHeapBytes live, not " + strconv.Itoa(largeHeapGCPercent) + "\n")
+		os.Exit(1)
+	}
+	runtime.KeepAlive(kept)
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
 func gcPercent() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
@@ -233,7 +284,7 @@ func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 }
 
 func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
-	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small"} {
+	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small", "gc-large"} {
 		if out := runProcessChild(t, mode); strings.TrimSpace(out) != "ok" {
 			t.Fatalf("child %s: %s", mode, out)
 		}
