@@ -134,6 +134,7 @@ func armGCAt(limit int64) {
 			gcTuning.on = false
 			debug.SetGCPercent(100)
 			debug.SetMemoryLimit(math.MaxInt64)
+			unpinHugeStarts()
 			watchHeap()
 		}
 	}, gcTuning.gen)
@@ -165,6 +166,18 @@ func watchHeap() {
 		}
 		watchHeap()
 	}, gcTuning.watch)
+}
+
+// disarmGC makes the cleanup of tuneGC's sentinel stale while its
+// collector is off (a collection the caller starts then restores
+// nothing; the caller arms again), and reports whether it was off.
+func disarmGC() bool {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	if gcTuning.on {
+		gcTuning.gen++
+	}
+	return gcTuning.on
 }
 
 // gcTuned reports whether tuneGC's collector is still off, waiting for

@@ -10,6 +10,10 @@ func hugePageFresh() int64 { return 0 }
 
 func hugePageFreshUndo() {}
 
+func unpinHugeStarts() {}
+
+func pinnedStarts() int { return 0 }
+
 // freshAdvised and freshAdvices: see process_linux.go (no advice here).
 var (
 	freshAdvised [][2]uintptr

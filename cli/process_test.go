@@ -67,6 +67,10 @@ func processChildGC(huge bool) {
 			os.Stdout.WriteString("GOGC is 100 after the huge-page start's collection\n")
 			os.Exit(1)
 		}
+		if runtime.GOOS == "linux" && pinnedStarts() != 1 {
+			os.Stdout.WriteString("the huge-page start's pin is not held after its collection\n")
+			os.Exit(1)
+		}
 		// Its 10 MiB, free now, count against the memory limit.
 		below = 32
 	}
@@ -95,6 +99,11 @@ func processChildGC(huge bool) {
 	}
 	if p := gcPercent(); p != 100 {
 		os.Stdout.WriteString("GOGC is " + strconv.Itoa(p) + " after the first collection, not 100\n")
+		os.Exit(1)
+	}
+	// The first collection's cleanup lets the huge-page starts' pins go.
+	if n := pinnedStarts(); n != 0 {
+		os.Stdout.WriteString(strconv.Itoa(n) + " huge-page start allocations still pinned after the first collection\n")
 		os.Exit(1)
 	}
 	os.Stdout.WriteString("ok\n")
