@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/goblame/goblame/internal/fsread"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -235,6 +236,7 @@ type run struct {
 	// (effectiveParents), parentsErr what reading them failed of.
 	parentsRead bool
 	parents     map[oid.ID][]oid.ID
+	parentsMsgs []string // what reading them printed
 	parentsErr  error
 }
 
@@ -252,9 +254,8 @@ func (b *run) effectiveParents(inWorkTree bool) (map[oid.ID][]oid.ID, error) {
 		if inWorkTree {
 			read = b.repo.EffectiveParentsInWorkTree
 		}
-		var msgs []string
-		b.parents, msgs, b.parentsErr = read()
-		for _, m := range msgs {
+		b.parents, b.parentsMsgs, b.parentsErr = read()
+		for _, m := range b.parentsMsgs {
 			b.warn(m)
 		}
 	}
@@ -540,9 +541,15 @@ func (b *run) ignoreList() ([]oid.ID, error) {
 		}
 	}
 	for _, rev := range b.opts.IgnoreRevs {
-		id, err := b.repo.ResolveRevision(b.rd, rev)
+		id, parsed, err := b.repo.ResolveRevisionParsing(b.rd, rev)
 		if err != nil {
-			return nil, fatalf("cannot find revision %s to ignore", rev)
+			return nil, b.ignoreRevError(rev, err)
+		}
+		if parsed {
+			// git read the grafts as it parsed a commit for rev.
+			if _, err := b.effectiveParents(false); err != nil {
+				return nil, err
+			}
 		}
 		peeled, err := repo.Peel(b.rd, id, object.Commit)
 		if err != nil {
@@ -551,6 +558,37 @@ func (b *run) ignoreList() ([]oid.ID, error) {
 		add(peeled)
 	}
 	return set, nil
+}
+
+// ignoreRevError is git's death for an --ignore-rev that names nothing,
+// after what the failed resolution printed (an ambiguous short ID's
+// candidates; the grafts' hint when that resolution parsed the run's
+// first commit, which is not printed again when the run has read the
+// grafts already: a revision named, or an earlier --ignore-rev that
+// parsed a commit).
+func (b *run) ignoreRevError(rev string, err error) error {
+	death := &repo.Error{Kind: repo.ErrBadRevision, Msg: fmt.Sprintf("cannot find revision %s to ignore", rev)}
+	var re *repo.Error
+	if errors.As(err, &re) && (errors.Is(re, repo.ErrBadRevision) || errors.Is(re, repo.ErrAmbiguous)) {
+		death.Before = re.Before
+		if b.parentsRead {
+			death.Before = withoutRun(death.Before, b.parentsMsgs)
+		}
+	}
+	return death
+}
+
+// withoutRun returns lines without the first occurrence of run in it.
+func withoutRun(lines, run []string) []string {
+	if len(run) == 0 {
+		return lines
+	}
+	for i := 0; i+len(run) <= len(lines); i++ {
+		if slices.Equal(lines[i:i+len(run)], run) {
+			return append(slices.Clip(lines[:i]), lines[i+len(run):]...)
+		}
+	}
+	return lines
 }
 
 // request picks the final commit (or the working tree) and the walk's

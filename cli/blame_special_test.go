@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -44,6 +46,15 @@ git clone -q --bare r bare.git
 git clone -q --depth 2 "file://$PWD/r" shallow
 git clone -q r grafted
 ( cd grafted && git rev-parse HEAD~1 >.git/info/grafts )
+# Grafts and objects enough for a 4-digit prefix of two of them (written
+# to ambiguous-prefix: 1,500 blobs make one all but certain).
+git clone -q r ambig
+mkdir blobs
+for i in $(seq 1500); do echo "blob $i" >blobs/$i; done
+( cd ambig && git rev-parse HEAD~1 >.git/info/grafts &&
+  ls ../blobs/* | git hash-object -w --stdin-paths >/dev/null &&
+  git cat-file --batch-all-objects --batch-check='%(objectname)' | cut -c1-4 | sort | uniq -d | head -n 1 >../ambiguous-prefix )
+rm -r blobs
 git clone -q r replaced
 ( cd replaced && git replace "$(git rev-parse HEAD~2)" "$(git rev-parse HEAD~4)" )
 ( cd r && git worktree add -q ../wt HEAD~1 && cd ../wt && printf 'wt line\n' >>file )
@@ -51,6 +62,17 @@ git clone -q r crlf
 ( cd crlf && git config core.autocrlf true && printf 'a\r\nB\r\nc\r\n' >crlf )
 git -C r rev-parse HEAD~3 >revs
 `
+
+// ambiguousPrefix is the 4-digit prefix of two objects of the special
+// fixture's ambig repository.
+func ambiguousPrefix(t *testing.T, root string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "ambiguous-prefix"))
+	if p := strings.TrimSpace(string(b)); err != nil || len(p) != 4 {
+		t.Fatalf("the fixture has no ambiguous prefix (%q, %v)", b, err)
+	}
+	return strings.TrimSpace(string(b))
+}
 
 func TestSpecialRepositoriesMatchGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
@@ -77,6 +99,20 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"grafted", []string{"--reverse", "--contents", "/nonexistent", "HEAD", "--", "file"}},
 			{"grafted", []string{"HEAD", "HEAD~1", "--", "file"}}, {"grafted", []string{"HEAD~2", "--", "file"}},
 			{"grafted", []string{"-L", "9,10", "HEAD", "--", "file"}},
+			// An --ignore-rev that parses a commit (~N) reads them too,
+			// before its own death or a later one; one that does not
+			// (HEAD) does not.
+			{"grafted", []string{"--ignore-rev", "HEAD~9", "file"}}, {"grafted", []string{"--ignore-rev", "HEAD~9", "HEAD", "--", "file"}},
+			{"grafted", []string{"--ignore-rev", "HEAD~1", "--ignore-rev", "nosuch", "file"}},
+			{"grafted", []string{"--ignore-rev", "HEAD", "--ignore-rev", "nosuch", "file"}},
+			{"grafted", []string{"--ignore-rev", "HEAD~1", "--ignore-rev", "HEAD~9", "file"}},
+			{"grafted", []string{"--ignore-rev", "HEAD~1", "file"}},
+			{"grafted", []string{"--ignore-rev", "HEAD~1", "-L", "9,10", "HEAD", "--", "file"}},
+			// An ambiguous --ignore-rev lists the candidates before the
+			// death.
+			{"ambig", []string{"--ignore-rev", ambiguousPrefix(t, root), "file"}},
+			{"ambig", []string{"--ignore-rev", ambiguousPrefix(t, root) + "~1", "file"}},
+			{"ambig", []string{"--ignore-rev", "HEAD~1", "--ignore-rev", ambiguousPrefix(t, root), "file"}},
 			{"replaced", []string{"HEAD", "--", "file"}}, {"replaced", []string{"-p", "HEAD", "--", "file"}},
 			{"wt", []string{"HEAD", "--", "file"}},
 		}

@@ -126,15 +126,26 @@ func (f fatalError) Error() string { return f.err.Error() }
 // @{2005-04-07}), @{-n}, <branch>@{upstream} (@{u}), <branch>@{push},
 // rev^{/regex} and :/regex resolve.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
+	id, _, err := r.ResolveRevisionParsing(rd, spec)
+	return id, err
+}
+
+// ResolveRevisionParsing is ResolveRevision that also reports whether
+// the resolution parsed a commit (spec walks parents: "~N", "^N"). git
+// reads info/grafts and the shallow file when it first parses a commit,
+// printing the grafts' deprecation hint then: a failed resolution's
+// error has the hint among its Before lines, a successful one leaves it
+// to the caller (EffectiveParents gives the same lines).
+func (r *Repository) ResolveRevisionParsing(rd *odb.Reader, spec string) (oid.ID, bool, error) {
 	res := &resolver{r: r, rd: rd}
 	id, ok, err := res.getOIDWithContext(spec, 0)
 	if err != nil {
-		return oid.ID{}, res.fatal(err)
+		return oid.ID{}, res.loaded, res.fatal(err)
 	}
 	if !ok {
-		return oid.ID{}, res.badRevision(spec)
+		return oid.ID{}, res.loaded, res.badRevision(spec)
 	}
-	return id, nil
+	return id, res.loaded, nil
 }
 
 func (res *resolver) badRevision(arg string) error {
