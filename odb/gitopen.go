@@ -40,42 +40,19 @@ func LookupLines(err error, lookups int) []string {
 
 // gitIndexLine is the line git's check_packed_git_idx prints for the
 // index file name (git's name for it) it cannot use, from its bytes
-// (load_idx's checks in their order); "" when git would use it.
+// (load_idx's checks, checkIndex); "" when git would use it.
 func gitIndexLine(name string, data []byte, hashLen int) string {
-	if len(data) < 4*256+2*hashLen {
+	fault, version, _, _ := checkIndex(data, hashLen)
+	switch fault {
+	case indexTooSmall:
 		return "error: index file " + name + " is too small"
-	}
-	version := uint32(1)
-	fan := data
-	if bytes.Equal(data[:4], idxV2Magic) {
-		version = binary.BigEndian.Uint32(data[4:])
-		if version != 2 {
-			return fmt.Sprintf("error: index file %s is version %d and is not supported by this binary (try upgrading GIT to a newer version)", name, version)
-		}
-		fan = data[8:]
-	}
-	var nr uint32
-	for i := 0; i < 256; i++ {
-		n := binary.BigEndian.Uint32(fan[4*i:])
-		if n < nr {
-			return "error: non-monotonic index " + name
-		}
-		nr = n
-	}
-	size := uint64(len(data))
-	h := uint64(hashLen)
-	if version == 1 {
-		if size != 4*256+2*h+uint64(nr)*(h+4) {
-			return "error: wrong index v1 file size in " + name
-		}
-		return ""
-	}
-	minSize := 8 + 4*256 + 2*h + uint64(nr)*(h+8)
-	maxSize := minSize
-	if nr > 0 {
-		maxSize += uint64(nr-1) * 8
-	}
-	if size < minSize || size > maxSize {
+	case indexBadVersion:
+		return fmt.Sprintf("error: index file %s is version %d and is not supported by this binary (try upgrading GIT to a newer version)", name, version)
+	case indexNonMonotonic:
+		return "error: non-monotonic index " + name
+	case indexWrongV1Size:
+		return "error: wrong index v1 file size in " + name
+	case indexWrongV2Size:
 		return "error: wrong index v2 file size in " + name
 	}
 	return ""

@@ -33,55 +33,88 @@ type packIndex struct {
 	packHash []byte // checksum of the .pack this index describes
 }
 
-// parseIndex validates the layout of a .idx file the way git's
-// check_packed_git_idx does: version, exact (v1) or bounded (v2) size, and a
-// non-decreasing fan-out.
+// indexFault is why git's load_idx refuses an index: its checks, in
+// their order, made once (checkIndex) for both the library's error
+// (parseIndex) and git's line (gitIndexLine).
+type indexFault int
+
+const (
+	indexOK           indexFault = iota
+	indexTooSmall                // under the fan-out and two checksums
+	indexBadVersion              // v2 magic with another version
+	indexNonMonotonic            // a fan-out entry below the one before
+	indexWrongV1Size             // v1 not exactly its objects' size
+	indexWrongV2Size             // v2 outside its objects' sizes
+)
+
+// checkIndex makes load_idx's checks of an index's bytes in git's order
+// (its size first, then the version, the fan-out, the size for the
+// count): the fault found first, with the version and object count read
+// so far and the offset of the fault (-1: the size).
+func checkIndex(data []byte, hashLen int) (fault indexFault, version, count uint32, at int64) {
+	if len(data) < 4*256+2*hashLen {
+		return indexTooSmall, 0, 0, -1
+	}
+	version = 1
+	fanStart := 0
+	if bytes.Equal(data[:4], idxV2Magic) {
+		version = binary.BigEndian.Uint32(data[4:])
+		if version != 2 {
+			return indexBadVersion, version, 0, 4
+		}
+		fanStart = 8
+	}
+	for i := 0; i < 256; i++ {
+		n := binary.BigEndian.Uint32(data[fanStart+4*i:])
+		if n < count {
+			return indexNonMonotonic, version, count, int64(fanStart + 4*i)
+		}
+		count = n
+	}
+	size, h, n := uint64(len(data)), uint64(hashLen), uint64(count)
+	if version == 1 {
+		if size != 4*256+2*h+n*(h+4) {
+			return indexWrongV1Size, version, count, -1
+		}
+		return indexOK, version, count, 0
+	}
+	minSize := 8 + 4*256 + 2*h + n*(h+8)
+	maxSize := minSize
+	if n > 0 {
+		maxSize += (n - 1) * 8 // at most one large offset per object but one
+	}
+	if size < minSize || size > maxSize {
+		return indexWrongV2Size, version, count, -1
+	}
+	return indexOK, version, count, 0
+}
+
+// parseIndex validates the layout of a .idx file as git's load_idx does
+// (checkIndex) and returns a view of it.
 func parseIndex(path string, data []byte, format oid.Format) (*packIndex, error) {
 	h := format.Size()
-	x := &packIndex{path: path, data: data, hashLen: h}
-	fanStart := 0
-	if len(data) >= 8 && bytes.Equal(data[:4], idxV2Magic) {
-		v := binary.BigEndian.Uint32(data[4:8])
-		if v != 2 {
-			return nil, corrupt(path, 4, nil, "unsupported pack index version %d", v)
-		}
-		x.version = 2
-		fanStart = 8
-	} else {
-		x.version = 1
+	fault, version, count, at := checkIndex(data, h)
+	switch fault {
+	case indexTooSmall:
+		return nil, corrupt(path, at, nil, "pack index too small (%d bytes)", len(data))
+	case indexBadVersion:
+		return nil, corrupt(path, at, nil, "unsupported pack index version %d", version)
+	case indexNonMonotonic:
+		return nil, corrupt(path, at, nil, "non-monotonic fan-out table")
+	case indexWrongV1Size:
+		return nil, corrupt(path, at, nil, "wrong index v1 file size: %d bytes for %d objects", len(data), count)
+	case indexWrongV2Size:
+		return nil, corrupt(path, at, nil, "wrong index v2 file size: %d bytes for %d objects", len(data), count)
 	}
-	if len(data) < fanStart+1024+2*h {
-		return nil, corrupt(path, -1, nil, "pack index too small (%d bytes)", len(data))
-	}
-	x.fanout = data[fanStart : fanStart+1024]
-	var prev uint32
-	for i := 0; i < 256; i++ {
-		n := binary.BigEndian.Uint32(x.fanout[4*i:])
-		if n < prev {
-			return nil, corrupt(path, int64(fanStart+4*i), nil, "non-monotonic fan-out table")
-		}
-		prev = n
-	}
-	x.count = prev
-	n := uint64(x.count)
-	size := uint64(len(data))
-	if x.version == 1 {
-		want := 1024 + n*uint64(h+4) + 2*uint64(h)
-		if size != want {
-			return nil, corrupt(path, -1, nil, "wrong index v1 file size: %d bytes for %d objects", size, n)
-		}
+	x := &packIndex{path: path, data: data, hashLen: h, version: int(version), count: count}
+	n, size := uint64(count), uint64(len(data))
+	if version == 1 {
+		x.fanout = data[:1024]
 		x.names = data[1024 : 1024+n*uint64(h+4)]
 		x.stride = h + 4
 		x.nameOff = 4
 	} else {
-		minSize := 8 + 1024 + n*uint64(h+8) + 2*uint64(h)
-		maxSize := minSize
-		if n > 0 {
-			maxSize += (n - 1) * 8
-		}
-		if size < minSize || size > maxSize {
-			return nil, corrupt(path, -1, nil, "wrong index v2 file size: %d bytes for %d objects", size, n)
-		}
+		x.fanout = data[8 : 8+1024]
 		base := uint64(1032)
 		x.names = data[base : base+n*uint64(h)]
 		base += n * uint64(h)
