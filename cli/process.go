@@ -160,6 +160,12 @@ func watchHeap() {
 		// allocations before main.)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
+		if ms.NextGC > 1<<50 {
+			// The collector is off (hugePageHeap's collection, made
+			// after the first one): its goal is the memory limit's.
+			watchHeap()
+			return
+		}
 		if ms.NextGC/2 >= largeHeapBytes {
 			debug.SetGCPercent(largeHeapGCPercent)
 			return
