@@ -604,14 +604,16 @@ func TestBudgetInvariants(t *testing.T) {
 						if want := w.BloomQueries - w.BloomNo + 1; s.Trees.TreesRead != want {
 							t.Errorf("%s: %d trees read, want %d (the final commit's and one per \"maybe\" answer)", label, s.Trees.TreesRead, want)
 						}
-						// A "not changed" answer passes the origin whole, by
-						// moving it unless a child's origin names it as
-						// previous (the first below a diffed commit).
-						if s.WholeMoves == 0 || s.WholeMoves > w.BloomNo {
-							t.Errorf("%s: %d whole passes made by moving the origin for %d \"not changed\" answers, want some and no more (moveWhole)", label, s.WholeMoves, w.BloomNo)
-						}
 					} else if s.Trees.TreesRead != walked {
 						t.Errorf("%s: %d trees read, want %d: without filters every commit's tree is read once (tree cache lost?)", label, s.Trees.TreesRead, walked)
+					}
+					// A commit that did not change the path passes the
+					// origin whole, by moving it unless a child's origin
+					// names it as previous (the first below a diffed
+					// commit): with the filters' "not changed" or, without
+					// them, the parent's tree entry.
+					if unchanged := walked - 1 - changed; s.WholeMoves == 0 || s.WholeMoves > unchanged {
+						t.Errorf("%s: %d whole passes made by moving the origin for %d commits that did not change %s, want some and no more (moveWhole)", label, s.WholeMoves, unchanged, q.path)
 					}
 				}
 				key := v.name + "/" + q.rev + ":" + q.path
