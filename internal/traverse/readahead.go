@@ -142,6 +142,14 @@ func (cs *Commits) noteParsed(c *Commit, parents []oid.ID) {
 			ra.seeds = append(ra.seeds, aheadItem{id: parents[0], time: c.Time})
 		}
 		ra.more.Signal()
+	} else if !e.taken {
+		// The goroutine read it too and was first to store it (the walk
+		// stopped waiting for it): taken now, or it would count against
+		// maxAhead for the rest of the walk, and 1,024 of them would
+		// stop the read-ahead.
+		e.taken = true
+		ra.ahead--
+		ra.more.Signal()
 	}
 	ra.mu.Unlock()
 }

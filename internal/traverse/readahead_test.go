@@ -138,3 +138,30 @@ func TestStopReadAheadReturns(t *testing.T) {
 		t.Fatal("StopReadAhead did not return")
 	}
 }
+
+// TestNoteParsedTakesEntryReadToo checks that a commit the walk read
+// itself while the read-ahead read it too no longer counts against
+// maxAhead: each such commit left one untaken entry behind, and 1,024 of
+// them (a walk whose reads wait in vain, as on a cold disk) stopped the
+// read-ahead for the rest of the walk.
+func TestNoteParsedTakesEntryReadToo(t *testing.T) {
+	ra := &readAhead{ready: make(map[oid.ID]*aheadCommit), done: make(chan struct{})}
+	ra.more.L = &ra.mu
+	cs := &Commits{ahead: ra}
+	id, err := oid.ParseHex(oid.SHA1, "1111111111111111111111111111111111111111")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra.ready[id] = &aheadCommit{time: 7}
+	ra.ahead = 1
+	cs.noteParsed(&Commit{obj: &commitObject{id: id}, Time: 7}, nil)
+	if !ra.ready[id].taken || ra.ahead != 0 {
+		t.Errorf("after the walk read a commit the read-ahead had read too: taken %v, %d entries counted ahead, want taken and 0", ra.ready[id].taken, ra.ahead)
+	}
+	// Told again (the walk never reads a commit twice, but the count
+	// must not go below what was read ahead).
+	cs.noteParsed(&Commit{obj: &commitObject{id: id}, Time: 7}, nil)
+	if ra.ahead != 0 {
+		t.Errorf("%d entries counted ahead after a second notice, want 0", ra.ahead)
+	}
+}
