@@ -108,6 +108,11 @@ var gcTuning struct {
 	on    bool
 	gen   uint64
 	watch uint64
+	// paused counts the huge-page starts that have the collector off
+	// after the first collection (pauseGC); percent is the setting the
+	// watch chose (0: none), which they restore.
+	paused  int
+	percent int
 }
 
 // armGC turns the collector off with the memory limit, until the next
@@ -158,20 +163,60 @@ func watchHeap() {
 		// left live. (runtime/metrics has the live heap, but linked
 		// in, its package init cost every run 0.09 ms and 95
 		// allocations before main.)
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		if ms.NextGC > 1<<50 {
-			// The collector is off (hugePageHeap's collection, made
+		if gcTuning.paused > 0 {
+			// A collection with the collector off (hugePageHeap's, made
 			// after the first one): its goal is the memory limit's.
 			watchHeap()
 			return
 		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.NextGC > 1<<50 {
+			watchHeap() // off all the same: no goal to read
+			return
+		}
 		if ms.NextGC/2 >= largeHeapBytes {
+			gcTuning.percent = largeHeapGCPercent
 			debug.SetGCPercent(largeHeapGCPercent)
 			return
 		}
 		watchHeap()
 	}, gcTuning.watch)
+}
+
+// pauseGC turns the collector off for a huge-page start made when
+// tuneGC's collector is not off (after its first collection, or GOGC
+// set), and returns what turns it back on: at the setting it had, or
+// the one the large-heap watch chose meanwhile.
+func pauseGC() (resume func()) {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	prev := debug.SetGCPercent(-1)
+	gcTuning.paused++
+	return func() {
+		gcTuning.Lock()
+		defer gcTuning.Unlock()
+		gcTuning.paused--
+		if gcTuning.percent != 0 {
+			prev = gcTuning.percent
+		}
+		debug.SetGCPercent(prev)
+	}
+}
+
+// raiseGCLimit raises tuneGC's memory limit by n bytes while its
+// collector is off, so that a start's pinned memory does not bring the
+// first collection sooner: the check and the raise under one lock (a
+// restore between them left the raise adding to no limit, which
+// overflowed, and the collector off for the rest of the run).
+func raiseGCLimit(n int64) {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	if !gcTuning.on {
+		return
+	}
+	limit := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(limit, math.MaxInt64-n) + n)
 }
 
 // disarmGC makes the cleanup of tuneGC's sentinel stale while its

@@ -38,8 +38,9 @@ func hugePageHeap(n int) {
 	// That collection is not the heap reaching tuneGC's first
 	// collection: when tuneGC's collector is off it stays off (its
 	// sentinel's cleanup made stale first, so that the restore, which
-	// lets the pins go, does not run; armGC again after), else the
-	// setting found is restored.
+	// lets the pins go, does not run; armGC again after), else it is
+	// paused (pauseGC: the setting found, or the one the large-heap
+	// watch chose meanwhile, is restored).
 	if disarmGC() {
 		// The collector is off, but tuneGC's memory limit would start
 		// one when this allocation takes the heap past it (on git/git,
@@ -47,8 +48,8 @@ func hugePageHeap(n int) {
 		// 3 ms of a 35 ms README.md blame).
 		debug.SetMemoryLimit(math.MaxInt64)
 		defer armGCAt(firstCollectionBytes + int64(n) + hugePageBytes)
-	} else if prev := debug.SetGCPercent(-1); prev >= 0 {
-		defer debug.SetGCPercent(prev)
+	} else {
+		defer pauseGC()()
 	}
 	pin := make([]byte, hugePageBytes)
 	buf := make([]byte, n)
@@ -77,10 +78,7 @@ func hugePageHeap(n int) {
 // of the heap on huge pages, without a collection. What it keeps must not
 // bring tuneGC's first collection sooner.
 func hugePageMore() {
-	pinned := hugePageFresh()
-	if gcTuned() {
-		armGCAt(debug.SetMemoryLimit(-1) + pinned)
-	}
+	raiseGCLimit(hugePageFresh())
 }
 
 // The Go runtime's heap, as hugePageFresh relies on it (Go 1.21 to 1.26;
@@ -197,7 +195,10 @@ var (
 // collection's goal (twice the live heap) let the heap take as many
 // bytes more than it held (go-git -C -C -C remote.go: 15 MB of pins in a
 // 42 MB live heap, peak RSS 66-68 MB against git's 61). Their memory,
-// never written, is then reused by the allocations that follow.
+// never written, is then reused by the allocations that follow. A start
+// made after the first collection (beforeWalk under -C once the heap has
+// passed it, an --incremental walk's later start) keeps its 2-4 MiB of
+// pins to the end of the run.
 func unpinHugeStarts() {
 	pins.Lock()
 	defer pins.Unlock()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -235,9 +236,47 @@ func processChildGCLargeHeap() {
 		os.Stdout.WriteString("GOGC set to " + strconv.Itoa(p) + " after a collection with the collector off\n")
 		os.Exit(1)
 	}
+	// A start's limit raise after the first collection changes nothing:
+	// the collector stays on.
+	raiseGCLimit(8 << 20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := 0; i < 4*firstCollectionBytes/(1<<20); i++ {
+		_ = make([]byte, 1<<20)
+	}
+	runtime.ReadMemStats(&after)
+	if after.NumGC == before.NumGC || gcPercent() != 100 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		os.Stdout.WriteString("raiseGCLimit after the first collection turned the collector off or set a limit\n")
+		os.Exit(1)
+	}
 	keep(largeHeapBytes/(1<<20) + 8 - 16)
+	// Collections while a start has the collector paused leave the
+	// setting to the pause, and the watch goes on after it.
+	resume := pauseGC()
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		for j := 0; j < 100; j++ {
+			runtime.Gosched()
+		}
+	}
+	if p := gcPercent(); p != -1 {
+		os.Stdout.WriteString("GOGC set to " + strconv.Itoa(p) + " by collections while paused\n")
+		os.Exit(1)
+	}
+	resume()
 	if !waitPercent(largeHeapGCPercent) {
 		os.Stdout.WriteString("GOGC is " + strconv.Itoa(gcPercent()) + " with largeHeapBytes live, not " + strconv.Itoa(largeHeapGCPercent) + "\n")
+		os.Exit(1)
+	}
+	// A huge-page start's pause restores the watch's setting.
+	resume = pauseGC()
+	if p := gcPercent(); p != -1 {
+		os.Stdout.WriteString("GOGC is " + strconv.Itoa(p) + " while paused, not off\n")
+		os.Exit(1)
+	}
+	resume()
+	if p := gcPercent(); p != largeHeapGCPercent {
+		os.Stdout.WriteString("GOGC is " + strconv.Itoa(p) + " after a pause, not the watch's " + strconv.Itoa(largeHeapGCPercent) + "\n")
 		os.Exit(1)
 	}
 	runtime.KeepAlive(kept)

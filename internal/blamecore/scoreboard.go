@@ -690,7 +690,7 @@ func (sb *scoreboard) moveWhole(parent *commitNode, o *origin, look *parentLooku
 		return false
 	}
 	if !sb.unchangedToFirstParent(parent, o, &look.filter) {
-		// A failed lookup is made again by findOrigin, which reports it.
+		// A failed lookup is findOrigin's to report.
 		if err := sb.lookUp(parent, o, look); err != nil || !look.found || look.mode != o.mode || look.id != o.blob {
 			return false
 		}
@@ -710,27 +710,25 @@ func (sb *scoreboard) moveWhole(parent *commitNode, o *origin, look *parentLooku
 
 // parentLookup is what passBlame learns of o's path in a parent before
 // findOrigin, so that nothing is asked twice: the changed-path filter's
-// answer and, once looked up (looked), the parent's tree entry.
+// answer and, once looked up (looked), the parent's tree entry or the
+// lookup's error (a failed lookup made again would, in a partial clone,
+// fetch again).
 type parentLookup struct {
 	filter filterAnswer
 	looked bool
 	found  bool
 	mode   uint32
 	id     oid.ID
+	err    error
 }
 
-// lookUp looks o's path up in parent's tree into look, once (a failed
-// lookup is not kept).
+// lookUp looks o's path up in parent's tree into look, once.
 func (sb *scoreboard) lookUp(parent *commitNode, o *origin, look *parentLookup) error {
-	if look.looked {
-		return nil
+	if !look.looked {
+		look.looked = true
+		look.mode, look.id, look.found, look.err = sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
 	}
-	m, id, ok, err := sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
-	if err != nil {
-		return err
-	}
-	look.looked, look.found, look.mode, look.id = true, ok, m, id
-	return nil
+	return look.err
 }
 
 // filterAnswer is what the changed-path filter said of a pass from an
