@@ -159,16 +159,16 @@ func watchHeap() {
 		if gcTuning.on || gcTuning.watch != watch {
 			return
 		}
-		// The goal the collection set, at GOGC=100 twice what it
-		// left live. (runtime/metrics has the live heap, but linked
-		// in, its package init cost every run 0.09 ms and 95
-		// allocations before main.)
 		if gcTuning.paused > 0 {
 			// A collection with the collector off (hugePageHeap's, made
 			// after the first one): its goal is the memory limit's.
 			watchHeap()
 			return
 		}
+		// The goal the collection set, at GOGC=100 twice what it
+		// left live. (runtime/metrics has the live heap, but linked
+		// in, its package init cost every run 0.09 ms and 95
+		// allocations before main.)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		if ms.NextGC > 1<<50 {
