@@ -231,14 +231,6 @@ func disarmGC() bool {
 	return gcTuning.on
 }
 
-// gcTuned reports whether tuneGC's collector is still off, waiting for
-// the first collection.
-func gcTuned() bool {
-	gcTuning.Lock()
-	defer gcTuning.Unlock()
-	return gcTuning.on
-}
-
 // oneProc runs the Go scheduler on one processor from the start of the
 // run, and useProcs gives it back the machine's processors once the blame
 // is known to use a second goroutine (commits read ahead without a

@@ -654,3 +654,11 @@ func TestMayBeIncremental(t *testing.T) {
 		}
 	}
 }
+
+// gcTuned reports whether tuneGC's collector is still off, waiting for
+// the first collection.
+func gcTuned() bool {
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	return gcTuning.on
+}

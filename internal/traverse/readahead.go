@@ -99,11 +99,11 @@ func (cs *Commits) takeAhead(id oid.ID) *aheadCommit {
 	defer ra.mu.Unlock()
 	if ra.readingSet && ra.reading == id && ra.ready[id] == nil {
 		// Spin rather than park: a read takes a few microseconds, a
-		// goroutine parked and woken on the other processor tens.
-		// Past the bound the walk reads the commit itself.
-		// The spin watches readsDone, not the fields under the lock:
-		// taking the lock in the loop held the goroutine up at its end
-		// of the read (3% of a blame's CPU in contention).
+		// goroutine parked and woken on the other processor tens. Past
+		// the bound the walk reads the commit itself. The spin watches
+		// readsDone, not the fields under the lock: taking the lock in
+		// the loop held the goroutine up at its end of the read (3% of
+		// a blame's CPU in contention).
 		done := ra.readsDone.Load()
 		ra.mu.Unlock()
 		start := time.Now()
