@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/goblame/goblame/internal/fsread"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,7 +235,6 @@ type run struct {
 	// (effectiveParents), parentsErr what reading them failed of.
 	parentsRead bool
 	parents     map[oid.ID][]oid.ID
-	parentsMsgs []string // what reading them printed
 	parentsErr  error
 }
 
@@ -244,22 +242,41 @@ type run struct {
 // it is called, printing what git prints then (the grafts' deprecation
 // hint, bad graft lines): git reads them once, when it first parses a
 // commit, which is the first revision on the command line's
-// (setup_revisions), else HEAD's as the parent of the working tree, from
-// the top of the work tree (inWorkTree: a relative GIT_GRAFT_FILE is
-// taken from there).
+// (setup_revisions) or an earlier one's that walks parents ("~N"), else
+// HEAD's as the parent of the working tree, from the top of the work
+// tree (inWorkTree: a relative GIT_GRAFT_FILE is taken from there).
 func (b *run) effectiveParents(inWorkTree bool) (map[oid.ID][]oid.ID, error) {
-	if !b.parentsRead {
-		b.parentsRead = true
-		read := b.repo.EffectiveParents
-		if inWorkTree {
-			read = b.repo.EffectiveParentsInWorkTree
-		}
-		b.parents, b.parentsMsgs, b.parentsErr = read()
-		for _, m := range b.parentsMsgs {
-			b.warn(m)
-		}
+	parents, lines, err := b.readParents(inWorkTree)
+	for _, l := range lines {
+		b.warn(l)
 	}
-	return b.parents, b.parentsErr
+	return parents, err
+}
+
+// readParents is effectiveParents without the printing: the lines come
+// back from the call that read them, and from no later one.
+func (b *run) readParents(inWorkTree bool) (map[oid.ID][]oid.ID, []string, error) {
+	if b.parentsRead {
+		return b.parents, nil, b.parentsErr
+	}
+	b.parentsRead = true
+	read := b.repo.EffectiveParents
+	if inWorkTree {
+		read = b.repo.EffectiveParentsInWorkTree
+	}
+	var lines []string
+	b.parents, lines, b.parentsErr = read()
+	return b.parents, lines, b.parentsErr
+}
+
+// commandParents gives the run's revision resolutions its grafts: the
+// first one that parses a commit reads them, and its hint is printed
+// where git prints it (before a later argument's death).
+func (b *run) commandParents() repo.CommandParents {
+	return repo.CommandParents{
+		Read:  func() (map[oid.ID][]oid.ID, []string, error) { return b.readParents(false) },
+		Print: b.warn,
+	}
 }
 
 // commandDir is where git runs the blame's programs: its directory after
@@ -466,7 +483,7 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 			return nil, fatalf("goblame does not support the revision option %s", w)
 		}
 	}
-	revs, err := r.ParseRevisionArgs(b.rd, words)
+	revs, err := r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
 	if err != nil {
 		return nil, err
 	}
@@ -476,9 +493,15 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 		}
 	}
 	if len(revs) == 0 && opts.DefaultRevision != "" {
-		id, err := r.ResolveRevision(b.rd, opts.DefaultRevision)
+		id, err := r.ResolveRevisionWith(b.rd, opts.DefaultRevision, b.commandParents())
+		var re *repo.Error
+		if errors.As(err, &re) && (errors.Is(re, repo.ErrBadRevision) || errors.Is(re, repo.ErrAmbiguous)) {
+			death := r.MissingDefaultError(opts.DefaultRevision)
+			death.Before = re.Before
+			return nil, death
+		}
 		if err != nil {
-			return nil, fatalf("bad default revision '%s'", opts.DefaultRevision)
+			return nil, err
 		}
 		typ, _, _ := b.rd.ReadHeader(id)
 		revs = append(revs, repo.Revision{Name: opts.DefaultRevision, ID: id, Type: typ})
@@ -541,15 +564,9 @@ func (b *run) ignoreList() ([]oid.ID, error) {
 		}
 	}
 	for _, rev := range b.opts.IgnoreRevs {
-		id, parsed, err := b.repo.ResolveRevisionParsing(b.rd, rev)
+		id, err := b.repo.ResolveRevisionWith(b.rd, rev, b.commandParents())
 		if err != nil {
-			return nil, b.ignoreRevError(rev, err)
-		}
-		if parsed {
-			// git read the grafts as it parsed a commit for rev.
-			if _, err := b.effectiveParents(false); err != nil {
-				return nil, err
-			}
+			return nil, ignoreRevError(rev, err)
 		}
 		peeled, err := repo.Peel(b.rd, id, object.Commit)
 		if err != nil {
@@ -562,33 +579,14 @@ func (b *run) ignoreList() ([]oid.ID, error) {
 
 // ignoreRevError is git's death for an --ignore-rev that names nothing,
 // after what the failed resolution printed (an ambiguous short ID's
-// candidates; the grafts' hint when that resolution parsed the run's
-// first commit, which is not printed again when the run has read the
-// grafts already: a revision named, or an earlier --ignore-rev that
-// parsed a commit).
-func (b *run) ignoreRevError(rev string, err error) error {
+// candidates; the grafts' hint when that resolution read them first).
+func ignoreRevError(rev string, err error) error {
 	death := &repo.Error{Kind: repo.ErrBadRevision, Msg: fmt.Sprintf("cannot find revision %s to ignore", rev)}
 	var re *repo.Error
 	if errors.As(err, &re) && (errors.Is(re, repo.ErrBadRevision) || errors.Is(re, repo.ErrAmbiguous)) {
 		death.Before = re.Before
-		if b.parentsRead {
-			death.Before = withoutRun(death.Before, b.parentsMsgs)
-		}
 	}
 	return death
-}
-
-// withoutRun returns lines without the first occurrence of run in it.
-func withoutRun(lines, run []string) []string {
-	if len(run) == 0 {
-		return lines
-	}
-	for i := 0; i+len(run) <= len(lines); i++ {
-		if slices.Equal(lines[i:i+len(run)], run) {
-			return append(slices.Clip(lines[:i]), lines[i+len(run):]...)
-		}
-	}
-	return lines
 }
 
 // request picks the final commit (or the working tree) and the walk's

@@ -61,6 +61,7 @@ git clone -q r replaced
 git clone -q r crlf
 ( cd crlf && git config core.autocrlf true && printf 'a\r\nB\r\nc\r\n' >crlf )
 git -C r rev-parse HEAD~3 >revs
+git init -q unborn && echo x >unborn/file
 `
 
 // ambiguousPrefix is the 4-digit prefix of two objects of the special
@@ -99,6 +100,18 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"grafted", []string{"--reverse", "--contents", "/nonexistent", "HEAD", "--", "file"}},
 			{"grafted", []string{"HEAD", "HEAD~1", "--", "file"}}, {"grafted", []string{"HEAD~2", "--", "file"}},
 			{"grafted", []string{"-L", "9,10", "HEAD", "--", "file"}},
+			// A revision that parsed a commit read them for the whole
+			// command: a later argument's death comes after their hint.
+			{"grafted", []string{"HEAD~1", "nosuch", "--", "file"}}, {"grafted", []string{"HEAD~1", "HEAD..nosuch", "--", "file"}},
+			{"grafted", []string{"HEAD~1", "HEAD~9", "--", "file"}}, {"grafted", []string{"HEAD~1", "--ignore-rev", "nosuch", "--", "file"}},
+			{"grafted", []string{"HEAD~1", "--ignore-rev", "HEAD~9", "--", "file"}},
+			// A --default that names nothing dies as
+			// diagnose_missing_default does (after the grafts' hint when
+			// it parsed a commit): a new repository's HEAD names its
+			// branch, anything else is a broken branch.
+			{"grafted", []string{"--default", "HEAD~9", "--", "file"}}, {"grafted", []string{"--default", "HEAD~1", "--", "file"}},
+			{"r", []string{"--default", "nosuch", "--", "file"}}, {"unborn", []string{"--default", "HEAD", "file"}},
+			{"unborn", []string{"--default", "nosuch", "file"}},
 			// An --ignore-rev that parses a commit (~N) reads them too,
 			// before its own death or a later one; one that does not
 			// (HEAD) does not.

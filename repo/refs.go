@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
@@ -360,4 +361,16 @@ func validRefComponent(c string) bool {
 // not resolve are skipped. It is what --all, --branches and --glob list.
 func (r *Repository) ForEachRef(prefix string, fn func(name string, id oid.ID) error) error {
 	return r.refStore().forEachRef(prefix, fn)
+}
+
+// MissingDefaultError is git's death for a --default revision that names
+// nothing (diagnose_missing_default): a symbolic ref that leads to a
+// branch not yet born (HEAD in a new repository) names that branch;
+// anything else reads as a broken current branch.
+func (r *Repository) MissingDefaultError(def string) *Error {
+	res, err := r.refStore().resolve(def, false)
+	if err != nil || !res.found || !res.symref || res.broken {
+		return &Error{Kind: ErrBadRevision, Msg: "your current branch appears to be broken"}
+	}
+	return &Error{Kind: ErrBadRevision, Msg: fmt.Sprintf("your current branch '%s' does not have any commits yet", strings.TrimPrefix(res.name, "refs/heads/"))}
 }

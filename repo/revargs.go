@@ -30,6 +30,13 @@ import (
 // short name), "bad object x", "Invalid revision range A..B", "Invalid
 // symmetric difference expression A...B".
 func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revision, error) {
+	return r.ParseRevisionArgsWith(rd, args, CommandParents{})
+}
+
+// ParseRevisionArgsWith is ParseRevisionArgs with the grafts and shallow
+// boundary of the command the arguments belong to: an argument that
+// parses a commit reads them for all that follow.
+func (r *Repository) ParseRevisionArgsWith(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, error) {
 	var out []Revision
 	negate := false
 	for _, arg := range args {
@@ -37,7 +44,7 @@ func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revisio
 			negate = !negate
 			continue
 		}
-		res := &resolver{r: r, rd: rd}
+		res := &resolver{r: r, rd: rd, src: parents}
 		revs, handled, err := res.revisionArg(arg, negate)
 		if err != nil {
 			return nil, res.fatal(err)
@@ -45,6 +52,7 @@ func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revisio
 		if !handled {
 			return nil, res.badRevision(arg)
 		}
+		res.printRead()
 		out = append(out, revs...)
 	}
 	return out, nil

@@ -61,8 +61,12 @@ type resolver struct {
 	index   *Index
 	parents map[oid.ID][]oid.ID
 	loaded  bool
-	buf     []byte
-	unread  map[oid.ID]bool // commits reported missing
+	// src is the command's grafts (nil Read: read here), readLines what
+	// reading them printed when this resolution read them first.
+	src       CommandParents
+	readLines []string
+	buf       []byte
+	unread    map[oid.ID]bool // commits reported missing
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -126,26 +130,50 @@ func (f fatalError) Error() string { return f.err.Error() }
 // @{2005-04-07}), @{-n}, <branch>@{upstream} (@{u}), <branch>@{push},
 // rev^{/regex} and :/regex resolve.
 func (r *Repository) ResolveRevision(rd *odb.Reader, spec string) (oid.ID, error) {
-	id, _, err := r.ResolveRevisionParsing(rd, spec)
-	return id, err
+	return r.ResolveRevisionWith(rd, spec, CommandParents{})
 }
 
-// ResolveRevisionParsing is ResolveRevision that also reports whether
-// the resolution parsed a commit (spec walks parents: "~N", "^N"). git
-// reads info/grafts and the shallow file when it first parses a commit,
-// printing the grafts' deprecation hint then: a failed resolution's
-// error has the hint among its Before lines, a successful one leaves it
-// to the caller (EffectiveParents gives the same lines).
-func (r *Repository) ResolveRevisionParsing(rd *odb.Reader, spec string) (oid.ID, bool, error) {
-	res := &resolver{r: r, rd: rd}
+// CommandParents is how a command's revision resolutions share the
+// parents info/grafts and the shallow file make: git reads them once,
+// when it first parses a commit (a revision "~N" or "^N" walks
+// parents), printing the grafts' deprecation hint then. The zero value
+// reads them for each resolution and prints nothing but a failed
+// resolution's Before lines.
+type CommandParents struct {
+	// Read returns them (EffectiveParents) with the lines reading them
+	// printed: those from the first call only, as a command reads them
+	// once.
+	Read func() (map[oid.ID][]oid.ID, []string, error)
+	// Print writes a line that a resolution that succeeded printed (the
+	// hint of a read it made first); a failed resolution puts its lines
+	// among its error's Before lines, in the order git printed them.
+	Print func(line string)
+}
+
+// ResolveRevisionWith is ResolveRevision with the grafts and shallow
+// boundary of the command the resolution belongs to.
+func (r *Repository) ResolveRevisionWith(rd *odb.Reader, spec string, parents CommandParents) (oid.ID, error) {
+	res := &resolver{r: r, rd: rd, src: parents}
 	id, ok, err := res.getOIDWithContext(spec, 0)
 	if err != nil {
-		return oid.ID{}, res.loaded, res.fatal(err)
+		return oid.ID{}, res.fatal(err)
 	}
 	if !ok {
-		return oid.ID{}, res.loaded, res.badRevision(spec)
+		return oid.ID{}, res.badRevision(spec)
 	}
-	return id, res.loaded, nil
+	res.printRead()
+	return id, nil
+}
+
+// printRead prints, through the command's Print, the lines of the
+// grafts' read this resolution made first: it succeeded, so nothing
+// else prints them.
+func (res *resolver) printRead() {
+	if res.src.Print != nil {
+		for _, l := range res.readLines {
+			res.src.Print(l)
+		}
+	}
 }
 
 func (res *resolver) badRevision(arg string) error {
@@ -285,10 +313,14 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		res.loaded = true
 		// git prints the grafts' hint as it reads them, before the
 		// lines and the death of a revision that fails (a resolution
-		// that succeeds leaves them to the caller, which reads the
-		// grafts again).
-		p, msgs, err := res.r.EffectiveParents()
+		// that succeeds prints them through the command's Print).
+		read := res.src.Read
+		if read == nil {
+			read = res.r.EffectiveParents
+		}
+		p, msgs, err := read()
 		res.before = append(res.before, msgs...)
+		res.readLines = msgs
 		if err != nil {
 			return nil, false, fatalError{err}
 		}
