@@ -115,7 +115,7 @@ func FuzzPackIndex(f *testing.F) {
 	idx, _ := os.ReadFile(base + ".idx")
 	f.Add(idx)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		x, err := parseIndex("fuzz.idx", data, oid.SHA1)
+		x, err := parseIndex("fuzz.idx", "fuzz.idx", data, oid.SHA1)
 		if err != nil {
 			return
 		}

@@ -43,6 +43,11 @@ func LookupLines(err error, lookups int) []string {
 // (load_idx's checks, checkIndex); "" when git would use it.
 func gitIndexLine(name string, data []byte, hashLen int) string {
 	fault, version, _, _ := checkIndex(data, hashLen)
+	return indexFaultLine(name, fault, version)
+}
+
+// indexFaultLine is gitIndexLine for the fault checkIndex found.
+func indexFaultLine(name string, fault indexFault, version uint32) string {
 	switch fault {
 	case indexTooSmall:
 		return "error: index file " + name + " is too small"

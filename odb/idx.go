@@ -90,21 +90,28 @@ func checkIndex(data []byte, hashLen int) (fault indexFault, version, count uint
 }
 
 // parseIndex validates the layout of a .idx file as git's load_idx does
-// (checkIndex) and returns a view of it.
-func parseIndex(path string, data []byte, format oid.Format) (*packIndex, error) {
+// (checkIndex) and returns a view of it. An index git refuses fails with
+// a *LookupError carrying the line git prints for it under gitName (its
+// name for the file; see gitIndexLine) around the library's
+// *CorruptError.
+func parseIndex(path, gitName string, data []byte, format oid.Format) (*packIndex, error) {
 	h := format.Size()
 	fault, version, count, at := checkIndex(data, h)
+	var err error
 	switch fault {
 	case indexTooSmall:
-		return nil, corrupt(path, at, nil, "pack index too small (%d bytes)", len(data))
+		err = corrupt(path, at, nil, "pack index too small (%d bytes)", len(data))
 	case indexBadVersion:
-		return nil, corrupt(path, at, nil, "unsupported pack index version %d", version)
+		err = corrupt(path, at, nil, "unsupported pack index version %d", version)
 	case indexNonMonotonic:
-		return nil, corrupt(path, at, nil, "non-monotonic fan-out table")
+		err = corrupt(path, at, nil, "non-monotonic fan-out table")
 	case indexWrongV1Size:
-		return nil, corrupt(path, at, nil, "wrong index v1 file size: %d bytes for %d objects", len(data), count)
+		err = corrupt(path, at, nil, "wrong index v1 file size: %d bytes for %d objects", len(data), count)
 	case indexWrongV2Size:
-		return nil, corrupt(path, at, nil, "wrong index v2 file size: %d bytes for %d objects", len(data), count)
+		err = corrupt(path, at, nil, "wrong index v2 file size: %d bytes for %d objects", len(data), count)
+	}
+	if err != nil {
+		return nil, &LookupError{Line: indexFaultLine(gitName, fault, version), Err: err}
 	}
 	x := &packIndex{path: path, data: data, hashLen: h, version: int(version), count: count}
 	n, size := uint64(count), uint64(len(data))

@@ -2,6 +2,7 @@ package odb
 
 import (
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/goblame/goblame/oid"
@@ -49,8 +50,9 @@ func TestIndexChecksInGitsOrder(t *testing.T) {
 		if got := gitIndexLine("I", c.data, h); got != c.want {
 			t.Errorf("%s: git's line %q, want %q", c.name, got, c.want)
 		}
-		_, err := parseIndex("I", c.data, oid.SHA1)
-		if (err != nil) != (c.want != "") {
+		_, err := parseIndex("I", "I", c.data, oid.SHA1)
+		var le *LookupError
+		if (err != nil) != (c.want != "") || err != nil && (!errors.As(err, &le) || le.Line != c.want) {
 			t.Errorf("%s: parseIndex error %v where git's line is %q", c.name, err, c.want)
 		}
 	}

@@ -118,11 +118,8 @@ func (p *pack) index() (*packIndex, error) {
 			p.idxErr = err
 			return
 		}
-		x, err := parseIndex(p.idxPath(), m.data, p.format)
+		x, err := parseIndex(p.idxPath(), p.gitBase+".idx", m.data, p.format)
 		if err != nil {
-			if line := gitIndexLine(p.gitBase+".idx", m.data, p.format.Size()); line != "" {
-				err = &LookupError{Line: line, Err: err}
-			}
 			m.close()
 			p.idxErr = err
 			return
