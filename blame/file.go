@@ -441,7 +441,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 
 	var mm blamecore.Mailmap
 	if !opts.NoMailmap {
-		m, err := r.LoadMailmap(b.rd)
+		m, err := r.LoadMailmap(b.rd, b.commandParents())
 		if err != nil {
 			return nil, nil, false, err
 		}

@@ -148,6 +148,11 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 		} {
 			compareWithLiveGit(t, filepath.Join(root, c.dir), format, []byte("buffer\n"), nil, c.args...)
 		}
+		// A mailmap.blob that parses a commit reads the command's grafts:
+		// their hint is printed once.
+		mailmapBlob := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=mailmap.blob", "GIT_CONFIG_VALUE_0=HEAD~1:.mailmap"}
+		compareWithGit(t, filepath.Join(root, "grafted"), format, nil, mailmapBlob, "HEAD", "--", "file")
+		compareWithGit(t, filepath.Join(root, "grafted"), format, nil, mailmapBlob, "-e", "HEAD~1", "--", "file")
 		// Revisions read from a file with -S (graft lines): revs, written
 		// by the script, holds HEAD~3.
 		dir := filepath.Join(root, "r")

@@ -206,8 +206,9 @@ func (m *Mailmap) Empty() bool { return m == nil || len(m.byEmail) == 0 }
 // followed if it is a symbolic link; not in a bare repository), the blob
 // named by mailmap.blob (default HEAD:.mailmap in a bare repository),
 // and the file named by mailmap.file. Problems git only reports are in
-// the result's Messages.
-func (r *Repository) LoadMailmap(rd *odb.Reader) (*Mailmap, error) {
+// the result's Messages. parents are the grafts of the command that
+// reads it (a mailmap.blob such as HEAD~1:.mailmap parses a commit).
+func (r *Repository) LoadMailmap(rd *odb.Reader, parents CommandParents) (*Mailmap, error) {
 	m := &Mailmap{byEmail: map[string]*mailmapEntry{}}
 	if !r.Bare {
 		m.readFile(join(r.gitCwd, ".mailmap"), ".mailmap", true)
@@ -220,7 +221,7 @@ func (r *Repository) LoadMailmap(rd *odb.Reader) (*Mailmap, error) {
 		blob, hasBlob = "HEAD:.mailmap", true
 	}
 	if hasBlob {
-		res := &resolver{r: r, rd: rd}
+		res := &resolver{r: r, rd: rd, src: parents}
 		id, ok, err := res.getOIDWithContext(blob, 0)
 		if err != nil {
 			return nil, res.fatal(err)

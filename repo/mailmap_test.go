@@ -100,7 +100,7 @@ func TestMailmapMatchesGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := r.LoadMailmap(r.Objects.NewReader())
+			m, err := r.LoadMailmap(r.Objects.NewReader(), CommandParents{})
 			if err != nil {
 				t.Fatal(err)
 			}
