@@ -45,7 +45,7 @@ cd ..
 git clone -q --bare r bare.git
 git clone -q --depth 2 "file://$PWD/r" shallow
 git clone -q r grafted
-( cd grafted && git rev-parse HEAD~1 >.git/info/grafts )
+( cd grafted && git rev-parse HEAD~1 >.git/info/grafts && git branch dup HEAD~1 && git tag dup HEAD )
 # Grafts and objects enough for a 4-digit prefix of two of them (written
 # to ambiguous-prefix: 1,500 blobs make one all but certain).
 git clone -q r ambig
@@ -105,6 +105,10 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"grafted", []string{"HEAD~1", "nosuch", "--", "file"}}, {"grafted", []string{"HEAD~1", "HEAD..nosuch", "--", "file"}},
 			{"grafted", []string{"HEAD~1", "HEAD~9", "--", "file"}}, {"grafted", []string{"HEAD~1", "--ignore-rev", "nosuch", "--", "file"}},
 			{"grafted", []string{"HEAD~1", "--ignore-rev", "HEAD~9", "--", "file"}},
+			// ... between the warnings of an ambiguous ref name (dup, a
+			// branch and a tag), where git printed them.
+			{"grafted", []string{"--reverse", "dup~1..dup", "--", "file"}}, {"grafted", []string{"dup~1", "dup~9", "--", "file"}},
+			{"grafted", []string{"dup~1", "nosuch", "--", "file"}}, {"grafted", []string{"--ignore-rev", "dup~1", "--ignore-rev", "dup~9", "--", "file"}},
 			// A --default that names nothing dies as
 			// diagnose_missing_default does (after the grafts' hint when
 			// it parsed a commit): a new repository's HEAD names its

@@ -311,16 +311,25 @@ func (res *resolver) commitReference(id oid.ID) (oid.ID, bool) {
 func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	if !res.loaded {
 		res.loaded = true
-		// git prints the grafts' hint as it reads them, before the
-		// lines and the death of a revision that fails (a resolution
-		// that succeeds prints them through the command's Print).
+		// git prints the grafts' hint as it reads them: before the
+		// lines and the death of a revision that fails, after the
+		// warnings so far (an ambiguous ref name's). With nothing held
+		// for a death yet, it goes out now through the command's
+		// Print; else after what is held, among the error's Before
+		// lines, or through Print once the resolution succeeded.
 		read := res.src.Read
 		if read == nil {
 			read = res.r.EffectiveParents
 		}
 		p, msgs, err := read()
-		res.before = append(res.before, msgs...)
-		res.readLines = msgs
+		if res.src.Print != nil && len(res.before) == 0 && res.lookupErr == nil {
+			for _, l := range msgs {
+				res.src.Print(l)
+			}
+		} else {
+			res.before = append(res.before, msgs...)
+			res.readLines = msgs
+		}
 		if err != nil {
 			return nil, false, fatalError{err}
 		}
