@@ -494,10 +494,9 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	}
 	if len(revs) == 0 && opts.DefaultRevision != "" {
 		id, err := r.ResolveRevisionWith(b.rd, opts.DefaultRevision, b.commandParents())
-		var re *repo.Error
-		if errors.As(err, &re) && (errors.Is(re, repo.ErrBadRevision) || errors.Is(re, repo.ErrAmbiguous)) {
+		if before, ok := namedNothing(err); ok {
 			death := r.MissingDefaultError(opts.DefaultRevision)
-			death.Before = re.Before
+			death.Before = before
 			return nil, death
 		}
 		if err != nil {
@@ -582,11 +581,19 @@ func (b *run) ignoreList() ([]oid.ID, error) {
 // candidates; the grafts' hint when that resolution read them first).
 func ignoreRevError(rev string, err error) error {
 	death := &repo.Error{Kind: repo.ErrBadRevision, Msg: fmt.Sprintf("cannot find revision %s to ignore", rev)}
+	death.Before, _ = namedNothing(err)
+	return death
+}
+
+// namedNothing reports whether err is a resolution's failure to name
+// anything (a bad or ambiguous revision, which the caller's own death
+// replaces), with the lines git printed before it.
+func namedNothing(err error) (before []string, ok bool) {
 	var re *repo.Error
 	if errors.As(err, &re) && (errors.Is(re, repo.ErrBadRevision) || errors.Is(re, repo.ErrAmbiguous)) {
-		death.Before = re.Before
+		return re.Before, true
 	}
-	return death
+	return nil, false
 }
 
 // request picks the final commit (or the working tree) and the walk's

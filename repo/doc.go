@@ -148,6 +148,12 @@
 // returning the pending objects in git's order with the names git uses
 // in blame's messages.
 //
+// git reads info/grafts once per command, when it first parses a commit,
+// and prints the grafts' hint then: ResolveRevisionWith,
+// ParseRevisionArgsWith and LoadMailmap take the command's
+// CommandParents, so that all of a command's resolutions share that read
+// and its hint comes out once, where git prints it.
+//
 // What git blame prints for revisions it cannot use (verified with
 // 2.39.5), and how the errors carry it:
 //

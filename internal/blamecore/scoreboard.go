@@ -877,8 +877,9 @@ func (sb *scoreboard) diffFailed(parent, target *origin, err error) error {
 
 // findOrigin finds the parent's version of o's path without rename
 // detection (git's find_origin). It returns nil when the parent has no
-// such file or the file changed type. filter holds the changed-path
-// filter's answer when moveWhole asked it already.
+// such file or the file changed type. look holds what moveWhole learned
+// of the parent already (the changed-path filter's answer, the tree
+// entry), which is not asked again.
 func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLookup) (*origin, error) {
 	if p := findLiveOrigin(parent, o.path); p != nil {
 		return p, nil
