@@ -615,6 +615,14 @@ func TestBudgetInvariants(t *testing.T) {
 					if unchanged := walked - 1 - changed; s.WholeMoves == 0 || s.WholeMoves > unchanged {
 						t.Errorf("%s: %d whole passes made by moving the origin for %d commits that did not change %s, want some and no more (moveWhole)", label, s.WholeMoves, unchanged, q.path)
 					}
+					// -M and -C look at nothing in a whole pass (git's
+					// pass_blame returns before looking for moves):
+					// their walks move the origin just as often.
+					mc := blamecore.DefaultOptions()
+					mc.Move, mc.CopyLevel = true, 1
+					if m, _ := r.blameOnce(t, r.request(t, q), mc); m.Stats.WholeMoves != s.WholeMoves {
+						t.Errorf("%s: -C made %d whole passes by moving the origin, without it %d (moveWhole)", label, m.Stats.WholeMoves, s.WholeMoves)
+					}
 				}
 				key := v.name + "/" + q.rev + ":" + q.path
 				if !q.workTree {
