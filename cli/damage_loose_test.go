@@ -11,8 +11,9 @@ import (
 // git's loose-object reader tells apart: a stream cut inside the first 32
 // bytes it inflates (the header) or after them, a byte changed early or
 // late in the stream, a wrong checksum, a byte after the stream, an empty
-// file, an object of an unknown type, and a zlib stream (a stored block,
-// written here) longer than the size its header declares. Each damages
+// file, an object of an unknown type, and a zlib stream longer than the
+// size its header declares (both written here as a stored block: newer
+// gits refuse hash-object --literally of an unknown type). Each damages
 // one object: the HEAD commit, an older commit, a tree, the final
 // version of f, an older one, a blob of three bytes. (A stream shorter
 // than its declared size is not among them: git pads it with whatever
@@ -47,7 +48,7 @@ for target in HEAD HEAD~2 HEAD^{tree} HEAD:f HEAD~2:f HEAD~1:d/g; do
 		checksum) b=$(tail -c 1 $p | od -An -tu1 | tr -d ' '); printf "\\$(printf %o $(((b + 1) & 255)))" | dd of=$p bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null ;;
 		garbage) printf x >>$p ;;
 		empty) : >$p ;;
-		unknown-type) u=$(printf 'abc\n' | git -C r hash-object --literally -t blub --stdin -w); cp r/.git/objects/${u%${u#??}}/${u#??} $p ;;
+		unknown-type) printf 'blub 4\000abc\n' | zstored >$p ;;
 		long) { git -C r cat-file -t $id | tr -d '\n'; printf ' 2\000'; git -C r cat-file $(git -C r cat-file -t $id) $id; } | zstored >$p ;;
 		esac
 	done

@@ -41,7 +41,9 @@
 // its text is "exit N" and "stdout:"/"stderr:" sections of lines, each
 // "|text" or a Go-quoted string (for control bytes, invalid UTF-8,
 // trailing blanks, a missing final newline). The fixture's directory and
-// the empty home in outputs are stored as ${FIXTURE} and ${HOME}. A
+// the empty home in outputs are stored as ${FIXTURE} and ${HOME} (the
+// directory without its leading slash, as a prefix below a work tree at
+// the root prints it, as ${FIXTURE#/}). A
 // member whose text (256 bytes or more) equals an earlier one's is written
 // "same as: <name>".
 //
@@ -55,6 +57,9 @@
 // that use a fixture without asking git anything, and Goldens.RequireFiles
 // pins the bytes of files the fingerprint does not cover (a pack a script
 // damaged at a fixed offset: another git may have compressed it otherwise).
+// One difference of layout is undone when a fixture is built: newer gits
+// (2.55.0 does) write the [extensions] section of a new SHA-256 repository's
+// configuration before [core], git 2.39 after it (normalizeInitConfigs).
 //
 // A command that reads only files the test wrote, outside any fixture
 // (git diff --no-index of generated pairs), goes through

@@ -669,24 +669,38 @@ func keyWord(s string) string {
 
 const (
 	fixturePlaceholder = "${FIXTURE}"
-	homePlaceholder    = "${HOME}"
+	// fixtureRelPlaceholder stands for the fixture's directory without
+	// its leading slash: what git prints as the prefix of a directory
+	// under a work tree at the root (core.worktree = /).
+	fixtureRelPlaceholder = "${FIXTURE#/}"
+	homePlaceholder       = "${HOME}"
 )
 
-func (fx fixtureDir) normalizeString(s string) string {
-	s = strings.ReplaceAll(s, fx.root, fixturePlaceholder)
-	return strings.ReplaceAll(s, emptyHome(), homePlaceholder)
+func (fx fixtureDir) normalizeString(s string) string { return fx.normalizer().Replace(s) }
+
+// normalizer replaces the paths that differ between machines (the
+// fixture's directory, with and without its leading slash, and the empty
+// home) with placeholders; denormalizer puts this machine's back. (The
+// directory's name holds a hash of the git that built it.)
+func (fx fixtureDir) normalizer() *strings.Replacer {
+	return strings.NewReplacer(fx.root, fixturePlaceholder, strings.TrimPrefix(fx.root, "/"), fixtureRelPlaceholder,
+		emptyHome(), homePlaceholder)
 }
 
-// normalize replaces the paths that differ between machines (the
-// fixture's directory, the empty home) in a result with placeholders;
-// denormalize puts this machine's back.
+func (fx fixtureDir) denormalizer() *strings.Replacer {
+	return strings.NewReplacer(fixturePlaceholder, fx.root, fixtureRelPlaceholder, strings.TrimPrefix(fx.root, "/"),
+		homePlaceholder, emptyHome())
+}
+
+// normalize writes a result with normalizer's placeholders; denormalize
+// puts this machine's paths back.
 func (fx fixtureDir) normalize(res Result) Result {
-	r := strings.NewReplacer(fx.root, fixturePlaceholder, emptyHome(), homePlaceholder)
+	r := fx.normalizer()
 	return Result{Stdout: []byte(r.Replace(string(res.Stdout))), Stderr: []byte(r.Replace(string(res.Stderr))), ExitCode: res.ExitCode}
 }
 
 func (fx fixtureDir) denormalize(res Result) Result {
-	r := strings.NewReplacer(fixturePlaceholder, fx.root, homePlaceholder, emptyHome())
+	r := fx.denormalizer()
 	return Result{Stdout: []byte(r.Replace(string(res.Stdout))), Stderr: []byte(r.Replace(string(res.Stderr))), ExitCode: res.ExitCode}
 }
 

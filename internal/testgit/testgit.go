@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -241,6 +243,10 @@ func buildFixture(name string, format oid.Format, script string) (string, error)
 		os.RemoveAll(final)
 		return "", fmt.Errorf("script failed: %v\n%s", err, out)
 	}
+	if err := normalizeInitConfigs(work); err != nil {
+		os.RemoveAll(final)
+		return "", err
+	}
 	if err := os.WriteFile(filepath.Join(final, ".done"), nil, 0o644); err != nil {
 		os.RemoveAll(final)
 		return "", err
@@ -249,9 +255,10 @@ func buildFixture(name string, format oid.Format, script string) (string, error)
 }
 
 // fixtureLayout is part of every fixture's key: a change to how fixtures
-// are built (2: in place, so that absolute paths git records stay valid)
-// builds them all again.
-const fixtureLayout = "fixture layout 2"
+// are built (2: in place, so that absolute paths git records stay valid;
+// 3: configurations in git 2.39.5's layout, normalizeInitConfigs) builds
+// them all again.
+const fixtureLayout = "fixture layout 3"
 
 // fixtureInfo is what the goldens know of a built fixture: its name,
 // format, the hash of its script, and its work directory on this machine.
@@ -268,9 +275,14 @@ var (
 )
 
 func registerFixture(name string, format oid.Format, script, dir string) {
-	// The hash is of the text the fixture runs, with the temporary
-	// directory (where a script may find its input) written as a name, so
-	// that it is the same on every machine.
+	// The hash is of the text the fixture runs, with the directories of
+	// other fixtures it names (a clone's source) written as their names,
+	// without the key that holds the git version and the build layout,
+	// and the temporary directory (where a script may find its input)
+	// written as a name, so that it is the same on every machine and for
+	// every git.
+	script = fixtureKeyInPath.ReplaceAllString(script, "${1}-$${KEY}${2}")
+	script = strings.ReplaceAll(script, CacheRoot(), "${FIXTURES}")
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s", scriptPrelude, strings.ReplaceAll(script, os.TempDir(), "${TMPDIR}"))
 	info := fixtureInfo{name: name, format: format, scriptHash: hex.EncodeToString(h.Sum(nil))[:16], root: filepath.Clean(dir)}
@@ -278,6 +290,10 @@ func registerFixture(name string, format oid.Format, script, dir string) {
 	fixtures[info.root] = info
 	fixturesMu.Unlock()
 }
+
+// fixtureKeyInPath finds a fixture's directory name in a path: its name
+// and format, then the hash of its key (buildFixture).
+var fixtureKeyInPath = regexp.MustCompile(`(/[^/\s]+-(?:sha1|sha256))-[0-9a-f]{16}(/|$|\s)`)
 
 // lookupFixture finds the fixture whose work directory holds dir.
 func lookupFixture(dir string) (fixtureDir, bool) {
@@ -354,4 +370,60 @@ func Git(t testing.TB, dir string, format oid.Format, args ...string) string {
 		t.Fatalf("git %s: %s", strings.Join(args, " "), res)
 	}
 	return string(res.Stdout)
+}
+
+// newerInitConfig is how a newer git (2.55.0 does) starts the
+// configuration of a new SHA-256 repository: its [extensions] section
+// first, then [core]. git 2.39.5 writes them the other way round.
+// (The script may have set the object format since, which git writes
+// with the key's case as given.)
+var newerInitConfig = [2]string{"[extensions]\n\tobjectformat = ", "[core]\n\trepositoryformatversion = 1\n"}
+
+// normalizeInitConfigs rewrites every repository configuration under
+// work that starts as newerInitConfig with its first two sections in git
+// 2.39.5's order, so that a fixture another git built reads as the one
+// git 2.39.5 built (git config --list lists them in file order). What
+// the script set later stays where it was: git appends a key to the
+// section that has its name, and a new section at the end, whichever
+// comes first.
+func normalizeInitConfigs(work string) error {
+	return filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "config" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || !bytes.HasPrefix(bytes.ToLower(data[:min(len(data), len(newerInitConfig[0]))]), []byte(newerInitConfig[0])) {
+			return err
+		}
+		ext, rest := cutSection(data)
+		core, rest := cutSection(rest)
+		if !bytes.HasPrefix(core, []byte(newerInitConfig[1])) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fixed := append(append(append([]byte{}, core...), ext...), rest...)
+		// Through a new file: the script may have made this one read-only.
+		tmp := path + ".normalizing"
+		if err := os.WriteFile(tmp, fixed, info.Mode().Perm()); err != nil {
+			return err
+		}
+		return os.Rename(tmp, path)
+	})
+}
+
+// cutSection splits a configuration file's text after its first section:
+// the section's header line and the lines up to the next header.
+func cutSection(data []byte) (section, rest []byte) {
+	i := bytes.IndexByte(data, '\n') + 1 // past the header
+	for i < len(data) && data[i] != '[' {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			return data, nil
+		}
+		i += j + 1
+	}
+	return data[:i], data[i:]
 }

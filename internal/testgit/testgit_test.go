@@ -327,3 +327,63 @@ func TestGoldenSameAs(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeInitConfigs: a SHA-256 repository's configuration as a
+// newer git starts it, with keys a script set afterwards, reads as git
+// 2.39.5 would have written it; other configurations are left alone.
+func TestNormalizeInitConfigs(t *testing.T) {
+	work := t.TempDir()
+	newer := "[extensions]\n\tobjectFormat = sha999\n\tworktreeconfig = true\n[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = false\n[blame]\n\tdate = short\n"
+	want := "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = false\n[extensions]\n\tobjectFormat = sha999\n\tworktreeconfig = true\n[blame]\n\tdate = short\n"
+	old := "[core]\n\trepositoryformatversion = 0\n[extensions]\n\tobjectformat = sha256\n"
+	other := "[extensions]\n\tobjectformat = sha1\n[core]\n\tbare = true\n"
+	files := map[string]string{"r/.git/config": newer, "bare.git/config": newer[:len(newer)-len("[blame]\n\tdate = short\n")],
+		"s/.git/config": old, "t/.git/config": other, "r/notes/config.txt": newer}
+	for name, text := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := normalizeInitConfigs(work); err != nil {
+		t.Fatal(err)
+	}
+	wants := map[string]string{"r/.git/config": want, "bare.git/config": want[:len(want)-len("[blame]\n\tdate = short\n")],
+		"s/.git/config": old, "t/.git/config": other, "r/notes/config.txt": newer}
+	for name, w := range wants {
+		got, err := os.ReadFile(filepath.Join(work, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != w {
+			t.Errorf("%s:\n%s\nwant:\n%s", name, got, w)
+		}
+	}
+}
+
+// TestFixtureScriptHashIgnoresKeys: a script that names another
+// fixture's directory hashes the same whatever git built that fixture.
+func TestFixtureScriptHashIgnoresKeys(t *testing.T) {
+	hash := func(script string) string {
+		dir := t.TempDir()
+		registerFixture("x", oid.SHA1, script, dir)
+		info, ok := lookupFixture(dir)
+		if !ok {
+			t.Fatal("not registered")
+		}
+		return info.scriptHash
+	}
+	root := CacheRoot()
+	a := hash("git clone -q file://" + root + "/history-graph-sha1-0123456789abcdef/w c\n")
+	b := hash("git clone -q file://" + root + "/history-graph-sha1-fedcba9876543210/w c\n")
+	c := hash("git clone -q file://" + root + "/history-other-sha1-fedcba9876543210/w c\n")
+	if a != b {
+		t.Errorf("the same script with another key hashed %s and %s", a, b)
+	}
+	if a == c {
+		t.Errorf("scripts naming other fixtures hashed alike (%s)", a)
+	}
+}
