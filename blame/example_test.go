@@ -1,7 +1,11 @@
 package blame_test
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,49 +13,86 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/goblame/goblame/blame"
 )
 
-// exampleRepo builds the examples' repository with the real git in a
-// hermetic environment (no system or global config, fixed identities and
-// dates) and changes to its work tree, as a user's program would run.
-// Alice writes three lines, Bob changes the second, and Carol (mapped
-// to "Carol C" by .mailmap) appends one.
+// exampleRepo writes the examples' repository into a new directory, as
+// git writes one (loose objects, a branch, HEAD, a configuration), with
+// no program but this one, and changes to its work tree, as a user's
+// program would run in one. Alice writes three lines, Bob changes the
+// second, and Carol (mapped to "Carol C" by .mailmap) appends one.
 func exampleRepo() (dir string, cleanup func()) {
 	dir, err := os.MkdirTemp("", "goblame-example-")
 	if err != nil {
 		panic(err)
 	}
-	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"HOME="+dir, "TZ=UTC", "GIT_AUTHOR_NAME=x", "GIT_COMMITTER_NAME=x")
-	git := func(date, who string, args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		name, email, _ := strings.Cut(who, " ")
-		cmd.Env = append(env, "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date,
-			"GIT_AUTHOR_NAME="+name, "GIT_AUTHOR_EMAIL="+email,
-			"GIT_COMMITTER_NAME="+name, "GIT_COMMITTER_EMAIL="+email)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			panic(fmt.Sprintf("git %v: %v\n%s", args, err, out))
-		}
-	}
 	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			panic(err)
 		}
 	}
-	git("", "", "init", "-q", "-b", "main")
-	write("README.md", "# demo\nhello\nbye\n")
-	write("main.go", "package main\n")
-	write(".mailmap", "Carol C <carol@example.com>\n")
-	git("2024-01-01T10:00:00+01:00", "Alice alice@example.com", "add", ".")
-	git("2024-01-01T10:00:00+01:00", "Alice alice@example.com", "commit", "-q", "-m", "start the demo")
-	write("README.md", "# demo\nhello, world\nbye\n")
-	git("2024-02-01T10:00:00-05:00", "Bob bob@example.com", "commit", "-q", "-am", "greet the world")
-	write("README.md", "# demo\nhello, world\nbye\nsee you\n")
-	write("main.go", "package main\n\nfunc main() {}\n")
-	git("2024-03-01T10:00:00+00:00", "carol carol@example.com", "commit", "-q", "-am", "say goodbye")
+	// object writes a loose object and returns its ID.
+	object := func(typ string, data []byte) string {
+		raw := append([]byte(fmt.Sprintf("%s %d\x00", typ, len(data))), data...)
+		sum := sha1.Sum(raw)
+		id := hex.EncodeToString(sum[:])
+		var z bytes.Buffer
+		w := zlib.NewWriter(&z)
+		w.Write(raw)
+		w.Close()
+		write(filepath.Join(".git", "objects", id[:2], id[2:]), z.String())
+		return id
+	}
+	work := map[string]string{}
+	head := ""
+	// commit commits the work tree's files as who at when (RFC 3339).
+	commit := func(when, who, msg string) {
+		var names []string
+		for name := range work {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		var tree []byte
+		for _, name := range names {
+			id, _ := hex.DecodeString(object("blob", []byte(work[name])))
+			tree = append(append(tree, "100644 "+name+"\x00"...), id...)
+		}
+		t, err := time.Parse(time.RFC3339, when)
+		if err != nil {
+			panic(err)
+		}
+		name, email, _ := strings.Cut(who, " ")
+		ident := fmt.Sprintf("%s <%s> %d %s", name, email, t.Unix(), t.Format("-0700"))
+		text := "tree " + object("tree", tree) + "\n"
+		if head != "" {
+			text += "parent " + head + "\n"
+		}
+		text += "author " + ident + "\ncommitter " + ident + "\n\n" + msg + "\n"
+		head = object("commit", []byte(text))
+	}
+	change := func(name, text string) {
+		work[name] = text
+		write(name, text)
+	}
+	write(".git/HEAD", "ref: refs/heads/main\n")
+	write(".git/config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n")
+	change("README.md", "# demo\nhello\nbye\n")
+	change("main.go", "package main\n")
+	change(".mailmap", "Carol C <carol@example.com>\n")
+	commit("2024-01-01T10:00:00+01:00", "Alice alice@example.com", "start the demo")
+	change("README.md", "# demo\nhello, world\nbye\n")
+	commit("2024-02-01T10:00:00-05:00", "Bob bob@example.com", "greet the world")
+	change("README.md", "# demo\nhello, world\nbye\nsee you\n")
+	change("main.go", "package main\n\nfunc main() {}\n")
+	commit("2024-03-01T10:00:00+00:00", "carol carol@example.com", "say goodbye")
+	write(".git/refs/heads/main", head+"\n")
 	old, err := os.Getwd()
 	if err != nil {
 		panic(err)
@@ -208,4 +249,42 @@ func Example_concurrent() {
 	// Alice: 4
 	// Bob: 1
 	// Carol C: 3
+}
+
+// TestExampleRepositoryIsGits: the repository the examples write is one
+// git reads without a complaint (fsck --strict), whose history git blames
+// as the examples do.
+func TestExampleRepositoryIsGits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	dir, cleanup := exampleRepo()
+	defer cleanup()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := git("fsck", "--strict", "--no-dangling"); out != "" {
+		t.Errorf("git fsck --strict: %s", out)
+	}
+	want := "Alice start the demo\nBob greet the world\nAlice start the demo\nCarol C say goodbye\n"
+	var got strings.Builder
+	var author string
+	for _, line := range strings.Split(git("blame", "--line-porcelain", "README.md"), "\n") {
+		if a, ok := strings.CutPrefix(line, "author "); ok {
+			author = a
+		}
+		if s, ok := strings.CutPrefix(line, "summary "); ok {
+			got.WriteString(author + " " + s + "\n")
+		}
+	}
+	if got.String() != want {
+		t.Errorf("git blame: authors and summaries\n%s\nwant\n%s", got.String(), want)
+	}
 }

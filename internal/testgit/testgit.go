@@ -175,14 +175,19 @@ func CacheRoot() string {
 // Fixture runs script (bash) in a new empty directory with the hermetic
 // environment for format and returns that directory. The result is cached:
 // the same name, script, format and git version give the same directory,
-// built once. A failing script fails the test with its output; with a git
-// other than 2.39.x it skips the test instead (a script may use what git
-// 2.39.5 has and an older git lacks, such as repack --cruft).
+// built once. A failing script fails the test with its output; without
+// git, or with a git other than 2.39.x, it skips the test instead (a
+// script may use what git 2.39.5 has and an older git lacks, such as
+// repack --cruft).
 func Fixture(t testing.TB, name string, format oid.Format, script string) string {
 	t.Helper()
 	dir, err := BuildFixture(name, format, script)
 	if err != nil {
-		if v, verr := Version(); verr == nil && !strings.HasPrefix(v, TargetVersion) {
+		v, verr := Version()
+		if verr != nil {
+			t.Skipf("skipping: git is not available (%v); fixture %s (%s) is built with it", verr, name, format)
+		}
+		if !strings.HasPrefix(v, TargetVersion) {
 			t.Skipf("skipping: git %s cannot build fixture %s (%s), which git %sx builds: %v", v, name, format, TargetVersion, err)
 		}
 		t.Fatalf("fixture %s (%s): %v", name, format, err)
