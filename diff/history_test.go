@@ -46,8 +46,9 @@ func logPairs(t *testing.T, dir string, format oid.Format, path string, limit in
 	} else if !testgit.HaveTargetGit() {
 		return nil, false
 	} else {
+		// A copy fetched by hand may be another user's.
 		var err error
-		if res, err = testgit.Run(dir, format, nil, nil, "git", cmdArgs...); err != nil {
+		if res, err = testgit.Run(dir, format, nil, nil, "git", append([]string{"-c", "safe.directory=*"}, cmdArgs...)...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,7 +98,8 @@ func readBlobs(t *testing.T, dir string, format oid.Format, names []string) map[
 	for _, n := range names {
 		in.WriteString(n + "\n")
 	}
-	res, err := testgit.Run(dir, format, in.Bytes(), nil, "git", "cat-file", "--batch")
+	// (A copy fetched by hand may be another user's.)
+	res, err := testgit.Run(dir, format, in.Bytes(), nil, "git", "-c", "safe.directory=*", "cat-file", "--batch")
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git cat-file --batch: %v %s", err, res.Stderr)
 	}
@@ -217,9 +219,15 @@ func historyScript(t *testing.T, seed uint64, versions int) string {
 		h.Write([]byte{0})
 	}
 	sum := hex.EncodeToString(h.Sum(nil))[:20]
-	dir := filepath.Join(os.TempDir(), "goblame-diff-history-"+sum)
+	// Kept with the user's fixtures (testgit.CacheRoot): a directory of
+	// another user's is one this user's script may not read.
+	root := testgit.CacheRoot()
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "goblame-diff-history-"+sum)
 	if _, err := os.Stat(filepath.Join(dir, ".done")); err != nil {
-		tmp, err := os.MkdirTemp(os.TempDir(), "goblame-diff-history-tmp-")
+		tmp, err := os.MkdirTemp(root, "goblame-diff-history-tmp-")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -405,6 +405,10 @@ func TestFlippedBytesInARealPack(t *testing.T) {
 	objects := filepath.Join(t.TempDir(), "objects")
 	copyTree(t, src, objects)
 	target := filepath.Join(objects, "pack", filepath.Base(packs[0]))
+	// git writes packs read-only: only root may write the copy as it is.
+	if err := os.Chmod(target, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	seed := uint64(12345)
 	failed, wrong, ok := 0, 0, 0
 	for round := 0; round < 60; round++ {

@@ -190,6 +190,10 @@ func TestReadPrefixDamagedBottom(t *testing.T) {
 		if packPath == "" {
 			t.Fatalf("%s: no large tree is a delta of a full entry", format)
 		}
+		// git writes packs read-only: only root may write the copy as it is.
+		if err := os.Chmod(packPath, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		f, err := os.OpenFile(packPath, os.O_RDWR, 0)
 		if err != nil {
 			t.Fatal(err)

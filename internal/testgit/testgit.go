@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -137,7 +138,7 @@ var (
 
 func emptyHome() string {
 	homeOnce.Do(func() {
-		homeDir = filepath.Join(os.TempDir(), "goblame-testgit-home")
+		homeDir = filepath.Join(os.TempDir(), "goblame-testgit-home"+userSuffix())
 		_ = os.MkdirAll(homeDir, 0o755)
 	})
 	return homeDir
@@ -164,12 +165,23 @@ var (
 	fixtureLocks = map[string]*sync.Mutex{}
 )
 
-// CacheRoot is where built fixtures are kept.
+// CacheRoot is where built fixtures are kept: GOBLAME_FIXTURE_CACHE, else
+// a directory of the user's under the temporary directory.
 func CacheRoot() string {
 	if d := os.Getenv("GOBLAME_FIXTURE_CACHE"); d != "" {
 		return d
 	}
-	return filepath.Join(os.TempDir(), "goblame-fixtures")
+	return filepath.Join(os.TempDir(), "goblame-fixtures"+userSuffix())
+}
+
+// userSuffix tells apart the temporary directories of the users of one
+// machine: another user's fixtures are repositories git refuses to use
+// (safe.directory), and another user's empty home one git may not read.
+func userSuffix() string {
+	if uid := os.Getuid(); uid >= 0 {
+		return "-" + strconv.Itoa(uid)
+	}
+	return ""
 }
 
 // Fixture runs script (bash) in a new empty directory with the hermetic
