@@ -25,8 +25,10 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-# Every test, go vet included. Tests that compare with git skip (with a
-# message) unless git 2.39.x is installed.
+# Every test, go vet included. Tests that compare with git run git
+# 2.39.x where it is installed and its committed golden outputs
+# otherwise; what has neither (or no git to build its fixture) skips,
+# saying so.
 test: vet
 	$(GO) test -timeout 30m ./...
 	# what make build builds differently: regular expressions on the

@@ -414,7 +414,8 @@ func normalizeInitConfigs(work string) error {
 			return err
 		}
 		data, err := os.ReadFile(path)
-		if err != nil || !bytes.HasPrefix(bytes.ToLower(data[:min(len(data), len(newerInitConfig[0]))]), []byte(newerInitConfig[0])) {
+		n := len(newerInitConfig[0])
+		if err != nil || len(data) < n || !bytes.EqualFold(data[:n], []byte(newerInitConfig[0])) {
 			return err
 		}
 		ext, rest := cutSection(data)
