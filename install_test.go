@@ -196,7 +196,9 @@ func TestHelpPagesAsGitDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(prefix, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
-	env := installEnv(t, path, "MANPAGER="+pager, "SHELL=/bin/sh", "TERM=dumb")
+	// Pagers are shell command lines: quoted, as a temporary directory
+	// may hold a space.
+	env := installEnv(t, path, "MANPAGER='"+pager+"'", "SHELL=/bin/sh", "TERM=dumb")
 	onTerminal := func(env []string, command string) string {
 		out, errOut, code := run(t, dir, env, "script", "-qec", command, "/dev/null")
 		if code != 0 {
@@ -238,8 +240,8 @@ func TestHelpPagesAsGitDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env = installEnv(t, noMan, "GIT_PAGER="+pager, "SHELL=/bin/sh", "TERM=dumb")
-	cmd := exec.Command(scriptPath, "-qec", filepath.Join(prefix, "bin/goblame")+" --help", "/dev/null")
+	env = installEnv(t, noMan, "GIT_PAGER='"+pager+"'", "SHELL=/bin/sh", "TERM=dumb")
+	cmd := exec.Command(scriptPath, "-qec", "'"+filepath.Join(prefix, "bin/goblame")+"' --help", "/dev/null")
 	cmd.Dir, cmd.Env = dir, env
 	outBytes, err := cmd.CombinedOutput()
 	out := strings.ReplaceAll(string(outBytes), "\r\n", "\n")

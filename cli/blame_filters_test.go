@@ -76,13 +76,17 @@ func TestCleanFiltersMatchGit(t *testing.T) {
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]
-		proc := buildFilterProcess(t, dir)
+		abs := buildFilterProcess(t, dir)
 		// A script without "#!" (git's child runs it again through
 		// /bin/sh) that runs the filter process.
-		noShebang := proc + "-noshebang"
-		if err := os.WriteFile(noShebang, []byte("exec '"+proc+"' upper\n"), 0o755); err != nil {
+		if err := os.WriteFile(abs+"-noshebang", []byte("exec '"+abs+"' upper\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		// Both are named from the work tree, where filters run: a
+		// temporary directory may hold a space, which would make the
+		// absolute path a shell command line.
+		proc := "../" + filepath.Base(abs)
+		noShebang := proc + "-noshebang"
 		upper := "tr a-z A-Z"
 		// Filtered, the work tree is HEAD's: goldens.
 		for _, c := range []struct {

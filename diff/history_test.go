@@ -247,8 +247,8 @@ func historyScript(t *testing.T, seed uint64, versions int) string {
 	return fmt.Sprintf(`# content %s
 git init -q
 for v in $(seq -f %%04g 0 %d); do
-	cp %s/$v.code.go code.go
-	cp %s/$v.notes.txt notes.txt
+	cp "%s/$v.code.go" code.go
+	cp "%s/$v.notes.txt" notes.txt
 	commit_all "version $v"
 done
 `, sum, versions-1, dir, dir)

@@ -355,7 +355,7 @@ func TestUtf8WidthAgainstGitLog(t *testing.T) {
 		}
 	}
 	format := testgit.Formats[0]
-	dir := testgit.Fixture(t, name, format, "git init -q\ngit fast-import --quiet <"+streamPath+"\n")
+	dir := testgit.Fixture(t, name, format, "git init -q\ngit fast-import --quiet <\""+streamPath+"\"\n")
 	c := testgit.Case{Dir: dir, Format: format, Args: []string{"log", "-z", "--reverse", fmt.Sprintf("--format=%%<(%d)%%s", pad), "main"}}
 	var res testgit.Result
 	if exhaustive() {

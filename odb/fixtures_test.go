@@ -137,7 +137,7 @@ touch $main.keep $main.promisor
 	}},
 	{name: "shallow", script: `
 cd ..
-git clone -q --depth 3 file://$PWD/w shallow
+git clone -q --depth 3 "file://$PWD/w" shallow
 `, dir: "../shallow", check: func(t *testing.T, l layout) {
 		expect(t, l.packs == 1, "one pack", l)
 	}},

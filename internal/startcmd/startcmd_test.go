@@ -109,7 +109,9 @@ func TestStartRetriesThroughShell(t *testing.T) {
 	if err := os.WriteFile(script, []byte("echo \"$0 $1\"; cat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := Command(script, []string{"arg"}, dir, []string{"PATH=/usr/bin:/bin"})
+	// Named relative to dir: a temporary directory may hold a space, and
+	// a line with one is a shell command, not a program's path.
+	cmd, err := Command("./noshebang", []string{"arg"}, dir, []string{"PATH=/usr/bin:/bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +120,10 @@ func TestStartRetriesThroughShell(t *testing.T) {
 	if err := Run(cmd); err != nil {
 		t.Fatal(err)
 	}
-	if want := script + " arg\ninput\n"; out.String() != want {
+	if want := "./noshebang arg\ninput\n"; out.String() != want {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
-	missing, err := Command(filepath.Join(dir, "missing"), nil, dir, nil)
+	missing, err := Command("./missing", nil, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestStartPipedRetriesThroughShell(t *testing.T) {
 	if err := os.WriteFile(script, []byte("sed 's/^/got /'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := Command(script, nil, dir, []string{"PATH=/usr/bin:/bin"})
+	cmd, err := Command("./noshebang", nil, dir, []string{"PATH=/usr/bin:/bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestStartPipedRetriesThroughShell(t *testing.T) {
 		t.Errorf("output %q, want %q", buf.String(), "got line\n")
 	}
 	// A program that cannot start leaves no pipe open and says why.
-	missing, _ := Command(filepath.Join(dir, "missing"), nil, dir, nil)
+	missing, _ := Command("./missing", nil, dir, nil)
 	if _, in, out, err := StartPiped(missing, true); err == nil || in != nil || out != nil {
 		t.Errorf("missing program: %v, %v, %v", err, in, out)
 	}

@@ -210,7 +210,7 @@ func TestShallowClone(t *testing.T) {
 	for _, format := range testgit.Formats {
 		t.Run(format.String(), func(t *testing.T) {
 			src := historyFixture(t, "graph", format)
-			dir := testgit.Fixture(t, "traverse-shallow", format, fmt.Sprintf("git clone -q --depth 4 --no-single-branch file://%s c\n", src)) + "/c"
+			dir := testgit.Fixture(t, "traverse-shallow", format, fmt.Sprintf("git clone -q --depth 4 --no-single-branch \"file://%s\" c\n", src)) + "/c"
 			shallow := map[oid.ID]bool{}
 			for _, s := range strings.Fields(readFileString(t, dir+"/.git/shallow")) {
 				shallow[parseID(t, format, s)] = true
