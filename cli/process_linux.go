@@ -47,7 +47,7 @@ func hugePageHeap(n int) {
 		// 18 MiB on top of the 7 MiB the run had: a second collection,
 		// 3 ms of a 35 ms README.md blame).
 		debug.SetMemoryLimit(math.MaxInt64)
-		defer armGCAt(firstCollectionBytes + int64(n) + hugePageBytes)
+		defer armGCAt(int64(n) + hugePageBytes)
 	} else {
 		defer pauseGC()()
 	}

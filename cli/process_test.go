@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 		processChildHugePagesLate()
 	case "gc-hugepages-small":
 		processChildHugePagesSmall()
+	case "gc-copies":
+		processChildGCCopies(false)
+	case "gc-copies-late":
+		processChildGCCopies(true)
 	case "hugepages":
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
@@ -299,6 +303,93 @@ func processChildGCLargeHeap() {
 	os.Exit(0)
 }
 
+// processChildGCCopies checks tuneGCForCopies: nothing where tuneGC
+// left the defaults (GOGC set); with the collector off, the first
+// collection at copyFirstCollectionBytes (plus what a start pinned
+// before) and largeHeapGCPercent after it; late (after the first
+// collection), largeHeapGCPercent at once, which a huge-page start's
+// pause restores.
+func processChildGCCopies(late bool) {
+	fail := func(format string, args ...any) {
+		os.Stdout.WriteString(fmt.Sprintf(format, args...) + "\n")
+		os.Exit(1)
+	}
+	tuneGC(func(name string) string {
+		if name == "GOGC" {
+			return "100"
+		}
+		return ""
+	})
+	tuneGCForCopies()
+	if p, limit := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || limit != math.MaxInt64 {
+		fail("with GOGC set, tuneGCForCopies set GOGC %d and limit %d", p, limit)
+	}
+	tuneGC(func(string) string { return "" })
+	garbageUntilCollection := func(mib int) (collected bool) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		start := ms.NumGC
+		for i := 0; i < mib; i++ {
+			_ = make([]byte, 1<<20)
+			runtime.ReadMemStats(&ms)
+			if ms.NumGC != start {
+				return true
+			}
+		}
+		return false
+	}
+	// The first collection's cleanup runs on a goroutine of its own,
+	// some time after the collection.
+	waitPercent := func(want int) bool {
+		for i := 0; i < 20 && gcPercent() != want; i++ {
+			runtime.GC()
+			for j := 0; j < 100 && gcPercent() != want; j++ {
+				runtime.Gosched()
+			}
+		}
+		return gcPercent() == want
+	}
+	if late {
+		garbageUntilCollection(2 * firstCollectionBytes / (1 << 20))
+		if !waitPercent(100) {
+			fail("GOGC is %d after the first collection, not 100", gcPercent())
+		}
+		tuneGCForCopies()
+		if p := gcPercent(); p != largeHeapGCPercent {
+			fail("GOGC is %d after tuneGCForCopies past the first collection, not %d", p, largeHeapGCPercent)
+		}
+		resume := pauseGC()
+		resume()
+		if p := gcPercent(); p != largeHeapGCPercent {
+			fail("GOGC is %d after a pause, not %d", p, largeHeapGCPercent)
+		}
+		os.Stdout.WriteString("ok\n")
+		os.Exit(0)
+	}
+	const pinned = 3 << 20
+	raiseGCLimit(pinned) // a start's pinned memory, as hugePageMore's
+	tuneGCForCopies()
+	if limit, want := debug.SetMemoryLimit(-1), int64(copyFirstCollectionBytes+pinned); limit != want {
+		fail("memory limit %d after tuneGCForCopies, want %d", limit, want)
+	}
+	if p := gcPercent(); p != -1 {
+		fail("GOGC is %d after tuneGCForCopies before the first collection, not off", p)
+	}
+	// The first collection comes well before firstCollectionBytes (the
+	// heap holds less than 3 MiB when the garbage starts).
+	if !garbageUntilCollection((copyFirstCollectionBytes + firstCollectionBytes) / 2 / (1 << 20)) {
+		fail("no collection after %d MiB of garbage", (copyFirstCollectionBytes+firstCollectionBytes)/2/(1<<20))
+	}
+	if !waitPercent(largeHeapGCPercent) {
+		fail("GOGC is %d after a copy blame's first collection, not %d", gcPercent(), largeHeapGCPercent)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		fail("memory limit %d after the first collection", limit)
+	}
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
 func gcPercent() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
@@ -359,7 +450,7 @@ func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 }
 
 func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
-	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small", "gc-large"} {
+	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small", "gc-large", "gc-copies", "gc-copies-late"} {
 		if out := runProcessChild(t, mode); strings.TrimSpace(out) != "ok" {
 			t.Fatalf("child %s: %s", mode, out)
 		}

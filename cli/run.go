@@ -245,6 +245,9 @@ func (b *blameRun) run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if env.Process && a.CopyLevel > 0 {
+		tuneGCForCopies()
+	}
 	rel, err := r.PrefixPath(a.Path)
 	if err != nil {
 		return err

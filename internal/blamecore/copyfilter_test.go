@@ -3,6 +3,7 @@ package blamecore_test
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,6 +168,51 @@ func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
 		t.Errorf("the remembered candidates held %d bytes, the candidate blobs are %d: rejected blobs are kept whole", s.CopyHeldPeak, all)
 	}
 	t.Logf("%d candidates, %d read, %d diffed; held at most %d bytes of %d", s.CopyCandidates, s.CopyBlobsRead, s.CopyDiffed, s.CopyHeldPeak, all)
+}
+
+// TestCopyBudgetHoldsARound: the -C candidates' budget follows what one
+// search's candidates hold (twice the largest so far), so that with no
+// floor a -C -C -C blame still reads each candidate blob once, where a
+// budget smaller than a search reads them again at every commit; the
+// blame is the same either way.
+func TestCopyBudgetHoldsARound(t *testing.T) {
+	format := oid.SHA1
+	dir, db := openCopyScoreFixture(t, format)
+	blobs := map[string]bool{}
+	for _, rev := range strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all")) {
+		for _, line := range strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", rev)), "\n") {
+			if f := strings.Fields(line); len(f) == 4 && f[3] != "target.c" {
+				blobs[f[2]] = true
+			}
+		}
+	}
+	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(least, most int) *blamecore.Result {
+		defer blamecore.SetCandidateBudgetBounds(least, most)()
+		opts := blamecore.DefaultOptions()
+		opts.Move, opts.CopyLevel = true, 3
+		hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+		res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	adaptive := run(1, 1<<30)
+	if s := adaptive.Stats; s.CopyBlobsRead > len(blobs)+s.CopyDiffed {
+		t.Errorf("budget from the searches alone: %d candidate blobs read (%d distinct, %d diffed): candidates are read again", s.CopyBlobsRead, len(blobs), s.CopyDiffed)
+	}
+	tiny := run(1, 1)
+	if tiny.Stats.CopyBlobsRead <= adaptive.Stats.CopyBlobsRead {
+		t.Errorf("a 1-byte budget read %d candidate blobs, the searches' budget %d: the fixture does not tell them apart", tiny.Stats.CopyBlobsRead, adaptive.Stats.CopyBlobsRead)
+	}
+	if !reflect.DeepEqual(adaptive.Entries, tiny.Entries) {
+		t.Errorf("the blame differs with the budget:\n%v\n%v", adaptive.Entries, tiny.Entries)
+	}
+	t.Logf("candidate blobs read: %d with the searches' budget, %d with 1 byte (%d distinct)", adaptive.Stats.CopyBlobsRead, tiny.Stats.CopyBlobsRead, len(blobs))
 }
 
 // openCopyScoreFixture builds copyScoreScript's repository and opens its

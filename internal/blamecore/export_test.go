@@ -24,3 +24,11 @@ func SetInfoAheadHelperFirst(on bool) (restore func()) {
 	infoAheadHelperFirst = on
 	return func() { infoAheadHelperFirst = old }
 }
+
+// SetCandidateBudgetBounds bounds the -C candidates' budget (see
+// candidateBudget) and returns a function that restores the bounds.
+func SetCandidateBudgetBounds(least, most int) (restore func()) {
+	oldMin, oldMax := minCandidateBytes, maxCandidateBytes
+	minCandidateBytes, maxCandidateBytes = least, most
+	return func() { minCandidateBytes, maxCandidateBytes = oldMin, oldMax }
+}

@@ -145,6 +145,7 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	if c := sb.candidates[key]; c != nil {
 		sb.candidateTick++
 		c.used = sb.candidateTick
+		sb.countInRound(c)
 		if c.data == nil && o.suspects != nil {
 			// An origin with blame of its own keeps its blob after
 			// the round, as before the blob was dropped.
@@ -182,7 +183,8 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	sb.candidates[key] = c
 	sb.stats.CopyBlobsRead++
 	sb.candidateBytes += c.bytes()
-	if sb.candidateBytes > candidateBudget {
+	sb.countInRound(c)
+	if sb.candidateBytes > sb.candidateBudget() {
 		sb.evictCandidates()
 	}
 	o.file, o.fileOwned, o.prep = data, false, nil
@@ -252,7 +254,7 @@ func (sb *scoreboard) loadData(c *candidate, o *origin) error {
 	sb.candidateBytes += c.bytes()
 	sb.stats.CopyHeldPeak = max(sb.stats.CopyHeldPeak, sb.candidateBytes)
 	o.file, o.fileOwned, o.prep = data, false, nil
-	if sb.candidateBytes > candidateBudget {
+	if sb.candidateBytes > sb.candidateBudget() {
 		sb.evictCandidates()
 	}
 	return nil
@@ -272,8 +274,9 @@ func (sb *scoreboard) evictCandidates() {
 		all = append(all, aged{k, c.used, c.bytes()})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].used < all[j].used })
+	budget := sb.candidateBudget()
 	for _, a := range all[:len(all)-1] { // keep the newest
-		if sb.candidateBytes <= candidateBudget*3/4 {
+		if sb.candidateBytes <= budget*3/4 {
 			break
 		}
 		delete(sb.candidates, a.key)
@@ -319,13 +322,40 @@ func splitsUse(splits []split, o *origin) bool {
 	return false
 }
 
-// candidateBudget bounds the bytes of remembered candidate blobs. Most
-// of them are summaries (a blob rejected by the prefilter keeps only its
-// summary): on git.git's builtin/blame.c under -C -C -C 6,000-8,000
-// candidates, a tree's worth, at 12 bytes a line of summary in 32 MiB;
-// at 6 bytes a line the same number in 16 MiB held 3.3-3.5 s (32 MiB:
-// 3.2-3.3 s) and peak RSS 246-250 MB (273-279 MB).
-const candidateBudget = 16 << 20
+// candidateBudget bounds the bytes of remembered candidate blobs: twice
+// what the candidates of the largest -C search so far hold, at least
+// minCandidateBytes, at most maxCandidateBytes. Most of them are
+// summaries (a blob rejected by the prefilter keeps only its summary),
+// and under -C -C -C a search's candidates are a tree's worth, which
+// the next commit's search looks at again: a budget below that reads
+// and summarizes every file anew at every commit (git.git's
+// builtin/blame.c, whose tree's summaries take 10 MB: 3.6 s at 16 MiB,
+// 12 s at 4 MiB). On git.git at 12 bytes a line of summary 6,000-8,000
+// candidates took 32 MiB; at 6 bytes a line the same number in 16 MiB
+// held 3.3-3.5 s (32 MiB: 3.2-3.3 s) and peak RSS 246-250 MB (273-279
+// MB). A smaller tree needs less: go-git's (160,000 lines) takes 1 MB,
+// and the fixed 16 MiB held 9 MB of older versions' summaries at the
+// end of -C -C -C repository.go, most of the live heap.
+func (sb *scoreboard) candidateBudget() int {
+	return min(maxCandidateBytes, max(minCandidateBytes, 2*sb.copyRoundMax))
+}
+
+// (Variables for the tests, which bound the budget otherwise.)
+var (
+	minCandidateBytes = 2 << 20
+	maxCandidateBytes = 16 << 20
+)
+
+// countInRound counts c, once a -C search, in what the current search's
+// candidates hold (candidateBudget).
+func (sb *scoreboard) countInRound(c *candidate) {
+	if c.round == sb.copyRound {
+		return
+	}
+	c.round = sb.copyRound
+	sb.copyRoundBytes += c.sum.bytes()
+	sb.copyRoundMax = max(sb.copyRoundMax, sb.copyRoundBytes)
+}
 
 // lineTableBudget bounds the memory of the differ's interned lines. -C
 // prepares every candidate file of every parent it looks in, and the
@@ -375,6 +405,7 @@ type candidate struct {
 	file   *diff.File
 	sum    lineSummary
 	used   int64
+	round  int64   // the last -C search that counted it (countInRound)
 	origin *origin // set when the blob is an origin's own (not cached)
 }
 
@@ -508,6 +539,8 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 	if err := sb.parse(parent); err != nil {
 		return nil
 	}
+	sb.copyRound++
+	sb.copyRoundBytes = 0
 	harder := sb.opts.CopyLevel >= 3 || (sb.opts.CopyLevel >= 2 && (porigin == nil || target.path != porigin.path))
 	changes, err := sb.candidateFiles(parent, target.commit, harder)
 	if err != nil {

@@ -83,12 +83,18 @@ type scoreboard struct {
 	entFiles     []*diff.File // prepared entry texts for -M/-C
 
 	// candidates remembers -C candidate blobs by ID (see candidateBlob).
-	candidates      map[candidateKey]*candidate
-	prefetchDone    chan struct{}
-	prefetchSet     []string // paths of the blobs read ahead, in order
-	prefetchPos     int
-	candidateBytes  int
-	candidateTick   int64
+	candidates     map[candidateKey]*candidate
+	prefetchDone   chan struct{}
+	prefetchSet    []string // paths of the blobs read ahead, in order
+	prefetchPos    int
+	candidateBytes int
+	candidateTick  int64
+	// copyRound numbers the -C searches (findCopyInParent calls);
+	// copyRoundBytes is what the candidates of the current one hold and
+	// copyRoundMax the most any one held (candidateBudget).
+	copyRound       int64
+	copyRoundBytes  int
+	copyRoundMax    int
 	copyKeys        lineKeys     // the lines a -C round looks for (copyfilter.go)
 	blobLines       diff.LineSet // the lines of the blob -M/-C diffs entries against (entryMayHoldRun)
 	originCandidate candidate    // candidateBlob's answer for an origin's own blob
