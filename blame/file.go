@@ -775,7 +775,9 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 	}
 	return blamecore.NewHistory(b.rd, r.Format, blamecore.HistoryOptions{
 		Graph: g, Grafts: grafts, DisableGraph: disable, Warn: b.warn,
-		NewReader:       func() blamecore.ObjectReader { return r.Objects.NewReaderFullCache(readAheadCacheBytes) },
+		NewReader: func() blamecore.ObjectReader {
+			return r.Objects.NewReaderFullCache(readAheadCacheBytes(r.Objects.PackBytes()))
+		},
 		NewLookupReader: newLookupReader,
 	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

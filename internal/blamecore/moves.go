@@ -595,7 +595,7 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 			if porigin != nil && ch.Path == porigin.path {
 				continue // find_move already looked there
 			}
-			norigin := sb.getOrigin(parent, ch.Path)
+			norigin := sb.getCandidateOrigin(parent, ch.Path)
 			norigin.blob, norigin.mode, norigin.blobKnown = ch.OldID, ch.OldMode, true
 			cand, err := sb.candidateBlob(norigin, pf)
 			if err != nil {

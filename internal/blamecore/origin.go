@@ -47,6 +47,27 @@ type origin struct {
 //
 // The front of the list is the end of c.origins.
 func (sb *scoreboard) getOrigin(c *commitNode, path string) *origin {
+	if o := frontOrigin(c, path); o != nil {
+		return o
+	}
+	return sb.makeOrigin(c, path)
+}
+
+// getCandidateOrigin is getOrigin for a -C candidate, which it allocates
+// alone (not from a slab) when it makes one: a search makes an origin for
+// every candidate and lets go of nearly all of them at once, and the few
+// it keeps (blamed) would each keep a whole slab live (-C -C -C on
+// go-git's repository.go: 3.2 MB of slabs live at the end).
+func (sb *scoreboard) getCandidateOrigin(c *commitNode, path string) *origin {
+	if o := frontOrigin(c, path); o != nil {
+		return o
+	}
+	return sb.linkOrigin(c, new(origin), path)
+}
+
+// frontOrigin returns the live origin of (c, path), moved to the front of
+// c's origin list, or nil.
+func frontOrigin(c *commitNode, path string) *origin {
 	for i := len(c.origins) - 1; i >= 0; i-- {
 		o := c.origins[i]
 		if o.path == path {
@@ -57,17 +78,22 @@ func (sb *scoreboard) getOrigin(c *commitNode, path string) *origin {
 			return o
 		}
 	}
-	return sb.makeOrigin(c, path)
+	return nil
 }
 
 // makeOrigin creates a new origin at the front of c's list.
 func (sb *scoreboard) makeOrigin(c *commitNode, path string) *origin {
-	sb.originSeq++
 	if len(sb.originSlab) == 0 {
 		sb.originSlab = make([]origin, slabSize)
 	}
 	o := &sb.originSlab[0]
 	sb.originSlab = sb.originSlab[1:]
+	return sb.linkOrigin(c, o, path)
+}
+
+// linkOrigin makes o the origin of (c, path) at the front of c's list.
+func (sb *scoreboard) linkOrigin(c *commitNode, o *origin, path string) *origin {
+	sb.originSeq++
 	*o = origin{commit: c, path: path, seq: int32(sb.originSeq)}
 	c.origins = append(c.origins, o)
 	return o
