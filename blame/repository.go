@@ -18,8 +18,8 @@ import (
 // chains an 8 MiB cache serves well) and, with -C, other files; a fixed
 // bound keeps the peak memory of -C below git's (the odb default grows to
 // 96 MiB for bulk reads). The second reader reads -C candidates (or,
-// without a commit-graph, commits) ahead of the walk, with a cache of a
-// quarter of the packs' size, between minReadAheadCacheBytes and
+// without a commit-graph, commits) ahead of the walk, with a cache of an
+// eighth of the packs' size, between minReadAheadCacheBytes and
 // maxReadAheadCacheBytes (readAheadCacheBytes).
 const (
 	deltaBaseCacheBytes    = 8 << 20
@@ -30,12 +30,14 @@ const (
 // readAheadCacheBytes sizes the read-ahead reader's delta-base cache for
 // packs of packBytes: its reads are scattered over many files' histories
 // and keep it full from the start, and in a small repository a cache the
-// size of the packs holds bases that are never asked for again: on
-// go-git (14 MB of packs) the -C -C -C blames peaked at 34-41 MB with 16
-// MiB and 30-37 MB with 2 MiB, in the same time; on git/git's
-// builtin/blame.c 4 MiB instead of 16 cost 7% of its time.
+// size of the packs holds bases that are never asked for again. On
+// go-git (14 MB of packs) -C -C -C blames peaked at 34-41 MB with 16
+// MiB, 31-34 with 3.5 and 26-32 with 2, in the same time (10 paired
+// rounds: +2.5 ms [-16, +17] of 322); on git/git's builtin/blame.c 4
+// MiB instead of 16 cost 7% of its time (the cap holds there from 128
+// MB of packs).
 func readAheadCacheBytes(packBytes int64) int64 {
-	return min(max(packBytes/4, minReadAheadCacheBytes), maxReadAheadCacheBytes)
+	return min(max(packBytes/8, minReadAheadCacheBytes), maxReadAheadCacheBytes)
 }
 
 // Repository is a repository opened for blaming. It is safe for
