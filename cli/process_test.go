@@ -203,26 +203,6 @@ func processChildGCLargeHeap() {
 		}
 	}
 	keep(16)
-	// Garbage until the collector runs, and no more: a collection whose
-	// mark runs while the loop allocates counts what the loop allocated
-	// meanwhile as live, and on a loaded machine a few such collections
-	// in a row raised the goal past largeHeapBytes (the watch then chose
-	// GOGC=50 with 16 MiB live).
-	garbageUntilCollection := func(most int) (collected bool) {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		start := ms.NumGC
-		for i := 0; i < most; i++ {
-			_ = make([]byte, 1<<20)
-			if i%4 == 3 {
-				runtime.ReadMemStats(&ms)
-				if ms.NumGC != start {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	garbageUntilCollection(2 * firstCollectionBytes / (1 << 20))
 	waitPercent := func(want int) bool {
 		for i := 0; i < 20; i++ {
@@ -325,19 +305,6 @@ func processChildGCCopies(late bool) {
 		fail("with GOGC set, tuneGCForCopies set GOGC %d and limit %d", p, limit)
 	}
 	tuneGC(func(string) string { return "" })
-	garbageUntilCollection := func(mib int) (collected bool) {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		start := ms.NumGC
-		for i := 0; i < mib; i++ {
-			_ = make([]byte, 1<<20)
-			runtime.ReadMemStats(&ms)
-			if ms.NumGC != start {
-				return true
-			}
-		}
-		return false
-	}
 	// The first collection's cleanup runs on a goroutine of its own,
 	// some time after the collection.
 	waitPercent := func(want int) bool {
@@ -388,6 +355,29 @@ func processChildGCCopies(late bool) {
 	}
 	os.Stdout.WriteString("ok\n")
 	os.Exit(0)
+}
+
+// garbageUntilCollection allocates 1 MiB of garbage at a time, at most
+// most MiB, until the collector runs (checked every 4 MiB), and reports
+// whether it did. It stops at the first collection: a collection whose
+// mark runs while the loop allocates counts what the loop allocated
+// meanwhile as live, and on a loaded machine a few such collections in a
+// row raised the goal past largeHeapBytes (the watch then chose GOGC=50
+// with 16 MiB live).
+func garbageUntilCollection(most int) (collected bool) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	start := ms.NumGC
+	for i := 0; i < most; i++ {
+		_ = make([]byte, 1<<20)
+		if i%4 == 3 {
+			runtime.ReadMemStats(&ms)
+			if ms.NumGC != start {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func gcPercent() int {

@@ -149,18 +149,7 @@ func TestCopyCandidatesHeldAsSummaries(t *testing.T) {
 	for _, n := range blobs {
 		all += n
 	}
-	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := blamecore.DefaultOptions()
-	opts.Move, opts.CopyLevel = true, 3
-	hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
-	res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := res.Stats
+	s := blameCopiesHarder(t, dir, db, format).Stats
 	if s.CopyBlobsRead > len(blobs)+s.CopyDiffed || s.CopyCandidates < 2*s.CopyBlobsRead {
 		t.Errorf("%d candidate blobs read for %d candidates looked in (%d distinct blobs, %d diffed): candidates are read again", s.CopyBlobsRead, s.CopyCandidates, len(blobs), s.CopyDiffed)
 	}
@@ -186,20 +175,9 @@ func TestCopyBudgetHoldsARound(t *testing.T) {
 			}
 		}
 	}
-	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
-	if err != nil {
-		t.Fatal(err)
-	}
 	run := func(least, most int) *blamecore.Result {
 		defer blamecore.SetCandidateBudgetBounds(least, most)()
-		opts := blamecore.DefaultOptions()
-		opts.Move, opts.CopyLevel = true, 3
-		hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
-		res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return blameCopiesHarder(t, dir, db, format)
 	}
 	adaptive := run(1, 1<<30)
 	if s := adaptive.Stats; s.CopyBlobsRead > len(blobs)+s.CopyDiffed {
@@ -213,6 +191,24 @@ func TestCopyBudgetHoldsARound(t *testing.T) {
 		t.Errorf("the blame differs with the budget:\n%v\n%v", adaptive.Entries, tiny.Entries)
 	}
 	t.Logf("candidate blobs read: %d with the searches' budget, %d with 1 byte (%d distinct)", adaptive.Stats.CopyBlobsRead, tiny.Stats.CopyBlobsRead, len(blobs))
+}
+
+// blameCopiesHarder blames target.c at HEAD of the copy-score fixture
+// with -M -C -C -C.
+func blameCopiesHarder(t *testing.T, dir string, db *odb.DB, format oid.Format) *blamecore.Result {
+	t.Helper()
+	id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", "HEAD")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := blamecore.DefaultOptions()
+	opts.Move, opts.CopyLevel = true, 3
+	hist := blamecore.NewHistory(db.NewReader(), format, blamecore.HistoryOptions{})
+	res, err := blamecore.Run(context.Background(), hist, format, blamecore.Request{Path: "target.c", Final: id, FinalName: "HEAD"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // openCopyScoreFixture builds copyScoreScript's repository and opens its
