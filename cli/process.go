@@ -24,8 +24,10 @@ import (
 //     most blames finish before that and never pay a collection; a long
 //     one collects there once and from then on runs with GOGC=100, as any
 //     Go program, until a collection leaves largeHeapBytes live, after
-//     which it runs with GOGC=largeHeapGCPercent. GOGC or GOMEMLIMIT in
-//     the environment leave the runtime's defaults alone.
+//     which it runs with GOGC=largeHeapGCPercent. A blame that looks for
+//     copies (-C) collects first at copyFirstCollectionBytes and runs at
+//     largeHeapGCPercent after it (tuneGCForCopies). GOGC or GOMEMLIMIT
+//     in the environment leave the runtime's defaults alone.
 //   - The first megabytes of the heap on transparent huge pages (where the
 //     kernel offers them on request, as Debian's default "madvise" mode
 //     does), so that allocations fault in 2 MiB at a time instead of
