@@ -46,6 +46,8 @@ func TestMain(m *testing.M) {
 		processChildHugePages(0)
 	case "blame-huge":
 		processChildBlameHuge()
+	case "blame-gc":
+		processChildBlameGC()
 	}
 	code := m.Run()
 	removeShimInstall()
@@ -547,22 +549,68 @@ func TestHugeHeapBytes(t *testing.T) {
 	}
 }
 
-// processChildBlameHuge runs a blame as the goblame process does
-// (Environ.Process), in GOBLAME_TEST_DIR with the arguments of
-// GOBLAME_TEST_ARGS, and prints its exit code, the huge-page starts it
-// made, the fresh starts' ranges still advised at the end and the fresh
-// starts that advised any.
-func processChildBlameHuge() {
+// childBlame runs the blame GOBLAME_TEST_ARGS in GOBLAME_TEST_DIR as the
+// goblame process does (Environ.Process), output discarded, and returns
+// its exit status.
+func childBlame() int {
 	if err := os.Chdir(os.Getenv("GOBLAME_TEST_DIR")); err != nil {
 		os.Stdout.WriteString(err.Error() + "\n")
 		os.Exit(1)
 	}
 	env := OSEnviron()
 	env.Stdout = io.Discard
-	code := Main(strings.Fields(os.Getenv("GOBLAME_TEST_ARGS")), env)
+	return Main(strings.Fields(os.Getenv("GOBLAME_TEST_ARGS")), env)
+}
+
+// processChildBlameHuge runs a blame as the goblame process does
+// (Environ.Process), in GOBLAME_TEST_DIR with the arguments of
+// GOBLAME_TEST_ARGS, and prints its exit code, the huge-page starts it
+// made, the fresh starts' ranges still advised at the end and the fresh
+// starts that advised any.
+func processChildBlameHuge() {
+	code := childBlame()
 	os.Stdout.WriteString("code " + strconv.Itoa(code) + " huge " + strconv.Itoa(hugeStarts) + " advised " + strconv.Itoa(len(freshAdvised)) +
 		" advices " + strconv.Itoa(freshAdvices) + "\n")
 	os.Exit(0)
+}
+
+// processChildBlameGC runs the blame GOBLAME_TEST_ARGS as the goblame
+// process does and prints the collector settings tuneGC left for the
+// rest of the run: the first collection's heap size and the GOGC after it.
+func processChildBlameGC() {
+	code := childBlame()
+	gcTuning.Lock()
+	first, after := gcTuning.first, gcTuning.after
+	gcTuning.Unlock()
+	fmt.Printf("code %d first %d after %d\n", code, first, after)
+	os.Exit(0)
+}
+
+// TestCopyBlameTunesGCForCopies: a blame that looks for copies (-C, in
+// any of its spellings) collects first at copyFirstCollectionBytes and
+// runs at largeHeapGCPercent after it; -M and a plain blame keep
+// tuneGC's first collection and GOGC=100; GOGC in the environment leaves
+// both alone.
+func TestCopyBlameTunesGCForCopies(t *testing.T) {
+	dir := testgit.Fixture(t, "cli-huge-small", oid.SHA1, hugeSmallScript)
+	for _, c := range []struct {
+		args, gogc string
+		first      int64
+		after      int
+	}{
+		{"-C HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-C -C -C --porcelain HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"--find-copies-harder HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-M HEAD -- small.txt", "", firstCollectionBytes, 0},
+		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
+		{"-C HEAD -- small.txt", "100", 0, 0},
+	} {
+		out := strings.TrimSpace(runProcessChild(t, "blame-gc", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off", "GOGC="+c.gogc))
+		want := fmt.Sprintf("code 0 first %d after %d", c.first, c.after)
+		if out != want {
+			t.Errorf("%s (GOGC=%q): child %q, want %q", c.args, c.gogc, out, want)
+		}
+	}
 }
 
 // TestSmallBlameMakesNoHugePageStart: in a small repository a blame of a
