@@ -1,8 +1,11 @@
 package odb
 
 import (
+	"bytes"
 	"testing"
 
+	"github.com/goblame/goblame/internal/testpack"
+	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -56,10 +59,38 @@ func TestDeltaBaseCacheBound(t *testing.T) {
 	if _, _, ok := c.get(baseKey{1, 92}); !ok {
 		t.Fatal("recently used entry evicted")
 	}
-	// An entry larger than the whole cache is not kept.
+	// An entry larger than the whole cache is kept outside the bound,
+	// evicting nothing, until the next such entry takes its place.
+	used := c.used
 	c.put(baseKey{3, 0}, 3, make([]byte, 20000), costInflate)
+	if _, data, ok := c.get(baseKey{3, 0}); !ok || len(data) != 20000 {
+		t.Fatal("the last oversized entry is not kept")
+	}
+	if c.used != used {
+		t.Fatalf("an oversized entry changed the bounded entries' bytes from %d to %d", used, c.used)
+	}
+	if _, _, ok := c.get(baseKey{1, 92}); !ok {
+		t.Fatal("an oversized entry evicted a bounded one")
+	}
+	c.put(baseKey{3, 1}, 3, make([]byte, 30000), costInflate)
 	if _, _, ok := c.get(baseKey{3, 0}); ok {
-		t.Fatal("oversized entry kept")
+		t.Fatal("two oversized entries kept")
+	}
+	if _, _, ok := c.get(baseKey{3, 1}); !ok {
+		t.Fatal("the last oversized entry is not kept")
+	}
+	// Its buffer is handed out again (the spare lists' budget would
+	// drop it) once the next one replaces it.
+	c.put(baseKey{3, 2}, 3, make([]byte, 20000), costInflate)
+	if b := c.buffer(25000); cap(b) != 30000 {
+		t.Fatalf("buffer for 25000 bytes has capacity %d, want the replaced entry's 30000", cap(b))
+	}
+
+	// A cache with no room (bound 0) keeps nothing.
+	c = newDeltaBaseCache(0)
+	c.put(baseKey{1, 0}, 3, make([]byte, 100), costInflate)
+	if _, _, ok := c.get(baseKey{1, 0}); ok {
+		t.Fatal("a cache of bound 0 kept an entry")
 	}
 }
 
@@ -177,6 +208,20 @@ func TestDeltaBaseCacheGrowsOnlyWhenLargerWouldHit(t *testing.T) {
 	if _, _, ok := c.get(big); !ok {
 		t.Fatalf("a base that came back is not kept (bound %d)", c.limit)
 	}
+	// One larger than the ceiling is kept outside the bound at once (no
+	// miss can grow the bound to it), until the next such base.
+	huge, other := baseKey{3, 0}, baseKey{3, 1}
+	c.put(huge, 3, c.buffer(9<<20), costInflate)
+	if _, _, ok := c.get(huge); !ok || c.used > c.limit {
+		t.Fatalf("a base over the ceiling: kept %v, bounded bytes %d of %d", ok, c.used, c.limit)
+	}
+	c.put(other, 3, c.buffer(9<<20), costInflate)
+	if _, _, ok := c.get(huge); ok {
+		t.Fatal("two bases over the ceiling kept")
+	}
+	if _, _, ok := c.get(big); !ok {
+		t.Fatal("a base over the ceiling evicted one within the bound")
+	}
 }
 
 // TestGhostList: ghosts stay within their byte budget and key count, are
@@ -293,5 +338,39 @@ func TestDeltaBaseCachePrefixes(t *testing.T) {
 		if used != c.used || len(c.index) != len(c.heap) {
 			t.Fatalf("step %d: used %d, buffers %d; index %d, heap %d", i, c.used, used, len(c.index), len(c.heap))
 		}
+	}
+}
+
+// TestOversizedChainReadsOnce reads the versions of a delta chain whose
+// objects are all larger than the reader's delta-base cache, each after
+// the one it is a delta of, as a blame reads a large file's history: the
+// last base stays outside the bound, so each read replays two deltas
+// (its own and its base's, which the read before returned and did not
+// cache) and the chain's full object is inflated once. Dropping them
+// replayed every chain from its full object: 820 deltas.
+func TestOversizedChainReadsOnce(t *testing.T) {
+	db, ids, contents := strideChains(t)
+	r := db.NewReaderCache(1 << 10)
+	var buf []byte
+	for i := 0; i <= 40; i++ {
+		typ, data, err := r.Read(ids[i], buf)
+		if err != nil || typ != object.Blob || !bytes.Equal(data, contents[i]) {
+			t.Fatalf("version %d: %v %v", i, typ, err)
+		}
+		buf = data
+	}
+	s := r.Stats()
+	if s.DeltasApplied != 1+2*39 {
+		t.Fatalf("%d deltas replayed for the 40 versions above the full object, want %d", s.DeltasApplied, 1+2*39)
+	}
+	var deltas int64
+	for i := 1; i <= 40; i++ {
+		deltas += int64(len(testpack.Delta(contents[i-1], contents[i])))
+	}
+	if full := int64(len(contents[0])); s.BytesInflated > full+2*deltas {
+		t.Fatalf("%d bytes inflated: the full object (%d bytes) more than once, or deltas (%d bytes) more than twice", s.BytesInflated, full, deltas)
+	}
+	if r.bases.used != 0 || r.bases.limit != 1<<10 {
+		t.Fatalf("bounded entries %d bytes, bound %d: the oversized bases went inside the bound", r.bases.used, r.bases.limit)
 	}
 }
