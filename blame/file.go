@@ -128,6 +128,9 @@ func (b *run) reportDamage() {
 // NumLines is the number of lines of the final image.
 func (p *Prepared) NumLines() int { return p.blamer.NumLines() }
 
+// Size is the length in bytes of the final image.
+func (p *Prepared) Size() int { return len(p.blamer.FinalImage()) }
+
 // Path is the blamed path, relative to the repository top (Result.Path).
 func (p *Prepared) Path() string { return p.blamer.Path() }
 

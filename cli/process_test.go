@@ -40,6 +40,8 @@ func TestMain(m *testing.M) {
 		processChildGCCopies(false)
 	case "gc-copies-late":
 		processChildGCCopies(true)
+	case "gc-largefile-late":
+		processChildGCLargeFileLate()
 	case "hugepages":
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
@@ -359,6 +361,52 @@ func processChildGCCopies(late bool) {
 	os.Exit(0)
 }
 
+// processChildGCLargeFileLate checks tuneGCForLargeFile made after the
+// first collection: largeFileGCPercent at once, kept by a huge-page
+// start's pause and by the large-heap watch, which would have set
+// largeHeapGCPercent once largeHeapBytes stay live.
+func processChildGCLargeFileLate() {
+	fail := func(format string, args ...any) {
+		os.Stdout.WriteString(fmt.Sprintf(format, args...) + "\n")
+		os.Exit(1)
+	}
+	tuneGC(func(string) string { return "" })
+	garbageUntilCollection(2 * firstCollectionBytes / (1 << 20))
+	for i := 0; i < 20 && gcPercent() != 100; i++ {
+		runtime.GC()
+		for j := 0; j < 100 && gcPercent() != 100; j++ {
+			runtime.Gosched()
+		}
+	}
+	if p := gcPercent(); p != 100 {
+		fail("GOGC is %d after the first collection, not 100", p)
+	}
+	tuneGCForLargeFile()
+	if p := gcPercent(); p != largeFileGCPercent {
+		fail("GOGC is %d after tuneGCForLargeFile, not %d", p, largeFileGCPercent)
+	}
+	resume := pauseGC()
+	resume()
+	var kept [][]byte
+	// The watch reads the goal as twice the live heap: at GOGC=10 that
+	// is past largeHeapBytes with 2*largeHeapBytes/1.1 live.
+	for range 2*largeHeapBytes/(1<<20) + 16 {
+		kept = append(kept, make([]byte, 1<<20))
+	}
+	for range 5 {
+		runtime.GC()
+		for j := 0; j < 100; j++ {
+			runtime.Gosched()
+		}
+	}
+	if p := gcPercent(); p != largeFileGCPercent {
+		fail("GOGC is %d with %d MiB live, not tuneGCForLargeFile's %d", p, len(kept), largeFileGCPercent)
+	}
+	runtime.KeepAlive(kept)
+	os.Stdout.WriteString("ok\n")
+	os.Exit(0)
+}
+
 // garbageUntilCollection allocates 1 MiB of garbage at a time, at most
 // most MiB, until the collector runs (checked every 4 MiB), and reports
 // whether it did. It stops at the first collection: a collection whose
@@ -442,7 +490,7 @@ func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 }
 
 func TestTuneGCCollectsOnceThenDefaults(t *testing.T) {
-	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small", "gc-large", "gc-copies", "gc-copies-late"} {
+	for _, mode := range []string{"gc", "gc-hugepages", "gc-hugepages-late", "gc-hugepages-small", "gc-large", "gc-copies", "gc-copies-late", "gc-largefile-late"} {
 		if out := runProcessChild(t, mode); strings.TrimSpace(out) != "ok" {
 			t.Fatalf("child %s: %s", mode, out)
 		}
@@ -613,6 +661,31 @@ func TestCopyBlameTunesGCForCopies(t *testing.T) {
 	}
 }
 
+// TestLargeFileBlameTunesGC: the blame of a file of largeFileBytes or
+// more runs at largeFileGCPercent after its first collection, with -C
+// too (the lower setting wins); a small file of the same repository
+// keeps the defaults, and GOGC in the environment leaves both alone.
+func TestLargeFileBlameTunesGC(t *testing.T) {
+	dir := testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript)
+	for _, c := range []struct {
+		args, gogc string
+		first      int64
+		after      int
+	}{
+		{"HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
+		{"--incremental large.txt", "", firstCollectionBytes, largeFileGCPercent},
+		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, largeFileGCPercent},
+		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
+		{"HEAD -- large.txt", "100", 0, 0},
+	} {
+		out := strings.TrimSpace(runProcessChild(t, "blame-gc", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off", "GOGC="+c.gogc))
+		want := fmt.Sprintf("code 0 first %d after %d", c.first, c.after)
+		if out != want {
+			t.Errorf("%s (GOGC=%q): child %q, want %q", c.args, c.gogc, out, want)
+		}
+	}
+}
+
 // TestSmallBlameMakesNoHugePageStart: in a small repository a blame of a
 // file under smallBlameLines lines makes no huge-page start but the one
 // at the start of the run, and withdraws its advice (whole 2 MiB pages
@@ -677,6 +750,17 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		}
 	}
 }
+
+// largeFileScript is a repository whose large.txt (4.8 MB) is over
+// largeFileBytes.
+const largeFileScript = `
+git init -q
+seq 1 700000 > large.txt
+seq 1 20 > small.txt
+commit_all one
+echo more >> large.txt
+commit_all two
+`
 
 const hugeSmallScript = `
 git init -q

@@ -297,6 +297,9 @@ func (b *blameRun) run(args []string) error {
 	if huge != nil {
 		huge.prepared(p.NumLines(), p.Cold)
 	}
+	if env.Process && p.Size() >= largeFileBytes {
+		tuneGCForLargeFile()
+	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
 		// Without a commit-graph, commits are read ahead on a second
 		// goroutine; under -C, copy candidates are.
