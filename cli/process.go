@@ -82,10 +82,14 @@ const (
 	// and the delta bases they are read from, nearly all of it in
 	// buffers of bytes and integers, which a collection does not scan.
 	// From its first collection on it runs at GOGC=largeFileGCPercent
-	// (tuneGCForLargeFile): a 9 MB file of 300,000 lines with 40
-	// versions peaked at 216 MB with GOGC=50 (git 217), at 157 MB with
-	// 10, in the same 0.9 s.
-	largeFileBytes     = 4 << 20
+	// (tuneGCForLargeFile), in the same time: a 9 MB file of 300,000
+	// lines with 40 versions peaked at 216 MB (git 217) and now 158, a
+	// 6 MB one with 200 versions 166 -> 129 MB (git 263), a 768 KB one
+	// with 3,000 versions 106 -> 59 MB (git 188), git/git po/ca.po 95
+	// -> 81 MB (git 107). Not under -C, whose heap of candidates and
+	// origins the collector does scan: -C -C po/ca.po took 2.3 s at
+	// GOGC=50 and 2.7 s at 10.
+	largeFileBytes     = 512 << 10
 	largeFileGCPercent = 10
 	hugeHeapMinBytes   = 4 << 20
 	hugeHeapMaxBytes   = 16 << 20
@@ -135,7 +139,7 @@ func tuneGCForCopies() { tuneGCAfter(copyFirstCollectionBytes, largeHeapGCPercen
 
 // tuneGCForLargeFile sets the collector after tuneGC's first collection
 // (or from now on, if it has come) to largeFileGCPercent, for the blame
-// of a file of largeFileBytes or more.
+// of a file of largeFileBytes or more that does not look for copies.
 func tuneGCForLargeFile() { tuneGCAfter(0, largeFileGCPercent) }
 
 // tuneGCAfter moves tuneGC's first collection down to first bytes (0:

@@ -662,9 +662,9 @@ func TestCopyBlameTunesGCForCopies(t *testing.T) {
 }
 
 // TestLargeFileBlameTunesGC: the blame of a file of largeFileBytes or
-// more runs at largeFileGCPercent after its first collection, with -C
-// too (the lower setting wins); a small file of the same repository
-// keeps the defaults, and GOGC in the environment leaves both alone.
+// more runs at largeFileGCPercent after its first collection, but under
+// -C (the copies' settings); a small file of the same repository keeps
+// the defaults, and GOGC in the environment leaves both alone.
 func TestLargeFileBlameTunesGC(t *testing.T) {
 	dir := testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript)
 	for _, c := range []struct {
@@ -674,7 +674,8 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 	}{
 		{"HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"--incremental large.txt", "", firstCollectionBytes, largeFileGCPercent},
-		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, largeFileGCPercent},
+		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-M HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- large.txt", "100", 0, 0},
 	} {
@@ -751,11 +752,11 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 	}
 }
 
-// largeFileScript is a repository whose large.txt (4.8 MB) is over
+// largeFileScript is a repository whose large.txt (629 KB) is over
 // largeFileBytes.
 const largeFileScript = `
 git init -q
-seq 1 700000 > large.txt
+seq 1 120000 > large.txt
 seq 1 20 > small.txt
 commit_all one
 echo more >> large.txt

@@ -297,7 +297,7 @@ func (b *blameRun) run(args []string) error {
 	if huge != nil {
 		huge.prepared(p.NumLines(), p.Cold)
 	}
-	if env.Process && p.Size() >= largeFileBytes {
+	if env.Process && p.Size() >= largeFileBytes && a.CopyLevel == 0 {
 		tuneGCForLargeFile()
 	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
