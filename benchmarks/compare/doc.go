@@ -23,7 +23,11 @@
 //   - CPU: hyperfine's mean user+system time, as a ratio (less disturbed
 //     by a busy machine than wall time);
 //   - peak RSS: the kernel's accounting of each child (wait4 rusage,
-//     ru_maxrss), the median of RSS_RUNS runs, no GNU time needed;
+//     ru_maxrss), the median of RSS_RUNS runs, no GNU time needed. The
+//     kernel counts the harness's own peak in it (a child started with
+//     vfork, as os/exec starts them, inherits its parent's high-water
+//     mark at exec), so the harness keeps the outputs it compares in
+//     files and reports its own peak (a few MiB) as the floor;
 //   - for --incremental workloads, the time to the first byte of stdout
 //     (the first entry an editor can paint), the median of max(RUNS,
 //     RSS_RUNS) runs; the sides alternate run by run, each round

@@ -213,6 +213,7 @@ func run() int {
 		results = append(results, r)
 	}
 	m.LoadEnd = loadAverage()
+	m.HarnessPeakKB = harnessPeakKB()
 	if *checkOnly {
 		fmt.Println()
 		for _, r := range results {
@@ -242,8 +243,8 @@ func run() int {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return fail("%v", err)
 		}
-		for suffix, data := range r.outputs {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("line%d.%s", r.Line, suffix)), data, 0o666); err != nil {
+		for suffix, d := range r.outputs {
+			if err := d.writeTo(filepath.Join(dir, fmt.Sprintf("line%d.%s", r.Line, suffix))); err != nil {
 				return fail("%v", err)
 			}
 		}
@@ -384,6 +385,23 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
+}
+
+// harnessPeakKB is this process's peak resident set (VmHWM), which the
+// kernel counts in the peak of every child it starts (see outcome); 0
+// where it cannot be read.
+func harnessPeakKB() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 func loadAverage() string {

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -53,22 +52,29 @@ const (
 )
 
 type result struct {
-	Line        int               `json:"line"`
-	Name        string            `json:"name"`
-	Dir         string            `json:"dir"`
-	Args        string            `json:"args"`
-	Stdin       string            `json:"stdin,omitempty"`
-	Config      []string          `json:"config,omitempty"`
-	Status      string            `json:"status"`
-	Detail      string            `json:"detail,omitempty"`
-	Attempts    int               `json:"check_attempts"`
-	BestDiffers bool              `json:"best_git_output_differs,omitempty"`
-	Sides       []sideResult      `json:"sides"`
-	Hyperfine   json.RawMessage   `json:"hyperfine,omitempty"`
-	Incremental bool              `json:"incremental"`
-	env         []string          // the environment the commands ran with
-	sides       []side            // the commands
-	outputs     map[string][]byte // diagnosis of a DIFFERS
+	Line        int                  `json:"line"`
+	Name        string               `json:"name"`
+	Dir         string               `json:"dir"`
+	Args        string               `json:"args"`
+	Stdin       string               `json:"stdin,omitempty"`
+	Config      []string             `json:"config,omitempty"`
+	Status      string               `json:"status"`
+	Detail      string               `json:"detail,omitempty"`
+	Attempts    int                  `json:"check_attempts"`
+	BestDiffers bool                 `json:"best_git_output_differs,omitempty"`
+	Sides       []sideResult         `json:"sides"`
+	Hyperfine   json.RawMessage      `json:"hyperfine,omitempty"`
+	Incremental bool                 `json:"incremental"`
+	env         []string             // the environment the commands ran with
+	sides       []side               // the commands
+	outputs     map[string]diagnosis // diagnosis of a DIFFERS
+}
+
+// diagnosis is one output of a DIFFERS kept for NAME.diffs/: a file of
+// the check's (path) or bytes.
+type diagnosis struct {
+	path string
+	data []byte
 }
 
 // runner measures workloads.
@@ -130,32 +136,40 @@ func (rn *runner) run(w workload) result {
 	return res
 }
 
-// outcome is one run of one side, for the identity check.
-type outcome struct {
-	stdout, stderr []byte
-	exit           int
-}
-
+// once runs a side once, its standard output to a temporary file (see
+// outcome), which the caller removes.
 func (rn *runner) once(s side, w workload, env []string) (outcome, error) {
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = w.Dir
 	cmd.Env = env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	out, err := os.CreateTemp("", "bench-compare-*.out")
+	if err != nil {
+		return outcome{}, err
+	}
+	defer out.Close()
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
 	if w.Stdin != "" {
 		f, err := os.Open(w.Stdin)
 		if err != nil {
+			os.Remove(out.Name())
 			return outcome{}, err
 		}
 		defer f.Close()
 		cmd.Stdin = f
 	}
-	err := cmd.Run()
+	err = cmd.Run()
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
+		os.Remove(out.Name())
 		return outcome{}, err
 	}
-	return outcome{out.Bytes(), errb.Bytes(), cmd.ProcessState.ExitCode()}, nil
+	size, err := out.Seek(0, io.SeekCurrent)
+	if err != nil {
+		os.Remove(out.Name())
+		return outcome{}, err
+	}
+	return outcome{stdout: out.Name(), size: size, stderr: errb.Bytes(), exit: cmd.ProcessState.ExitCode()}, nil
 }
 
 // check runs git and goblame once each and compares stdout and exit
@@ -167,30 +181,38 @@ func (rn *runner) once(s side, w workload, env []string) (outcome, error) {
 func (rn *runner) check(res *result, w workload) bool {
 	var g, b outcome
 	var err error
+	same := false
+	defer func() { g.remove(); b.remove() }()
 	for attempt := 1; attempt <= 4; attempt++ {
 		res.Attempts = attempt
 		if attempt > 1 {
+			g.remove()
+			b.remove()
 			now := time.Now()
 			time.Sleep(now.Truncate(time.Second).Add(time.Second + 20*time.Millisecond).Sub(now))
 		}
-		if g, b, err = rn.pair(res.sides[0], res.sides[1], w, res.env); err != nil {
+		if g, b, err = rn.pair(res.sides[0], res.sides[1], w, res.env); err == nil {
+			same, err = sameOutput(g, b)
+		}
+		if err != nil {
 			res.Status, res.Detail = statusError, err.Error()
 			return false
 		}
-		if g.exit == b.exit && bytes.Equal(g.stdout, b.stdout) {
+		if g.exit == b.exit && same {
 			break
 		}
-		if !uncommittedLines(g.stdout) {
+		if !uncommittedLines(g) {
 			break
 		}
 	}
-	if g.exit != b.exit || !bytes.Equal(g.stdout, b.stdout) {
+	if g.exit != b.exit || !same {
 		res.Status = statusDiffers
 		res.Detail = describeDiff(g, b)
-		res.outputs = map[string][]byte{
-			"git.out": g.stdout, "git.err": g.stderr,
-			"goblame.out": b.stdout, "goblame.err": b.stderr,
+		res.outputs = map[string]diagnosis{
+			"git.out": {path: g.stdout}, "git.err": {data: g.stderr},
+			"goblame.out": {path: b.stdout}, "goblame.err": {data: b.stderr},
 		}
+		g.stdout, b.stdout = "", "" // kept for the diagnosis
 		return false
 	}
 	if g.exit != 0 {
@@ -199,7 +221,8 @@ func (rn *runner) check(res *result, w workload) bool {
 		return false
 	}
 	if len(res.sides) > 2 {
-		o, _, err := rn.pair(res.sides[2], res.sides[0], w, res.env)
+		o, o2, err := rn.pair(res.sides[2], res.sides[0], w, res.env)
+		defer func() { o.remove(); o2.remove() }()
 		if err != nil {
 			res.Status, res.Detail = statusError, err.Error()
 			return false
@@ -211,7 +234,8 @@ func (rn *runner) check(res *result, w workload) bool {
 		}
 		// Another git version may print something else: noted, still
 		// timed.
-		res.BestDiffers = !bytes.Equal(o.stdout, g.stdout)
+		same, err := sameOutput(o, g)
+		res.BestDiffers = err != nil || !same
 	}
 	return true
 }
@@ -228,38 +252,6 @@ func (rn *runner) pair(a, b side, w workload, env []string) (outcome, outcome, e
 	oa, erra := rn.once(a, w, env)
 	<-done
 	return oa, ob, errors.Join(erra, errb)
-}
-
-// uncommittedLines reports whether a blame output has lines of the
-// pseudo-commit (the working tree or --contents), whose time is "now".
-func uncommittedLines(out []byte) bool {
-	return bytes.Contains(out, []byte("Not Committed Yet")) || bytes.HasPrefix(out, []byte("0000000")) ||
-		bytes.HasPrefix(out, []byte("^000000")) || bytes.Contains(out, []byte("\n0000000")) || bytes.Contains(out, []byte("\n^000000"))
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
-}
-
-func describeDiff(g, b outcome) string {
-	var parts []string
-	if g.exit != b.exit {
-		parts = append(parts, fmt.Sprintf("exit %d vs %d", g.exit, b.exit))
-	}
-	if !bytes.Equal(g.stdout, b.stdout) {
-		gl := bytes.SplitAfter(g.stdout, []byte("\n"))
-		bl := bytes.SplitAfter(b.stdout, []byte("\n"))
-		i := 0
-		for i < len(gl) && i < len(bl) && bytes.Equal(gl[i], bl[i]) {
-			i++
-		}
-		parts = append(parts, fmt.Sprintf("stdout differs from line %d (%d vs %d bytes)", i+1, len(g.stdout), len(b.stdout)))
-	}
-	if g.exit != 0 || b.exit != 0 {
-		parts = append(parts, fmt.Sprintf("git: %q, goblame: %q", firstLine(g.stderr), firstLine(b.stderr)))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // sample is one run of one side under the harness's own clock.
