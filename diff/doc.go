@@ -74,7 +74,11 @@
 // A) going forward, the domain of diagonals grows by one on each side per
 // step and bounces back at the box walls, and the forward search checks
 // for a meeting only when the distance between the two corner diagonals is
-// odd, the backward one only when it is even.
+// odd, the backward one only when it is even. On amd64 the two sweeps
+// over the diagonals (sweepForward, sweepBackward) are in assembly
+// (sweep_amd64.s): compiled from Go their loop kept its index on the
+// stack, and cost twice git's per diagonal; the Go loops remain the
+// reference (sweepForwardGo, sweepBackwardGo; TestSweepsMatchGo).
 //
 // Giving up early. Unless Minimal is set, a search that has spent a lot is
 // cut short. Past a cost of 256, if some diagonal has run far ahead (its
