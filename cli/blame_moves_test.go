@@ -167,3 +167,46 @@ func TestCopySourceReadCountsAsGit(t *testing.T) {
 		}
 	}
 }
+
+// heldCandidateScript: u.txt (D) copies lines that came into q.txt and
+// z-work.txt on branch c (C) and into t.txt on main (E). E's t.txt reads
+// q.txt's blob of P as a -C candidate that holds no copy; C's q.txt,
+// blamed first, names q.txt of P as its previous, which so stays alive
+// (its blob dropped after C's q.txt); C's z-work.txt then searches P in
+// three passes (x.txt's copies split its entries), reading q.txt of P in
+// each. git reads it once: the origin keeps the blob loaded while it
+// lives. goblame remembered the candidate without its blob (E's
+// prefilter had let it go) and counted each pass.
+const heldCandidateScript = `git init -q r && cd r
+lines () { seq $2 $3 | sed "s/.*/$1 line & with enough words to score well/"; }
+lines queue 0 9 >q.txt
+lines work 0 9 >z-work.txt
+lines xtra 0 11 >x.txt
+lines tee 0 5 >t.txt
+commit_all P
+git checkout -q -b c
+{ lines "queue new in C" 0 5; lines queue 0 9; } >q.txt
+{ lines work 0 9; lines "work new A" 0 3; lines xtra 0 4; lines "work new B" 0 3; lines xtra 6 10; lines "work new C" 0 3; } >z-work.txt
+{ lines xtra 0 11; echo "xtra changed in C"; } >x.txt
+commit_all C
+git checkout -q -
+{ lines queue 0 9; echo "queue tail changed on branch E"; } >q.txt
+{ lines tee 0 5; lines "brandnew E" 0 3; } >t.txt
+commit_all E
+test_tick
+git merge -q --no-edit c
+{ sed -n 1,6p q.txt; sed -n '11,$p' z-work.txt; sed -n 7,10p t.txt; lines own 0 2; } >u.txt
+commit_all D
+`
+
+// TestHeldCandidateReadCountsAsGit: --show-stats' num read blob counts
+// a -C candidate's blob once while its origin lives, as git does
+// (heldCandidateScript).
+func TestHeldCandidateReadCountsAsGit(t *testing.T) {
+	dirs := fixtureDirs(t, "held-candidate", heldCandidateScript)
+	for _, format := range testgit.Formats {
+		for _, flags := range [][]string{{"-C", "-C"}, {"-C", "-C", "-C"}} {
+			compareWithGit(t, dirs[format], format, nil, nil, append(flags, "--show-stats", "HEAD", "--", "u.txt")...)
+		}
+	}
+}

@@ -132,7 +132,8 @@ func (sb *scoreboard) entryFiles(ents []*entry) ([]*diff.File, error) {
 // byte budget: the blob and its prepared lines while it is diffed, only
 // the summary once the prefilter rejected it (see dropData). The read is
 // counted as git counts it (fill_origin_blob), whether or not the blob is
-// read again.
+// read again: once, while the origin lives, as git's origin keeps its
+// blob (see heldReads).
 func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, error) {
 	key := sb.candidateKey(o.path, o.blob)
 	if o.file != nil {
@@ -141,7 +142,13 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 		sb.copyKeys.summarize(&c.sum, o.file)
 		return c, nil
 	}
-	sb.stats.ReadBlobs++
+	if !sb.heldReads[o] {
+		sb.stats.ReadBlobs++
+		if sb.heldReads == nil {
+			sb.heldReads = make(map[*origin]bool)
+		}
+		sb.heldReads[o] = true
+	}
 	if c := sb.candidates[key]; c != nil {
 		sb.candidateTick++
 		c.used = sb.candidateTick

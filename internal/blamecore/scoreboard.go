@@ -80,7 +80,13 @@ type scoreboard struct {
 	// fingerprints are --ignore-rev's per-line fingerprints of the
 	// files of origins being worked on (fingerprintsOf).
 	fingerprints map[*origin][]fingerprint
-	entFiles     []*diff.File // prepared entry texts for -M/-C
+	// heldReads are the origins whose blob git holds (its read was
+	// counted, git's o->file is set) though goblame let its copy go: a
+	// -C candidate the prefilter rejected keeps only its summary
+	// (candidateBlob). A later read of one is not counted again (num
+	// read blob), until dropFile, where git drops the blob too.
+	heldReads map[*origin]bool
+	entFiles  []*diff.File // prepared entry texts for -M/-C
 
 	// candidates remembers -C candidate blobs by ID (see candidateBlob).
 	candidates     map[candidateKey]*candidate
@@ -290,7 +296,9 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 	if o.file != nil {
 		return o.file, nil
 	}
-	sb.stats.ReadBlobs++
+	if !sb.heldReads[o] { // (git's blob is still loaded: not read again)
+		sb.stats.ReadBlobs++
+	}
 	if o == sb.finalOrigin && !sb.final.Uncommitted && !sb.finalConverted {
 		// The final image is this blob; git reads it again, goblame
 		// shares the bytes (never recycled).
@@ -357,6 +365,9 @@ func (sb *scoreboard) dropFile(o *origin) {
 	o.file, o.fileOwned, o.prep = nil, false, nil
 	if sb.fingerprints != nil {
 		delete(sb.fingerprints, o)
+	}
+	if sb.heldReads != nil {
+		delete(sb.heldReads, o)
 	}
 }
 
@@ -761,10 +772,15 @@ func (sb *scoreboard) unchangedToFirstParent(parent *commitNode, o *origin, filt
 // passWholeBlame hands every suspect of o to porigin, whose blob is
 // identical.
 func (sb *scoreboard) passWholeBlame(o, porigin *origin) {
-	if porigin.file == nil && o.file != nil {
-		// Steal the blob (and its prepared lines): same content.
+	if porigin.file == nil && !sb.heldReads[porigin] && (o.file != nil || sb.heldReads[o]) {
+		// Steal the blob (and its prepared lines): same content. (git
+		// moves its blob over, which goblame may have let go.)
 		porigin.file, porigin.fileOwned, porigin.prep = o.file, o.fileOwned, o.prep
 		o.file, o.fileOwned, o.prep = nil, false, nil
+		if sb.heldReads[o] {
+			delete(sb.heldReads, o)
+			sb.heldReads[porigin] = true
+		}
 	}
 	suspects := o.suspects
 	o.suspects = nil
