@@ -640,19 +640,30 @@ func processChildBlameGC() {
 // tuneGC's first collection and GOGC=100; GOGC in the environment leaves
 // both alone.
 func TestCopyBlameTunesGCForCopies(t *testing.T) {
-	dir := testgit.Fixture(t, "cli-huge-small", oid.SHA1, hugeSmallScript)
-	for _, c := range []struct {
-		args, gogc string
-		first      int64
-		after      int
-	}{
+	checkBlameGC(t, testgit.Fixture(t, "cli-huge-small", oid.SHA1, hugeSmallScript), []blameGCCase{
 		{"-C HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
 		{"-C -C -C --porcelain HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
 		{"--find-copies-harder HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
 		{"-M HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"-C HEAD -- small.txt", "100", 0, 0},
-	} {
+	})
+}
+
+// blameGCCase is a blame (args, with GOGC=gogc in its environment) and
+// the collector settings tuneGC should leave for it: the first
+// collection's heap size and the GOGC after it (0: none chosen).
+type blameGCCase struct {
+	args, gogc string
+	first      int64
+	after      int
+}
+
+// checkBlameGC runs each case's blame in dir as the goblame process does
+// (processChildBlameGC) and checks the settings it leaves.
+func checkBlameGC(t *testing.T, dir string, cases []blameGCCase) {
+	t.Helper()
+	for _, c := range cases {
 		out := strings.TrimSpace(runProcessChild(t, "blame-gc", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off", "GOGC="+c.gogc))
 		want := fmt.Sprintf("code 0 first %d after %d", c.first, c.after)
 		if out != want {
@@ -666,25 +677,14 @@ func TestCopyBlameTunesGCForCopies(t *testing.T) {
 // -C (the copies' settings); a small file of the same repository keeps
 // the defaults, and GOGC in the environment leaves both alone.
 func TestLargeFileBlameTunesGC(t *testing.T) {
-	dir := testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript)
-	for _, c := range []struct {
-		args, gogc string
-		first      int64
-		after      int
-	}{
+	checkBlameGC(t, testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript), []blameGCCase{
 		{"HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"--incremental large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
 		{"-M HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- large.txt", "100", 0, 0},
-	} {
-		out := strings.TrimSpace(runProcessChild(t, "blame-gc", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off", "GOGC="+c.gogc))
-		want := fmt.Sprintf("code 0 first %d after %d", c.first, c.after)
-		if out != want {
-			t.Errorf("%s (GOGC=%q): child %q, want %q", c.args, c.gogc, out, want)
-		}
-	}
+	})
 }
 
 // TestSmallBlameMakesNoHugePageStart: in a small repository a blame of a

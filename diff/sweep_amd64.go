@@ -49,10 +49,7 @@ func sweepForward(kvf, kvb []int32, sh, fmin, fmax, bmin, bmax int, check bool, 
 	}
 	i1, d, flags := sweepFwd(unsafe.Pointer(&kvf[sh]), unsafe.Pointer(&kvb[sh]), fmax, fmin, first, span,
 		unsafe.Pointer(unsafe.SliceData(a1)), len(a1), unsafe.Pointer(unsafe.SliceData(a2)), len(a2))
-	if flags&sweepMet != 0 {
-		return i1, i1 - d, true, flags&sweepSnake != 0
-	}
-	return 0, 0, false, flags&sweepSnake != 0
+	return sweepResult(i1, d, flags)
 }
 
 func sweepBackward(kvb, kvf []int32, sh, bmin, bmax, fmin, fmax int, check bool, b1, b2 []uint32, off1, off2 int) (x, y int, met, snake bool) {
@@ -66,6 +63,13 @@ func sweepBackward(kvb, kvf []int32, sh, bmin, bmax, fmin, fmax int, check bool,
 	}
 	i1, d, flags := sweepBwd(unsafe.Pointer(&kvb[sh]), unsafe.Pointer(&kvf[sh]), bmax, bmin, first, span,
 		unsafe.Pointer(unsafe.SliceData(b1)), len(b1), unsafe.Pointer(unsafe.SliceData(b2)), len(b2), off1, off2)
+	return sweepResult(i1, d, flags)
+}
+
+// sweepResult is what the assembly returned as the sweeps' results: the
+// meeting point (i1, i1-d) if the paths met, and whether a snake was
+// longer than snakeCnt.
+func sweepResult(i1, d, flags int) (x, y int, met, snake bool) {
 	if flags&sweepMet != 0 {
 		return i1, i1 - d, true, flags&sweepSnake != 0
 	}
