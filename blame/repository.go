@@ -205,7 +205,10 @@ func (r *Repository) reader() *odb.Reader {
 	return r.repo.Objects.NewReaderCache(deltaBaseCacheBytes)
 }
 
-func (r *Repository) put(rd *odb.Reader) { r.readers.Put(rd) }
+func (r *Repository) put(rd *odb.Reader) {
+	rd.DropOversized() // (a large file's last base and its spare)
+	r.readers.Put(rd)
+}
 
 // commitGraph opens the commit-graph once; nil when there is none or git
 // would not use it (the caller checks replace refs, grafts and

@@ -280,6 +280,12 @@ func (c *deltaBaseCache) dropOver() {
 	}
 }
 
+// dropOversized lets go of the entry outside the bound and of its spare
+// buffer: what the cache then holds is within its bound.
+func (c *deltaBaseCache) dropOversized() {
+	c.over, c.overSpare = baseEntry{}, nil
+}
+
 func (c *deltaBaseCache) evictMin() {
 	i := c.heap[0]
 	c.clock = c.entries[i].prio

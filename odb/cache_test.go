@@ -86,6 +86,19 @@ func TestDeltaBaseCacheBound(t *testing.T) {
 		t.Fatalf("buffer for 25000 bytes has capacity %d, want the replaced entry's 30000", cap(b))
 	}
 
+	// dropOversized leaves only what the bound holds.
+	c.put(baseKey{3, 3}, 3, make([]byte, 20000), costInflate) // {3, 2}'s buffer spare
+	if c.overSpare == nil {
+		t.Fatal("no spare kept from the replaced oversized entry")
+	}
+	c.dropOversized()
+	if _, _, ok := c.get(baseKey{3, 3}); ok || c.overSpare != nil {
+		t.Fatal("dropOversized kept the oversized entry or its spare")
+	}
+	if _, _, ok := c.get(baseKey{1, 92}); !ok {
+		t.Fatal("dropOversized dropped a bounded entry")
+	}
+
 	// A cache with no room (bound 0) keeps nothing.
 	c = newDeltaBaseCache(0)
 	c.put(baseKey{1, 0}, 3, make([]byte, 100), costInflate)

@@ -116,6 +116,13 @@ func (db *DB) newReader(deltaBaseBytes, objectBytes int64) *Reader {
 	return r
 }
 
+// DropOversized lets go of the delta base larger than the cache's
+// ceiling that the reader keeps for the next read of its chain, and of
+// that base's spare buffer: a reader kept for later use (a pool's)
+// then holds no more than its cache's bound, however large the objects
+// it read.
+func (r *Reader) DropOversized() { r.bases.dropOversized() }
+
 // Stats returns the reader's counters so far.
 func (r *Reader) Stats() Stats {
 	s := r.stats
