@@ -27,8 +27,8 @@ import (
 //     which it runs with GOGC=largeHeapGCPercent. A blame that looks for
 //     copies (-C) collects first at copyFirstCollectionBytes and runs at
 //     largeHeapGCPercent after it (tuneGCForCopies); the blame of a
-//     large file runs at largeFileGCPercent after its first collection
-//     (tuneGCForLargeFile). GOGC or GOMEMLIMIT
+//     large file runs at largeFileGCPercent or hugeFileGCPercent after
+//     its first collection (tuneGCForLargeFile). GOGC or GOMEMLIMIT
 //     in the environment leave the runtime's defaults alone.
 //   - The first megabytes of the heap on transparent huge pages (where the
 //     kernel offers them on request, as Debian's default "madvise" mode
@@ -77,20 +77,26 @@ const (
 	// and at 34-40 MB this way, in the same time (20 paired rounds);
 	// -C -C repository.go 46 -> 29 MB (git 46).
 	copyFirstCollectionBytes = 16 << 20
-	// largeFileBytes, largeFileGCPercent: the blame of a file this large
-	// holds several versions of it, the diff's tables for their lines
-	// and the delta bases they are read from, nearly all of it in
-	// buffers of bytes and integers, which a collection does not scan.
-	// From its first collection on it runs at GOGC=largeFileGCPercent
-	// (tuneGCForLargeFile), in the same time: a 9 MB file of 300,000
-	// lines with 40 versions peaked at 216 MB (git 217) and now 158, a
-	// 6 MB one with 200 versions 166 -> 129 MB (git 263), a 768 KB one
-	// with 3,000 versions 106 -> 59 MB (git 188), git/git po/ca.po 95
-	// -> 81 MB (git 107). Not under -C, whose heap of candidates and
-	// origins the collector does scan: -C -C po/ca.po took 2.3 s at
-	// GOGC=50 and 2.7 s at 10.
+	// largeFileBytes, largeFileGCPercent, hugeFileBytes,
+	// hugeFileGCPercent: the blame of a file this large holds several
+	// versions of it, the diff's tables for their lines and the delta
+	// bases they are read from, nearly all of it in buffers of bytes and
+	// integers, which a collection does not scan. From its first
+	// collection on it runs at GOGC=largeFileGCPercent, and from
+	// hugeFileBytes at hugeFileGCPercent (tuneGCForLargeFile). A 9 MB
+	// file of 300,000 lines with 40 versions peaked at 216 MB (git 217)
+	// and at 158 with GOGC=10, 190 with 25, in the same 0.9 s; a 6 MB
+	// one with 200 versions 166 -> 129 MB (git 263). Smaller files keep
+	// more of what the collector scans: at GOGC=10 git/git po/ca.po (900
+	// KB) peaked at 81 MB (95 before, git 107) but took 310 ms, at 25
+	// 84 MB in 264 ms; a 700 KB file with 3,000 versions 44 and 49 MB
+	// (106 before, git 155), 1.10 and 1.06 s. Not under -C, whose heap
+	// of candidates and origins the collector scans: -C -C po/ca.po
+	// took 2.3 s at GOGC=50 and 2.7 s at 10.
 	largeFileBytes     = 512 << 10
-	largeFileGCPercent = 10
+	largeFileGCPercent = 25
+	hugeFileBytes      = 4 << 20
+	hugeFileGCPercent  = 10
 	hugeHeapMinBytes   = 4 << 20
 	hugeHeapMaxBytes   = 16 << 20
 	hugePageBytes      = 2 << 20
@@ -138,9 +144,17 @@ func tuneGC(getenv func(string) string) {
 func tuneGCForCopies() { tuneGCAfter(copyFirstCollectionBytes, largeHeapGCPercent) }
 
 // tuneGCForLargeFile sets the collector after tuneGC's first collection
-// (or from now on, if it has come) to largeFileGCPercent, for the blame
-// of a file of largeFileBytes or more that does not look for copies.
-func tuneGCForLargeFile() { tuneGCAfter(0, largeFileGCPercent) }
+// (or from now on, if it has come) for the blame of a file of size
+// bytes that does not look for copies: largeFileGCPercent from
+// largeFileBytes, hugeFileGCPercent from hugeFileBytes; nothing below.
+func tuneGCForLargeFile(size int) {
+	switch {
+	case size >= hugeFileBytes:
+		tuneGCAfter(0, hugeFileGCPercent)
+	case size >= largeFileBytes:
+		tuneGCAfter(0, largeFileGCPercent)
+	}
+}
 
 // tuneGCAfter moves tuneGC's first collection down to first bytes (0:
 // where it is), if it has not come yet, and sets GOGC after it to

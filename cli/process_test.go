@@ -381,7 +381,11 @@ func processChildGCLargeFileLate() {
 	if p := gcPercent(); p != 100 {
 		fail("GOGC is %d after the first collection, not 100", p)
 	}
-	tuneGCForLargeFile()
+	tuneGCForLargeFile(largeFileBytes - 1)
+	if p := gcPercent(); p != 100 {
+		fail("GOGC is %d after tuneGCForLargeFile of a file under largeFileBytes, not 100", p)
+	}
+	tuneGCForLargeFile(largeFileBytes)
 	if p := gcPercent(); p != largeFileGCPercent {
 		fail("GOGC is %d after tuneGCForLargeFile, not %d", p, largeFileGCPercent)
 	}
@@ -673,9 +677,10 @@ func checkBlameGC(t *testing.T, dir string, cases []blameGCCase) {
 }
 
 // TestLargeFileBlameTunesGC: the blame of a file of largeFileBytes or
-// more runs at largeFileGCPercent after its first collection, but under
-// -C (the copies' settings); a small file of the same repository keeps
-// the defaults, and GOGC in the environment leaves both alone.
+// more runs at largeFileGCPercent after its first collection, of
+// hugeFileBytes or more at hugeFileGCPercent, but under -C (the copies'
+// settings); a small file of the same repository keeps the defaults,
+// and GOGC in the environment leaves them alone.
 func TestLargeFileBlameTunesGC(t *testing.T) {
 	checkBlameGC(t, testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript), []blameGCCase{
 		{"HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
@@ -684,6 +689,8 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 		{"-M HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- large.txt", "100", 0, 0},
+		{"HEAD -- huge.txt", "", firstCollectionBytes, hugeFileGCPercent},
+		{"-C HEAD -- huge.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
 	})
 }
 
@@ -753,10 +760,11 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 }
 
 // largeFileScript is a repository whose large.txt (629 KB) is over
-// largeFileBytes.
+// largeFileBytes and huge.txt (4.8 MB) over hugeFileBytes.
 const largeFileScript = `
 git init -q
 seq 1 120000 > large.txt
+seq 1 700000 > huge.txt
 seq 1 20 > small.txt
 commit_all one
 echo more >> large.txt

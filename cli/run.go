@@ -297,8 +297,8 @@ func (b *blameRun) run(args []string) error {
 	if huge != nil {
 		huge.prepared(p.NumLines(), p.Cold)
 	}
-	if env.Process && p.Size() >= largeFileBytes && a.CopyLevel == 0 {
-		tuneGCForLargeFile()
+	if env.Process && a.CopyLevel == 0 {
+		tuneGCForLargeFile(p.Size())
 	}
 	if env.Process && (!p.UsesCommitGraph() || opts.CopyLevel > 0) {
 		// Without a commit-graph, commits are read ahead on a second
