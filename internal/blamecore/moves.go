@@ -142,12 +142,9 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 		sb.copyKeys.summarize(&c.sum, o.file)
 		return c, nil
 	}
-	if !sb.heldReads[o] {
+	held := sb.heldReads[o]
+	if !held {
 		sb.stats.ReadBlobs++
-		if sb.heldReads == nil {
-			sb.heldReads = make(map[*origin]bool)
-		}
-		sb.heldReads[o] = true
 	}
 	if c := sb.candidates[key]; c != nil {
 		sb.candidateTick++
@@ -161,6 +158,14 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 			}
 		}
 		o.file, o.fileOwned, o.prep = c.data, false, nil
+		if o.file == nil && !held {
+			// Only the summary is left: git's origin holds the blob
+			// all the same, and its next read is not counted.
+			if sb.heldReads == nil {
+				sb.heldReads = make(map[*origin]bool)
+			}
+			sb.heldReads[o] = true
+		}
 		return c, nil
 	}
 	var data []byte

@@ -81,10 +81,11 @@ type scoreboard struct {
 	// files of origins being worked on (fingerprintsOf).
 	fingerprints map[*origin][]fingerprint
 	// heldReads are the origins whose blob git holds (its read was
-	// counted, git's o->file is set) though goblame let its copy go: a
-	// -C candidate the prefilter rejected keeps only its summary
-	// (candidateBlob). A later read of one is not counted again (num
-	// read blob), until dropFile, where git drops the blob too.
+	// counted, git's o->file is set) though goblame has none: a -C
+	// candidate whose remembered blob the prefilter had let go keeps
+	// only its summary (candidateBlob). A later read of one is not
+	// counted again (num read blob), until dropFile, where git drops
+	// the blob too. (An origin whose file is set needs no entry.)
 	heldReads map[*origin]bool
 	entFiles  []*diff.File // prepared entry texts for -M/-C
 
