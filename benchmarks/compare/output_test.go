@@ -43,7 +43,7 @@ func TestOutputComparisons(t *testing.T) {
 		if n, err := firstDifferentLine(a, b); err != nil || n != c.first {
 			t.Errorf("%.20q vs %.20q: first different line %d %v, want %d", c.a, c.b, n, err, c.first)
 		}
-		if d := describeDiff(a, b); !strings.Contains(d, "from line "+strconv.Itoa(c.first)+" ") {
+		if d := describeDiff(a, b, false); !strings.Contains(d, "from line "+strconv.Itoa(c.first)+" ") {
 			t.Errorf("%.20q vs %.20q: %q", c.a, c.b, d)
 		}
 	}

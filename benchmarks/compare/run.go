@@ -146,13 +146,18 @@ func (rn *runner) once(s side, w workload, env []string) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	defer out.Close()
+	done := false
+	defer func() {
+		out.Close()
+		if !done {
+			os.Remove(out.Name())
+		}
+	}()
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
 	if w.Stdin != "" {
 		f, err := os.Open(w.Stdin)
 		if err != nil {
-			os.Remove(out.Name())
 			return outcome{}, err
 		}
 		defer f.Close()
@@ -161,14 +166,13 @@ func (rn *runner) once(s side, w workload, env []string) (outcome, error) {
 	err = cmd.Run()
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
-		os.Remove(out.Name())
 		return outcome{}, err
 	}
 	size, err := out.Seek(0, io.SeekCurrent)
 	if err != nil {
-		os.Remove(out.Name())
 		return outcome{}, err
 	}
+	done = true
 	return outcome{stdout: out.Name(), size: size, stderr: errb.Bytes(), exit: cmd.ProcessState.ExitCode()}, nil
 }
 
@@ -207,7 +211,7 @@ func (rn *runner) check(res *result, w workload) bool {
 	}
 	if g.exit != b.exit || !same {
 		res.Status = statusDiffers
-		res.Detail = describeDiff(g, b)
+		res.Detail = describeDiff(g, b, same)
 		res.outputs = map[string]diagnosis{
 			"git.out": {path: g.stdout}, "git.err": {data: g.stderr},
 			"goblame.out": {path: b.stdout}, "goblame.err": {data: b.stderr},
