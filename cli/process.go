@@ -47,10 +47,9 @@ import (
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
 //     allocations that follow reuse its memory, which faults in a huge
-//     page at a time as they first write it: before the walk when the
-//     cache has nothing for it (blame.Prepared.Cold; the collection is
-//     cheapest on a small heap), else once the walk proves long
-//     (Options.BeforeWalk), and under --incremental at whichever of the
+//     page at a time as they first write it: once the walk proves long
+//     (Options.BeforeWalk; a walk that ends sooner allocates too little
+//     for huge pages to pay), and under --incremental at whichever of the
 //     first entry and the walk proving long comes second (with a
 //     second fresh start at the walk's 17th commit until then), never
 //     while the look-ahead may run: hugeSchedule. A walk in a smaller
@@ -466,18 +465,20 @@ func (h *hugeSchedule) parsed(workTreeSize int64) {
 	h.fresh()
 }
 
-// prepared: the blame is prepared, of a file lines long; cold reports
-// whether its walk has nothing from the cache to stop at. A blame of a
+// prepared: the blame is prepared, of a file lines long. A blame of a
 // file under smallBlameLines lines in a small repository (packs under
 // 48 MiB) gets no huge pages but those the run's fresh start faulted in
-// already: the start's advice is withdrawn. Otherwise a cold walk
-// without --incremental makes its start now, before the walk, while the
-// heap is small: the collection costs less than at the walk's 17th
-// commit (gitoxide README.md: 106 against 148 page faults, 1.6 against
-// 2.7 ms), and the walk's first commits allocate on huge pages too.
-// Under --incremental, what an editor waits for is the first entry: the
-// start waits for the walk to prove long.
-func (h *hugeSchedule) prepared(lines int, cold func() bool) {
+// already: the start's advice is withdrawn. Any other walk makes its
+// start once it proves long (beforeWalk), not here: a walk that ends
+// before its 17th commit (a file added lately, in a repository of any
+// size) allocates 2-3 MB, which whole huge pages, each counted resident,
+// and the start's collection made slower and larger than git's (git/git
+// compat/writev.c, 3 commits: 5.64 ms and 16.7 MB against git's 3.60
+// and 12.7; 4.09 ms and 11.5-14.4 MB without the start). The start used
+// to come here for a cold walk, whose collection is cheapest on the
+// small heap of a prepared blame; made at the 16th commit instead, long
+// walks measured the same (paired rounds, see benchmarks/blame/RESULTS.md).
+func (h *hugeSchedule) prepared(lines int) {
 	switch {
 	case h.heapBytes <= hugeHeapFreshBytes && lines < smallBlameLines:
 		if !h.skipped {
@@ -487,9 +488,6 @@ func (h *hugeSchedule) prepared(lines int, cold func() bool) {
 	case h.skipped:
 		h.skipped = false
 		h.fresh()
-	case !h.incremental && cold():
-		h.done = true
-		h.heap(h.heapBytes)
 	}
 }
 

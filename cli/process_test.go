@@ -698,10 +698,11 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 // file under smallBlameLines lines makes no huge-page start but the one
 // at the start of the run, and withdraws its advice (whole 2 MiB pages
 // counted resident made such a blame's peak memory larger than git's),
-// whole-file or --incremental; a longer file keeps the advice, and a
-// cold whole-file blame of it makes its second start before the walk
-// (under --incremental the second comes after the first entry of a
-// walk that proved long, which two commits do not).
+// whole-file or --incremental; a longer file keeps the advice, and
+// makes its second start once its walk proves long (at its 17th
+// commit: walked.txt's 20; big.txt's two commits make none, whole-file
+// or --incremental, where the second comes after the first entry of a
+// walk that proved long).
 func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are advised on Linux only")
@@ -710,18 +711,23 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 	for _, c := range []struct {
 		args   string
 		small  bool
-		starts int // at least, for a longer file
+		starts int // for a longer file
 	}{
 		{"HEAD -- small.txt", true, 1},
 		{"--incremental -w -L 1,3 HEAD -- small.txt", true, 0},
 		{"--porcelain small.txt", true, 1},
-		{"HEAD -- big.txt", false, 2},
+		{"HEAD -- big.txt", false, 1},
 		// Under --incremental a small work-tree copy delays the start
 		// to Prepare, which finds the file long (big.txt: 2.5 KB, 650
 		// lines); a large copy makes it once the command is parsed.
 		{"--incremental HEAD -- big.txt", false, 1},
 		{"--incremental HEAD -- long.txt", false, 1},
+		{"HEAD -- walked.txt", false, 3}, // the run's start, hugePageHeap and the fresh start it makes in a small repository
 	} {
+		dir := dir
+		if strings.HasSuffix(c.args, "walked.txt") {
+			dir = testgit.Fixture(t, "cli-huge-walked", oid.SHA1, hugeWalkedScript)
+		}
 		out := strings.TrimSpace(runProcessChild(t, "blame-huge", "GOBLAME_TEST_DIR="+dir, "GOBLAME_TEST_ARGS="+c.args, "GOBLAME_CACHE=off"))
 		f := strings.Fields(out)
 		if len(f) != 8 || f[0] != "code" || f[1] != "0" || f[2] != "huge" || f[4] != "advised" || f[6] != "advices" {
@@ -740,8 +746,8 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		if c.small && n != 1 {
 			t.Errorf("%s: %d huge-page starts; want the first start only", c.args, n)
 		}
-		if !c.small && n < c.starts {
-			t.Errorf("%s: %d huge-page starts; want %d or more", c.args, n, c.starts)
+		if !c.small && n != c.starts {
+			t.Errorf("%s: %d huge-page starts; want %d", c.args, n, c.starts)
 		}
 		if advices, _ := strconv.Atoi(f[7]); advices == 0 {
 			// The heap's layout left the fresh start no room to
@@ -783,6 +789,13 @@ seq 100000 103000 > long.txt
 commit_all two
 `
 
+// hugeWalkedScript: a long file whose walk proves long (20 commits).
+const hugeWalkedScript = `
+git init -q
+seq 1 500 > walked.txt
+for i in $(seq 1 20); do echo "$i" >> walked.txt; commit_all "walk $i"; done
+`
+
 // TestHugeSchedule plays the orders in which a blame's events come and
 // checks when it makes its huge-page starts and gives the second
 // processor: never the collection (heap) once the second processor may
@@ -796,18 +809,20 @@ func TestHugeSchedule(t *testing.T) {
 		name        string
 		incremental bool
 		heapBytes   int
-		// p: prepared, a file of 10 lines, cold; P: prepared, 1,000
-		// lines, cold; Q: prepared, 1,000 lines, not cold (the cache
-		// has entries for the path); w: beforeWalk; e: entry; t: the
-		// lookAheadDelay timer fires
+		// p: prepared, a file of 10 lines; P: prepared, 1,000 lines;
+		// w: beforeWalk; e: entry; t: the lookAheadDelay timer fires
 		events string
 		want   string
 	}{
-		{"cold whole-file blame", false, large, "Pw", "heap procs"},
-		{"cached whole-file blame proving long", false, large, "Qw", "heap procs"},
+		{"whole-file blame", false, large, "Pw", "heap procs"},
+		// A walk that ends before it proves long makes no start (git/git
+		// compat/writev.c: 3 commits).
+		{"whole-file blame, short walk", false, large, "P", ""},
+		{"whole-file blame, short walk, small repository", false, small, "P", ""},
+		{"small blame, large repository, short walk", false, large, "p", ""},
 		{"small blame, small repository", false, small, "pw", "undo procs"},
 		{"small blame, large repository", false, large, "pw", "heap procs"},
-		{"cold whole-file blame, small repository", false, small, "Pw", "heap procs"},
+		{"whole-file blame, small repository", false, small, "Pw", "heap procs"},
 		{"incremental, long walk, then entry", true, large, "Pwee", "more timer heap procs"},
 		{"incremental, entry before the walk proves long", true, large, "Pewe", "heap procs"},
 		{"incremental, timer before the first entry", true, large, "Pwtee", "more timer procs more"},
@@ -853,11 +868,9 @@ func TestHugeSchedule(t *testing.T) {
 			case 'n':
 				h.parsed(-1)
 			case 'p':
-				h.prepared(10, func() bool { return true })
+				h.prepared(10)
 			case 'P':
-				h.prepared(1000, func() bool { return true })
-			case 'Q':
-				h.prepared(1000, func() bool { return false })
+				h.prepared(1000)
 			case 'w':
 				h.beforeWalk()
 			case 'e':

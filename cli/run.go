@@ -295,7 +295,7 @@ func (b *blameRun) run(args []string) error {
 	}
 	defer p.Close()
 	if huge != nil {
-		huge.prepared(p.NumLines(), p.Cold)
+		huge.prepared(p.NumLines())
 	}
 	if env.Process && a.CopyLevel == 0 {
 		tuneGCForLargeFile(p.Size())
