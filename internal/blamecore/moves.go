@@ -392,11 +392,8 @@ func (sb *scoreboard) trimLineTable() {
 	for _, c := range sb.candidates {
 		c.file = nil
 	}
-	for _, n := range sb.nodes {
-		if n == nil {
-			continue
-		}
-		for _, o := range n.origins {
+	for k := range sb.made {
+		for _, o := range sb.nodeAt(k).origins {
 			o.prep = nil
 		}
 	}

@@ -53,9 +53,16 @@ type scoreboard struct {
 	opts   *Options
 	marks  *traverse.Marks
 
-	nodes      []*commitNode // by traverse.Commit.Index
-	nodeSlab   []commitNode  // nodes not yet handed out
-	originSlab []origin      // origins not yet handed out
+	// nodes maps a traverse.Commit.Index to its node's number plus
+	// one (0: none yet); the nodes are numbered as made, in nodeSlabs.
+	// The table holds no pointers, so that no collection scans it: with
+	// a commit-graph it is of the graph's size (git/git: 85,000
+	// commits), and a short walk writes a few of its pages.
+	nodes      []uint32
+	nodeSlabs  [][]commitNode // every slab of nodes, in order
+	nodeSlab   []commitNode   // nodes not yet handed out
+	made       uint32         // nodes made
+	originSlab []origin       // origins not yet handed out
 	queue      commitQueue
 	originSeq  int
 
@@ -141,20 +148,27 @@ func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
 		if g := sb.hist.commits.Graph(); g != nil {
 			n = max(n, g.Len()+1)
 		}
-		sb.nodes = append(sb.nodes, make([]*commitNode, n-len(sb.nodes))...)
+		sb.nodes = append(sb.nodes, make([]uint32, n-len(sb.nodes))...)
 	}
-	if n := sb.nodes[i]; n != nil {
-		return n
+	if k := sb.nodes[i]; k != 0 {
+		return sb.nodeAt(k - 1)
 	}
 	if len(sb.nodeSlab) == 0 {
 		sb.nodeSlab = make([]commitNode, slabSize)
+		sb.nodeSlabs = append(sb.nodeSlabs, sb.nodeSlab)
 	}
 	n := &sb.nodeSlab[0]
 	sb.nodeSlab = sb.nodeSlab[1:]
 	n.tc = tc
 	n.origins = n.origin1[:0]
-	sb.nodes[i] = n
+	sb.made++
+	sb.nodes[i] = sb.made
 	return n
+}
+
+// nodeAt returns the k-th node made (from 0).
+func (sb *scoreboard) nodeAt(k uint32) *commitNode {
+	return &sb.nodeSlabs[k/slabSize][k%slabSize]
 }
 
 // id returns the ID of a commit.

@@ -143,10 +143,18 @@ type Commits struct {
 	shallow map[oid.ID]bool
 	warn    func(string)
 
-	byID  idTable   // commits not addressed by graph position
-	byPos []*Commit // graph position -> commit, allocated lazily
+	byID idTable // commits not addressed by graph position
+	// byPos maps a graph position to its commit's Index plus one (0:
+	// none yet), allocated lazily: a table of the graph's size that
+	// holds no pointers, so that no collection scans it (git/git's
+	// 85,000 positions were 680 KB of pointers, every page of which a
+	// collection read, faulting in the zero page where a short walk
+	// had written nothing).
+	byPos []uint32
 
 	slab       []Commit       // commits are carved from slabs
+	slabs      [][]Commit     // every slab, in order: Index i is slabs[i/commitSlab][i%commitSlab]
+	slabs0     [8][]Commit    // slabs' first backing array (a short walk allocates none)
 	parentSlab []*Commit      // and so are their parent lists
 	objSlab    []commitObject // and the IDs of commits read from objects
 	next       uint32         // next Index
@@ -177,6 +185,7 @@ func NewCommits(rd ObjectReader, g *Graph, format oid.Format, opts CommitOptions
 		noBloom: opts.DisableBloom,
 		warn:    opts.Warn,
 	}
+	c.slabs = c.slabs0[:0]
 	if g != nil && g.total > 0 && g.format == format && !opts.DisableGraph && len(opts.Grafts) == 0 && len(opts.Shallow) == 0 {
 		c.graph = g
 	}
@@ -218,21 +227,30 @@ func (cs *Commits) Lookup(id oid.ID) *Commit {
 // atPos returns the commit at graph position pos.
 func (cs *Commits) atPos(pos uint32) *Commit {
 	if cs.byPos == nil {
-		cs.byPos = make([]*Commit, cs.graph.total)
+		cs.byPos = make([]uint32, cs.graph.total)
 	}
-	if c := cs.byPos[pos]; c != nil {
-		return c
+	if i := cs.byPos[pos]; i != 0 {
+		return cs.byIndex(i - 1)
 	}
 	c := cs.alloc(oid.ID{}, pos)
-	cs.byPos[pos] = c
+	cs.byPos[pos] = c.Index + 1
 	return c
+}
+
+// commitSlab is how many commits a slab holds.
+const commitSlab = 256
+
+// byIndex returns the commit with Index i (which alloc made).
+func (cs *Commits) byIndex(i uint32) *Commit {
+	return &cs.slabs[i/commitSlab][i%commitSlab]
 }
 
 // alloc returns a new commit with the next Index: at graph position pos,
 // or with ID id when pos is NoGraphPosition.
 func (cs *Commits) alloc(id oid.ID, pos uint32) *Commit {
 	if len(cs.slab) == 0 {
-		cs.slab = make([]Commit, 256)
+		cs.slab = make([]Commit, commitSlab)
+		cs.slabs = append(cs.slabs, cs.slab)
 	}
 	c := &cs.slab[0]
 	cs.slab = cs.slab[1:]
@@ -377,8 +395,9 @@ func (cs *Commits) dropGraph(err error) {
 	if cs.warn != nil {
 		cs.warn(w)
 	}
-	for _, c := range cs.byPos {
-		if c != nil {
+	for _, i := range cs.byPos {
+		if i != 0 {
+			c := cs.byIndex(i - 1)
 			// The ID and tree move into the commit, read as they would
 			// have been (the tree only of a commit parsed from the
 			// graph, whose data was validated).
