@@ -379,13 +379,14 @@ func (m *myersState) split(off1, lim1, off2, lim2 int, needMin bool) (int, int, 
 	}
 }
 
-// sweepForwardGo (sweepForward where no assembly one is) extends every forward diagonal d = fmax, fmax-2, ..., fmin
-// by one edit and then along its snake, recording the furthest x in kvf.
-// With check set (the distance between the corner diagonals is odd), it
-// stops at the first diagonal where the forward path has reached the
-// backward one, returning that point and met. snake reports whether any
-// snake was longer than snakeCnt. a1 and a2 are A and B up to the box's
-// limits. (Kept small so that its loop gets registers.)
+// sweepForwardGo (sweepForward where there is no assembly one) extends
+// every forward diagonal d = fmax, fmax-2, ..., fmin by one edit and then
+// along its snake, recording the furthest x in kvf. With check set (the
+// distance between the corner diagonals is odd), it stops at the first
+// diagonal where the forward path has reached the backward one,
+// returning that point and met. snake reports whether any snake was
+// longer than snakeCnt. a1 and a2 are A and B up to the box's limits.
+// (Kept small so that its loop gets registers.)
 func sweepForwardGo(kvf, kvb []int32, sh, fmin, fmax, bmin, bmax int, check bool, a1, a2 []uint32) (x, y int, met, snake bool) {
 	for d := fmax; d >= fmin; d -= 2 {
 		w := kvf[d-1+sh : d+2+sh : d+2+sh] // diagonals d-1, d, d+1
@@ -410,8 +411,8 @@ func sweepForwardGo(kvf, kvb []int32, sh, fmin, fmax, bmin, bmax int, check bool
 	return 0, 0, false, snake
 }
 
-// sweepBackwardGo is sweepForwardGo's mirror image from the box's far corner;
-// b1 and b2 are A and B from the box's offsets (off1, off2) on.
+// sweepBackwardGo is sweepForwardGo's mirror image from the box's far
+// corner; b1 and b2 are A and B from the box's offsets (off1, off2) on.
 func sweepBackwardGo(kvb, kvf []int32, sh, bmin, bmax, fmin, fmax int, check bool, b1, b2 []uint32, off1, off2 int) (x, y int, met, snake bool) {
 	for d := bmax; d >= bmin; d -= 2 {
 		w := kvb[d-1+sh : d+2+sh : d+2+sh]
