@@ -33,32 +33,10 @@ type CommitInfo struct {
 // remains (a shorter tail is an ordinary header), and a parent line must
 // not end the body.
 func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
-	parents := info.Parents[:0]
-	*info = CommitInfo{Parents: parents}
-	hexLen := f.HexSize()
-	p := body
-	if !bytes.HasPrefix(p, []byte("tree ")) || len(p) <= 5+hexLen+1 || p[5+hexLen] != '\n' {
-		return &FormatError{Type: Commit, Offset: 0, Msg: "bogus commit object: no tree line"}
-	}
-	tree, err := oid.ParseHexBytes(f, p[5:5+hexLen])
+	off, err := parseLinks(f, body, info)
 	if err != nil {
-		return &FormatError{Type: Commit, Offset: 5, Msg: "bad tree id"}
+		return err
 	}
-	info.Tree = tree
-	off := 5 + hexLen + 1
-	for len(body)-off > 7+hexLen && bytes.HasPrefix(body[off:], []byte("parent ")) {
-		end := off + 7 + hexLen
-		if end+1 >= len(body) || body[end] != '\n' {
-			return &FormatError{Type: Commit, Offset: off, Msg: "bad parent line"}
-		}
-		id, err := oid.ParseHexBytes(f, body[off+7:end])
-		if err != nil {
-			return &FormatError{Type: Commit, Offset: off + 7, Msg: "bad parent id"}
-		}
-		info.Parents = append(info.Parents, id)
-		off = end + 1
-	}
-	info.CommitTime = commitDate(body[off:])
 	// Remaining headers until the empty line.
 	for off < len(body) {
 		if body[off] == '\n' {
@@ -90,6 +68,98 @@ func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 		}
 	}
 	return nil
+}
+
+// ParseCommitLinks parses what a history walk takes from a commit: its
+// Tree, Parents and CommitTime, as ParseCommit sets them (and fails as it
+// fails); info's other fields are left zero. data is the commit's body,
+// or only its first bytes (whole false: a prefix read). settled reports
+// that data decides the three as the whole body would: always for a
+// whole body; for a prefix, only where it holds the committer line that
+// the date is read from, its date, its newline and a byte after it (the
+// date of a commit whose committer line has none comes from later
+// lines; the newline must not be the body's last byte). A prefix that
+// does not settle them, or that fails to parse (the cut may make a
+// parent line look short), says nothing of the whole body: read it.
+func ParseCommitLinks(f oid.Format, data []byte, whole bool, info *CommitInfo) (settled bool, err error) {
+	off, err := parseLinks(f, data, info)
+	if whole {
+		return true, err
+	}
+	if err != nil || !commitDateSettled(data[off:]) {
+		return false, nil
+	}
+	return true, nil
+}
+
+// commitDateSettled reports whether buf, the first bytes of a commit's
+// headers after its tree and parent lines, holds what commitDate reads
+// of the whole headers in the usual case: an author line, then a
+// committer line holding a '>' and, after it, the start of a number, the
+// line's newline and at least one more byte. (The parent lines that
+// ParseCommit took from a prefix are then the whole body's: the next
+// line starts "author", not "parent ".)
+func commitDateSettled(buf []byte) bool {
+	if !bytes.HasPrefix(buf, []byte("author")) {
+		return false
+	}
+	nl := bytes.IndexByte(buf, '\n')
+	if nl < 0 {
+		return false
+	}
+	buf = buf[nl+1:]
+	if !bytes.HasPrefix(buf, []byte("committer")) {
+		return false
+	}
+	nl = bytes.IndexByte(buf, '\n')
+	if nl < 0 || nl+1 >= len(buf) {
+		return false
+	}
+	gt := bytes.IndexByte(buf[:nl], '>')
+	if gt < 0 {
+		return false
+	}
+	// strtoumax's leading white space (newlines included: it would read
+	// on into the next lines) must end within the line.
+	for i := gt + 1; i < nl; i++ {
+		if c := buf[i]; c != ' ' && (c < '\t' || c > '\r') {
+			return true
+		}
+	}
+	return false
+}
+
+// parseLinks is ParseCommit's parse of the tree and parent lines and the
+// commit date (info reset first); off is where the headers after the
+// parent lines start.
+func parseLinks(f oid.Format, body []byte, info *CommitInfo) (off int, err error) {
+	parents := info.Parents[:0]
+	*info = CommitInfo{Parents: parents}
+	hexLen := f.HexSize()
+	p := body
+	if !bytes.HasPrefix(p, []byte("tree ")) || len(p) <= 5+hexLen+1 || p[5+hexLen] != '\n' {
+		return 0, &FormatError{Type: Commit, Offset: 0, Msg: "bogus commit object: no tree line"}
+	}
+	tree, err := oid.ParseHexBytes(f, p[5:5+hexLen])
+	if err != nil {
+		return 0, &FormatError{Type: Commit, Offset: 5, Msg: "bad tree id"}
+	}
+	info.Tree = tree
+	off = 5 + hexLen + 1
+	for len(body)-off > 7+hexLen && bytes.HasPrefix(body[off:], []byte("parent ")) {
+		end := off + 7 + hexLen
+		if end+1 >= len(body) || body[end] != '\n' {
+			return 0, &FormatError{Type: Commit, Offset: off, Msg: "bad parent line"}
+		}
+		id, err := oid.ParseHexBytes(f, body[off+7:end])
+		if err != nil {
+			return 0, &FormatError{Type: Commit, Offset: off + 7, Msg: "bad parent id"}
+		}
+		info.Parents = append(info.Parents, id)
+		off = end + 1
+	}
+	info.CommitTime = commitDate(body[off:])
+	return off, nil
 }
 
 // commitDate reproduces git's parse_commit_date on the headers that

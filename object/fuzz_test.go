@@ -349,6 +349,73 @@ func FuzzParseCommit(f *testing.F) {
 	})
 }
 
+// FuzzParseCommitLinks checks ParseCommitLinks against ParseCommit on
+// the same body: whole, it answers as ParseCommit does (tree, parents,
+// date, error); on a prefix of any length that it says settles them, the
+// whole body parses, to the same tree, parents and date.
+func FuzzParseCommitLinks(f *testing.F) {
+	for i, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		for _, body := range commitSeeds(format) {
+			f.Add(byte(i), body)
+		}
+		// the committer line's date cut by the prefix, and a date only
+		// on the line after it
+		tree := seedID(format, 1).String()
+		f.Add(byte(i), []byte("tree "+tree+"\nauthor A <a> 1 +0000\ncommitter C <c> 123456789 +0000\nx\n"))
+		f.Add(byte(i), []byte("tree "+tree+"\nauthor A <a> 1 +0000\ncommitter C <c> \n 77\n"))
+		f.Add(byte(i), []byte("tree "+tree+"\nauthor A <a> 1 +0000\ncommitter C <c> 5\n"))
+	}
+	f.Fuzz(func(t *testing.T, sel byte, body []byte) {
+		format := fuzzFormat(sel)
+		if len(body) > 1<<12 {
+			return
+		}
+		var full, links CommitInfo
+		err := ParseCommit(format, body, &full)
+		settled, lerr := ParseCommitLinks(format, body, true, &links)
+		if !settled || (err == nil) != (lerr == nil) || err != nil && err.Error() != lerr.Error() {
+			t.Fatalf("whole: settled %v, error %v; ParseCommit's %v", settled, lerr, err)
+		}
+		if err == nil && !sameLinks(&full, &links) {
+			t.Fatalf("whole: %+v; ParseCommit's %+v", links, full)
+		}
+		for k := 0; k <= len(body); k++ {
+			prefix := body[:k:k]
+			settled, perr := ParseCommitLinks(format, prefix, false, &links)
+			if !settled {
+				continue
+			}
+			if perr != nil || err != nil {
+				t.Fatalf("prefix of %d bytes settled (error %v), the whole body's error is %v", k, perr, err)
+			}
+			if !sameLinks(&full, &links) {
+				t.Fatalf("prefix of %d bytes settled as %+v; the whole body %+v", k, links, full)
+			}
+		}
+	})
+}
+
+func sameLinks(a, b *CommitInfo) bool {
+	return a.Tree == b.Tree && slices.Equal(a.Parents, b.Parents) && a.CommitTime == b.CommitTime
+}
+
+// TestParseCommitLinksSettles: a prefix holding a usual commit's header
+// lines and one byte more settles its links; one byte less does not.
+func TestParseCommitLinksSettles(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		body := commitSeeds(format)[1] // a merge
+		end := bytes.Index(body, []byte("\ncommitter ")) + 1
+		end += bytes.IndexByte(body[end:], '\n') + 1
+		var info CommitInfo
+		if settled, err := ParseCommitLinks(format, body[:end+1], false, &info); !settled || err != nil || len(info.Parents) != 2 || info.CommitTime != 1112912053 {
+			t.Errorf("%s: %d bytes: settled %v, %v, %+v", format, end+1, settled, err, info)
+		}
+		if settled, _ := ParseCommitLinks(format, body[:end], false, &info); settled {
+			t.Errorf("%s: %d bytes (the newline last) settled", format, end)
+		}
+	}
+}
+
 func FuzzSummary(f *testing.F) {
 	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
 		for _, body := range commitSeeds(format) {

@@ -395,14 +395,17 @@ func (br *bitReader) bits(n uint) uint32 {
 // With partial set, decoding instead stops as soon as out is full (the
 // stream is not checked further) and a stream ending earlier is not an
 // error: the number of bytes produced is returned. consumed is the length
-// of the whole zlib stream (0 in partial mode when it was not reached).
+// of the whole zlib stream; in partial mode, when out filled before the
+// stream ended, it is how many bytes the decoder read to make out
+// (rounded up to whole bytes: the stream goes on past them).
 //
 // With spare set, the capacity of out beyond its length is the decoder's
 // to overwrite: when there are at least fastSpare bytes of it, the fast
 // loop runs to the end of out instead of stopping fastSpare bytes short
 // of it (most of a small stream), spilling into the spare bytes. Results
 // and errors are the same either way (produced, after an error, may count
-// one symbol more).
+// one symbol more; in partial mode, consumed may count the bytes of the
+// symbol that spilled).
 func (d *flateDecoder) inflateZlib(out, src []byte, partial, spare bool) (produced, consumed int, err error) {
 	if len(src) < 2 {
 		return 0, 0, errTruncated
@@ -415,12 +418,12 @@ func (d *flateDecoder) inflateZlib(out, src []byte, partial, spare bool) (produc
 		return 0, 0, errZlibDict
 	}
 	br := bitReader{src: src, pos: 2}
-	o, done, err := d.inflate(&br, out, partial, spare && !partial && cap(out)-len(out) >= fastSpare)
+	o, done, err := d.inflate(&br, out, partial, spare && cap(out)-len(out) >= fastSpare)
 	if err != nil {
 		return o, 0, err
 	}
 	if !done {
-		return o, 0, nil // partial: out is full
+		return o, br.consumed(), nil // partial: out is full
 	}
 	// The Adler-32 trailer follows the deflate data, byte-aligned.
 	end := br.consumed()
@@ -599,7 +602,11 @@ func decodeBlock(br *bitReader, out []byte, o int, lit, dist []uint32, partial, 
 	if o > len(out) {
 		// Run into the spare bytes: the symbol that took o past the end
 		// is the one the careful loop reports as too long (nothing else
-		// is checked first: decodeFast stops after it).
+		// is checked first: decodeFast stops after it), or, decoding a
+		// prefix, the one that filled out.
+		if partial {
+			return len(out), errOutputFull
+		}
 		return o, errLongStream
 	}
 	if done || err != nil {

@@ -28,6 +28,7 @@ type packIndex struct {
 	names    []byte // v2: count*hashLen; v1: count*(4+hashLen) records
 	stride   int    // distance between consecutive names
 	nameOff  int    // offset of the name inside a record (v1: 4)
+	crcs     []byte // v2: count BE32, the CRC-32 of each entry's bytes in the pack
 	offsets  []byte // v2: count BE32
 	large    []byte // v2: 64-bit offsets
 	packHash []byte // checksum of the .pack this index describes
@@ -125,7 +126,8 @@ func parseIndex(path, gitName string, data []byte, format oid.Format) (*packInde
 		base := uint64(1032)
 		x.names = data[base : base+n*uint64(h)]
 		base += n * uint64(h)
-		base += n * 4 // CRC-32 table
+		x.crcs = data[base : base+n*4]
+		base += n * 4
 		x.offsets = data[base : base+n*4]
 		base += n * 4
 		x.large = data[base : size-2*uint64(h)]
@@ -248,6 +250,16 @@ func (x *packIndex) lowerBound(raw []byte) uint32 {
 		}
 	}
 	return lo
+}
+
+// crc returns the CRC-32 the index records for the entry of the object at
+// position i (its header and zlib stream as the pack holds them); false
+// for a v1 index, which records none.
+func (x *packIndex) crc(i uint32) (uint32, bool) {
+	if x.crcs == nil || i >= x.count {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(x.crcs[4*i:]), true
 }
 
 var errBadLargeOffset = errors.New("large offset index out of range")

@@ -67,3 +67,12 @@ func (z *inflater) inflatePrefix(buf, src []byte) (int, error) {
 	n, _, err := z.decoder().inflateZlib(buf, src, true, false)
 	return n, err
 }
+
+// inflatePrefixSpare is inflatePrefix into a buffer of the reader's own
+// (its capacity past len(buf) is the decoder's to overwrite: see
+// inflateSpare) that also returns how many bytes of src the decoder read
+// (rounded up to whole bytes): where the stream goes on past buf, it
+// goes on past them.
+func (z *inflater) inflatePrefixSpare(buf, src []byte) (n, consumed int, err error) {
+	return z.decoder().inflateZlib(buf, src, true, true)
+}

@@ -21,6 +21,7 @@ type Stats struct {
 	EntryWindowHits      int64 // pack entries found in a recent pread window instead
 	DeltaBaseCacheBound  int64 // the delta-base cache's bound now (it grows where a larger one would hit)
 	PrefixReads          int64 // ReadPrefix calls answered with the start of an object (not counted in ObjectsRead)
+	CheckedPrefixes      int64 // the ReadCheckedPrefix calls among them
 }
 
 // Reader reads objects from a DB. It owns an inflater, a delta-base cache,
@@ -54,6 +55,14 @@ type Reader struct {
 	scratch     [2][]byte
 	scratchNext int
 	bad         []*pack
+	// hinted is where the object ReadCheckedPrefix's next named was
+	// found, which is mostly the object read next (see locateChecked).
+	hinted struct {
+		id  oid.ID
+		set *packSet
+		loc location
+	}
+	nextEnds int // checked prefixes whose entry ended at next's (for the tests)
 }
 
 // chainLink is one delta entry on the way from a requested object down to

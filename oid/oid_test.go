@@ -41,3 +41,47 @@ func TestParseHexRoundTripAndErrors(t *testing.T) {
 		t.Error("null IDs of different formats compare equal")
 	}
 }
+
+// TestParseHexEveryByte puts every byte value at each place of a name:
+// accepted exactly where it is a hex digit (either case), with that
+// digit's value, by ParseHex and ParseHexBytes alike.
+func TestParseHexEveryByte(t *testing.T) {
+	const base = "0123456789abcdef0123456789ABCDEF01234567"
+	for c := 0; c < 256; c++ {
+		var want byte
+		isHex := true
+		switch {
+		case '0' <= c && c <= '9':
+			want = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			want = byte(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			want = byte(c - 'A' + 10)
+		default:
+			isHex = false
+		}
+		for pos := 0; pos < len(base); pos++ {
+			b := []byte(base)
+			b[pos] = byte(c)
+			id, err := ParseHexBytes(SHA1, b)
+			id2, err2 := ParseHex(SHA1, string(b))
+			if id != id2 || (err == nil) != (err2 == nil) {
+				t.Fatalf("byte %#x at %d: ParseHexBytes %v %v, ParseHex %v %v", c, pos, id, err, id2, err2)
+			}
+			if (err == nil) != isHex {
+				t.Fatalf("byte %#x at %d: error %v", c, pos, err)
+			}
+			if !isHex {
+				continue
+			}
+			raw := id.Raw()[pos/2]
+			got := raw & 0x0f
+			if pos%2 == 0 {
+				got = raw >> 4
+			}
+			if got != want {
+				t.Fatalf("byte %#x at %d: digit value %d, want %d", c, pos, got, want)
+			}
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package traverse
 
 import (
-	"fmt"
-
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -420,19 +418,9 @@ func (cs *Commits) parseObject(c *Commit) error {
 		cs.stats.ReadAhead++
 		return nil
 	}
-	typ, body, err := cs.rd.Read(c.obj.id, cs.buf[:0])
-	if err != nil {
-		return fmt.Errorf("reading commit %s: %w", c.obj.id, err)
-	}
-	if cap(body) > cap(cs.buf) && cap(body) <= 1<<20 {
-		cs.buf = body[:0]
-	}
-	if typ != object.Commit {
-		return fmt.Errorf("object %s is a %s: %w", c.obj.id, typ, ErrNotCommit)
-	}
 	info := &cs.info
-	if err := object.ParseCommit(cs.format, body, info); err != nil {
-		return fmt.Errorf("commit %s: %w", c.obj.id, err)
+	if err := readCommitLinks(cs.rd, cs.format, c.obj.id, &cs.buf, info); err != nil {
+		return err
 	}
 	cs.link(c, info.Tree, info.CommitTime, info.Parents)
 	switch {

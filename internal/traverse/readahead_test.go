@@ -165,3 +165,68 @@ func TestNoteParsedTakesEntryReadToo(t *testing.T) {
 		t.Errorf("%d entries counted ahead after a second notice, want 0", ra.ahead)
 	}
 }
+
+// longCommitsScript is a packed history of long commits (a message of 30
+// lines, about 1.5 KB, as signed commits are) with merges, without a
+// commit-graph.
+const longCommitsScript = `git init -q
+for i in $(seq 1 24); do
+	echo "$i" >> f
+	git add -A
+	test_tick
+	{ echo "c$i"; echo; for j in $(seq 1 30); do echo "$(echo "message $i $j" | git hash-object --stdin)"; done; } >.git/msg
+	git commit -q -F .git/msg
+	if test $((i % 6)) = 0; then
+		git checkout -q -b side$i HEAD~2
+		echo "side $i" > s$i
+		git add -A; test_tick; git commit -q -m "side $i"
+		git checkout -q -
+		test_tick
+		git merge -q --no-ff -m "merge $i" side$i
+	fi
+done
+git repack -adq
+`
+
+// TestLongCommitsReadByTheirStart walks a history of long commits
+// through odb readers, with the read-ahead and without: every commit must
+// parse as git log says, and both readers must have read most commits by
+// their first bytes alone (odb.Reader.ReadCheckedPrefix).
+func TestLongCommitsReadByTheirStart(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		dir := testgit.Fixture(t, "traverse-longcommits", format, longCommitsScript)
+		db, err := odb.Open(objectsDir(dir), format, odb.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[oid.ID]string{}
+		for _, c := range gitCommits(t, dir, format) {
+			want[c.id] = describeGit(c)
+		}
+		head := revParse(t, dir, format, "HEAD")
+		for _, readAhead := range []bool{false, true} {
+			walkRd, aheadRd := db.NewReader(), db.NewReader()
+			cs := NewCommits(walkRd, nil, format, CommitOptions{})
+			if readAhead {
+				cs.ReadAhead(aheadRd)
+			}
+			got := walkAll(t, cs, head, false)
+			cs.StopReadAhead()
+			if len(got) != len(want) {
+				t.Fatalf("%s read-ahead %v: walked %d commits, git has %d", format, readAhead, len(got), len(want))
+			}
+			for _, c := range got {
+				if d := describe(cs, c); d != want[cs.ID(c)] {
+					t.Errorf("%s read-ahead %v: %s parsed as %q, git %q", format, readAhead, cs.ID(c), d, want[cs.ID(c)])
+				}
+			}
+			checked := walkRd.Stats().CheckedPrefixes + aheadRd.Stats().CheckedPrefixes
+			read := walkRd.Stats().ObjectsRead + aheadRd.Stats().ObjectsRead
+			if checked < int64(len(want))*3/4 {
+				t.Errorf("%s read-ahead %v: %d commits read by their start, %d whole, of %d", format, readAhead, checked, read, len(want))
+			}
+		}
+		db.Close()
+	}
+}
