@@ -107,6 +107,17 @@
 // read does not check is the rest of the bottom object's zlib stream and
 // its checksum, which Read would report damaged.
 //
+// ReadCheckedPrefix is ReadPrefix for a caller that must not take a
+// prefix of an object Read would report damaged (a walk without a
+// commit-graph reads each commit's header lines, a fifth of a signed
+// commit): it serves a prefix only of an object stored whole in a pack
+// with a version 2 index, whose entry's bytes it checks against the
+// CRC-32 the index records for them, which git's index-pack computed
+// after inflating the whole entry. The check finds where the entry ends:
+// where the entry of an object the caller names from the prefix starts
+// (a commit's first parent, which git writes right after it), else at
+// any byte, the CRC compared at each.
+//
 // # Abbreviations
 //
 // ResolvePrefix lists the stored objects whose name starts with a hex

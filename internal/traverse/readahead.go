@@ -31,6 +31,12 @@ import (
 // read-ahead of every parent read mostly commits the walk never asks for.
 // Where the walk does go elsewhere (a commit it had to read itself), the
 // read-ahead takes up the first-parent chain from there too.
+//
+// Both read a commit's header lines alone where the reader can vouch for
+// the rest without inflating it (readCommitLinks): a signed commit's
+// signature and message are four fifths of its bytes, and inflating them
+// made the read-ahead the walk's critical path (gitoxide README.md, 9,640
+// commits: 6.6 -> 3.9 us a commit read, the blame 93 -> 62 ms).
 
 // maxAhead bounds the commits read but not yet taken by the walk.
 const maxAhead = 1024
