@@ -6,7 +6,8 @@ usage: damagefuzz.py GOBLAME SEED CASES [WORKDIR]
 Builds small repositories in WORKDIR (default /tmp/damagefuzz): "loose"
 (loose objects, a merge, dates going back and forth), "packed" (one pack
 and a commit-graph with changed-path filters), "loosegraph" (loose
-objects and a commit-graph) and "twopacks" (two packs). Each case copies
+objects and a commit-graph), "twopacks" (two packs) and "signed" (commits
+as long as signed ones, one pack, no commit-graph). Each case copies
 one of them, damages one file under .git (a byte flipped, bytes zeroed
 or inserted, or the file cut), runs six blames with git and with
 GOBLAME, and prints the cases whose exit status, standard output or
@@ -18,7 +19,7 @@ repository in WORKDIR/caseN.
 Nothing here runs in the tests: it finds cases, which then go into a
 fixture script and a differential test (cli/damage_*_test.go).
 """
-import collections, os, random, shutil, subprocess, sys
+import collections, hashlib, os, random, shutil, subprocess, sys
 
 GB, seed, n = os.path.abspath(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 work = sys.argv[4] if len(sys.argv) > 4 else "/tmp/damagefuzz"
@@ -38,7 +39,7 @@ def git(cwd, *args, env=env, **kw):
 def setup():
     os.makedirs(env["HOME"], exist_ok=True)
     base = os.path.join(work, "loose")
-    if os.path.isdir(os.path.join(work, "twopacks")):
+    if os.path.isdir(os.path.join(work, "signed")):
         return
     shutil.rmtree(base, ignore_errors=True)
     git(work, "init", "-q", "-b", "main", "loose")
@@ -72,6 +73,23 @@ def setup():
     git(tp, "pack-objects", "-q", ".git/objects/pack/pack", input=objs)
     git(tp, "repack", "-dq")
     git(tp, "prune-packed")
+    # long commits (a message of 30 lines, as long as a signed commit),
+    # packed, without a commit-graph: a walk reads each commit's header
+    # lines alone, its rest checked by the pack index's CRC
+    sg = os.path.join(work, "signed")
+    git(work, "init", "-q", "-b", "main", "signed")
+    for i in range(1, 26):
+        open(os.path.join(sg, "a.txt"), "w").write("".join(f"l{i} {k}\n" for k in range(1, 3 * i + 1)))
+        with open(os.path.join(sg, "b.txt"), "a") as f:
+            f.write(f"v{i}\n")
+        os.makedirs(os.path.join(sg, "d"), exist_ok=True)
+        open(os.path.join(sg, "d", "c.txt"), "w").write(f"{i}\n")
+        git(sg, "add", "-A")
+        msg = f"c{i}\n\n" + "".join(hashlib.sha1(f"{i} {k}".encode()).hexdigest() + "\n" for k in range(30))
+        date = f"2020-01-{i % 9 + 10}T00:00:00"
+        git(sg, "commit", "-q", "-F", "-", input=msg.encode(), env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+    git(sg, "repack", "-adq")
+    git(sg, "prune")
 
 
 os.makedirs(work, exist_ok=True)
