@@ -419,6 +419,7 @@ func (sb *scoreboard) assign() error {
 			sb.lookAhead(c, taken)
 		}
 		sb.hist.trees.WalkAt(c.date())
+		sb.hist.commits.WalkAt(c.date())
 		if n := originsWithSuspects(c); n > 0 {
 			sb.snap.notePop(c, n)
 			if n == 1 && len(sb.queue.items) == 0 {

@@ -73,6 +73,12 @@ type readAhead struct {
 	reading    oid.ID
 	readingSet bool
 	readsDone  atomic.Uint64 // reads ended, for the walk's wait
+	// frontier is the date of the commit the walk takes (WalkAt; 0:
+	// none yet): an entry newer than it, not taken, the walk has passed.
+	frontier atomic.Uint64
+	// order lists the entries read, oldest read first (dropPassed's
+	// queue; taken ones leave it as it gets to them).
+	order []oid.ID
 }
 
 // ReadAhead makes Parse read commit objects ahead of the walk on a second
@@ -208,6 +214,9 @@ func (ra *readAhead) run(rd ObjectReader, format oid.Format, g *Graph, grafts ma
 		}
 		ra.mu.Lock()
 		for ra.ahead >= maxAhead && !ra.stop {
+			if ra.dropPassed() {
+				continue
+			}
 			ra.more.Wait()
 		}
 		if ra.stop {
@@ -229,6 +238,7 @@ func (ra *readAhead) run(rd ObjectReader, format oid.Format, g *Graph, grafts ma
 			if e != nil && ra.ready[it.id] == nil {
 				ra.ready[it.id] = e
 				ra.ahead++
+				ra.order = append(ra.order, it.id)
 			}
 			ra.readingSet = false
 			ra.readsDone.Add(1)
@@ -242,6 +252,49 @@ func (ra *readAhead) run(rd ObjectReader, format oid.Format, g *Graph, grafts ma
 			push(e.time, parents[:1])
 		}
 	}
+}
+
+// WalkAt tells the read-ahead the date of the commit the walk takes: the
+// entries it read for commits newer than that, the walk has passed (but
+// for clock skew), and they stop counting against maxAhead. (On a history
+// of merged topics the walk goes down a merge's topic where the path
+// changed there, and the read-ahead's first-parent chain holds commits
+// the walk never takes: git/git README.md, whose walk read 12,000 of its
+// 18,112 commits itself once the read-ahead had filled its 1,024 with
+// those.)
+func (cs *Commits) WalkAt(date uint64) {
+	if ra := cs.ahead; ra != nil {
+		ra.frontier.Store(date)
+	}
+}
+
+// dropPassed forgets the entries not taken whose commits are newer than
+// the walk's frontier, from the oldest read on (ra.mu held): the read-ahead
+// reads newest first, so they are mostly those. It reports whether it
+// forgot any. One the walk does take after all (an older commit's parent
+// with a newer date) it reads itself.
+func (ra *readAhead) dropPassed() bool {
+	f := ra.frontier.Load()
+	if f == 0 {
+		return false
+	}
+	dropped := false
+	n := 0
+	for ; n < len(ra.order); n++ {
+		id := ra.order[n]
+		e := ra.ready[id]
+		if e == nil || e.taken {
+			continue
+		}
+		if e.time <= f {
+			break
+		}
+		delete(ra.ready, id)
+		ra.ahead--
+		dropped = true
+	}
+	ra.order = ra.order[n:]
+	return dropped
 }
 
 // readAheadCommit reads and parses commit id for the read-ahead (buf and

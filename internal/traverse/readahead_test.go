@@ -230,3 +230,41 @@ func TestLongCommitsReadByTheirStart(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestDropPassed fills a read-ahead's entries as a walk down a merged
+// topic leaves them (first-parent commits of the main line, newer than
+// the walk, never taken) and checks that dropPassed forgets those newer
+// than the frontier, from the oldest read on, and keeps the rest: taken
+// entries, and untaken ones at or before the frontier.
+func TestDropPassed(t *testing.T) {
+	ra := &readAhead{ready: map[oid.ID]*aheadCommit{}}
+	id := func(i int) oid.ID { return oid.HashObject(oid.SHA1, "blob", []byte{byte(i)}) }
+	// Read newest first: dates 100, 99, ..., 91; 97 was taken.
+	for i := 0; i < 10; i++ {
+		ra.ready[id(i)] = &aheadCommit{time: uint64(100 - i), taken: i == 3}
+		ra.order = append(ra.order, id(i))
+		if i != 3 {
+			ra.ahead++
+		}
+	}
+	if ra.dropPassed() {
+		t.Fatal("dropped entries before the walk said where it is")
+	}
+	ra.frontier.Store(95)
+	if !ra.dropPassed() {
+		t.Fatal("nothing dropped")
+	}
+	for i := 0; i < 10; i++ {
+		e := ra.ready[id(i)]
+		want := i == 3 || 100-i <= 95
+		if (e != nil) != want {
+			t.Errorf("entry of date %d (taken %v): kept %v", 100-i, i == 3, e != nil)
+		}
+	}
+	if ra.ahead != 5 || len(ra.order) != 5 {
+		t.Errorf("ahead %d, order %d; want 5 and 5", ra.ahead, len(ra.order))
+	}
+	if ra.dropPassed() {
+		t.Error("dropped again with the frontier unchanged")
+	}
+}
