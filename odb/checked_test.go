@@ -88,16 +88,7 @@ func TestReadCheckedPrefix(t *testing.T) {
 					size := len(w.content)
 					for _, n := range []int{1 + rng.IntN(64), 1 + rng.IntN(size+1), size/2 + 1, size, size + 1, 320} {
 						typ, data, whole, err := rd.ReadCheckedPrefix(w.id, n, buf, next)
-						if err != nil {
-							t.Fatalf("%s %s: ReadCheckedPrefix(%s, %d): %v", format, fx.name, w.id, n, err)
-						}
-						if typ != w.typ || len(data) < min(n, size) || !bytes.HasPrefix(w.content, data) || whole && len(data) != size {
-							t.Fatalf("%s %s: ReadCheckedPrefix(%s, %d) = %v, %d bytes, whole %v; git has %v, %d bytes%s",
-								format, fx.name, w.id, n, typ, len(data), whole, w.typ, size, firstDiff(data, w.content[:min(len(data), size)]))
-						}
-						if !whole && n >= size {
-							t.Fatalf("%s %s: ReadCheckedPrefix(%s, %d) of a %d-byte object is not whole", format, fx.name, w.id, n, size)
-						}
+						checkPrefixRead(t, format.String()+" "+fx.name+": ReadCheckedPrefix", w, n, typ, data, whole, err)
 						buf = data
 					}
 				}

@@ -72,16 +72,7 @@ func TestReadPrefix(t *testing.T) {
 							continue
 						}
 						typ, data, whole, err := rd.ReadPrefix(w.id, n, buf)
-						if err != nil {
-							t.Fatalf("%s %s: ReadPrefix(%s, %d): %v", format, fx.name, w.id, n, err)
-						}
-						if typ != w.typ || len(data) < min(n, size) || !bytes.HasPrefix(w.content, data) || whole && len(data) != size {
-							t.Fatalf("%s %s: ReadPrefix(%s, %d) = %v, %d bytes, whole %v; git has %v, %d bytes%s",
-								format, fx.name, w.id, n, typ, len(data), whole, w.typ, size, firstDiff(data, w.content[:min(len(data), size)]))
-						}
-						if !whole && n >= size {
-							t.Fatalf("%s %s: ReadPrefix(%s, %d) of a %d-byte object is not whole", format, fx.name, w.id, n, size)
-						}
+						checkPrefixRead(t, format.String()+" "+fx.name+": ReadPrefix", w, n, typ, data, whole, err)
 						buf = data
 					}
 					if k%3 == 0 {
@@ -300,5 +291,24 @@ func TestPlanSlackReachesOnlyTheBottom(t *testing.T) {
 	}
 	if links[2].make != 2532 {
 		t.Errorf("the last delta makes %d bytes, want 2,532 (the middle's 532 reach 2,000 + 532 into it)", links[2].make)
+	}
+}
+
+// checkPrefixRead checks what a prefix read of at least n bytes of w
+// answered (what names the read in failures): the start of git's content,
+// at least n bytes of it (all of a smaller object), all of it when whole,
+// and whole when n covers it.
+func checkPrefixRead(t *testing.T, what string, w gitObject, n int, typ object.Type, data []byte, whole bool, err error) {
+	t.Helper()
+	size := len(w.content)
+	if err != nil {
+		t.Fatalf("%s(%s, %d): %v", what, w.id, n, err)
+	}
+	if typ != w.typ || len(data) < min(n, size) || !bytes.HasPrefix(w.content, data) || whole && len(data) != size {
+		t.Fatalf("%s(%s, %d) = %v, %d bytes, whole %v; git has %v, %d bytes%s",
+			what, w.id, n, typ, len(data), whole, w.typ, size, firstDiff(data, w.content[:min(len(data), size)]))
+	}
+	if !whole && n >= size {
+		t.Fatalf("%s(%s, %d) of a %d-byte object is not whole", what, w.id, n, size)
 	}
 }

@@ -1,6 +1,7 @@
 package traverse
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,20 +92,28 @@ func TestReadAheadParsesTheSame(t *testing.T) {
 			ahead := &countingReader{rd: db.NewReader()}
 			cs := NewCommits(&laggingReader{rd: db.NewReader(), ahead: ahead}, nil, format, opts)
 			cs.ReadAhead(ahead)
-			got := walkAll(t, cs, head, false)
-			cs.StopReadAhead()
-			if len(got) != len(want) {
-				t.Fatalf("%s %+v: walk with read-ahead visits %d commits, without %d", format, opts, len(got), len(want))
-			}
-			for _, c := range got {
-				if d := describe(cs, c); d != want[cs.ID(c)] {
-					t.Errorf("%s %+v: %s read ahead as %q, want %q", format, opts, cs.ID(c), d, want[cs.ID(c)])
-				}
-			}
+			walkAhead(t, fmt.Sprintf("%s %+v", format, opts), cs, head, want)
 			st := cs.Stats()
 			if st.ReadAhead == 0 || st.ReadAhead > st.FromObject {
 				t.Errorf("%s %+v: %d of %d commits read ahead; the lagging walk should have taken some", format, opts, st.ReadAhead, st.FromObject)
 			}
+		}
+	}
+}
+
+// walkAhead walks cs from head to the end (what names the walk in
+// failures), stops its read-ahead, and checks that it visited the commits
+// of want, each parsed as want describes it (describe).
+func walkAhead(t *testing.T, what string, cs *Commits, head oid.ID, want map[oid.ID]string) {
+	t.Helper()
+	got := walkAll(t, cs, head, false)
+	cs.StopReadAhead()
+	if len(got) != len(want) {
+		t.Fatalf("%s: walked %d commits, want %d", what, len(got), len(want))
+	}
+	for _, c := range got {
+		if d := describe(cs, c); d != want[cs.ID(c)] {
+			t.Errorf("%s: %s parsed as %q, want %q", what, cs.ID(c), d, want[cs.ID(c)])
 		}
 	}
 }
@@ -211,16 +220,7 @@ func TestLongCommitsReadByTheirStart(t *testing.T) {
 			if readAhead {
 				cs.ReadAhead(aheadRd)
 			}
-			got := walkAll(t, cs, head, false)
-			cs.StopReadAhead()
-			if len(got) != len(want) {
-				t.Fatalf("%s read-ahead %v: walked %d commits, git has %d", format, readAhead, len(got), len(want))
-			}
-			for _, c := range got {
-				if d := describe(cs, c); d != want[cs.ID(c)] {
-					t.Errorf("%s read-ahead %v: %s parsed as %q, git %q", format, readAhead, cs.ID(c), d, want[cs.ID(c)])
-				}
-			}
+			walkAhead(t, fmt.Sprintf("%s read-ahead %v", format, readAhead), cs, head, want)
 			checked := walkRd.Stats().CheckedPrefixes + aheadRd.Stats().CheckedPrefixes
 			read := walkRd.Stats().ObjectsRead + aheadRd.Stats().ObjectsRead
 			if checked < int64(len(want))*3/4 {

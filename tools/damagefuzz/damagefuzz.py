@@ -36,6 +36,18 @@ def git(cwd, *args, env=env, **kw):
     return subprocess.run(["git"] + list(args), cwd=cwd, env=env, check=True, capture_output=True, **kw)
 
 
+def commit_version(repo, i, msg):
+    """Writes version i of the files the blames ask for and commits it."""
+    open(os.path.join(repo, "a.txt"), "w").write("".join(f"l{i} {k}\n" for k in range(1, 3 * i + 1)))
+    with open(os.path.join(repo, "b.txt"), "a") as f:
+        f.write(f"v{i}\n")
+    os.makedirs(os.path.join(repo, "d"), exist_ok=True)
+    open(os.path.join(repo, "d", "c.txt"), "w").write(f"{i}\n")
+    git(repo, "add", "-A")
+    date = f"2020-01-{i % 9 + 10}T00:00:00"
+    git(repo, "commit", "-q", "-F", "-", input=msg.encode(), env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+
+
 def setup():
     os.makedirs(env["HOME"], exist_ok=True)
     base = os.path.join(work, "loose")
@@ -51,14 +63,7 @@ def setup():
             git(base, "commit", "-qm", "side", env=dict(env, GIT_COMMITTER_DATE="2020-02-01T00:00:00", GIT_AUTHOR_DATE="2020-02-01T00:00:00"))
             git(base, "checkout", "-q", "main")
             git(base, "merge", "-q", "--no-edit", "side", env=dict(env, GIT_COMMITTER_DATE="2020-02-02T00:00:00", GIT_AUTHOR_DATE="2020-02-02T00:00:00"))
-        open(os.path.join(base, "a.txt"), "w").write("".join(f"l{i} {k}\n" for k in range(1, 3 * i + 1)))
-        with open(os.path.join(base, "b.txt"), "a") as f:
-            f.write(f"v{i}\n")
-        os.makedirs(os.path.join(base, "d"), exist_ok=True)
-        open(os.path.join(base, "d", "c.txt"), "w").write(f"{i}\n")
-        git(base, "add", "-A")
-        date = f"2020-01-{i % 9 + 10}T00:00:00"
-        git(base, "commit", "-qm", f"c{i}", env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+        commit_version(base, i, f"c{i}")
     packed = os.path.join(work, "packed")
     shutil.copytree(base, packed, symlinks=True)
     git(packed, "repack", "-adq")
@@ -79,15 +84,7 @@ def setup():
     sg = os.path.join(work, "signed")
     git(work, "init", "-q", "-b", "main", "signed")
     for i in range(1, 26):
-        open(os.path.join(sg, "a.txt"), "w").write("".join(f"l{i} {k}\n" for k in range(1, 3 * i + 1)))
-        with open(os.path.join(sg, "b.txt"), "a") as f:
-            f.write(f"v{i}\n")
-        os.makedirs(os.path.join(sg, "d"), exist_ok=True)
-        open(os.path.join(sg, "d", "c.txt"), "w").write(f"{i}\n")
-        git(sg, "add", "-A")
-        msg = f"c{i}\n\n" + "".join(hashlib.sha1(f"{i} {k}".encode()).hexdigest() + "\n" for k in range(30))
-        date = f"2020-01-{i % 9 + 10}T00:00:00"
-        git(sg, "commit", "-q", "-F", "-", input=msg.encode(), env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
+        commit_version(sg, i, f"c{i}\n\n" + "".join(hashlib.sha1(f"{i} {k}".encode()).hexdigest() + "\n" for k in range(30)))
     git(sg, "repack", "-adq")
     git(sg, "prune")
 
