@@ -76,8 +76,8 @@ func ParseCommit(f oid.Format, body []byte, info *CommitInfo) error {
 // or only its first bytes (whole false: a prefix read). settled reports
 // that data decides the three as the whole body would: always for a
 // whole body; for a prefix, only where it holds the committer line that
-// the date is read from, its date, its newline and a byte after it (the
-// date of a commit whose committer line has none comes from later
+// the date is read from, with its date, its newline and a byte after it
+// (the date of a commit whose committer line has none comes from later
 // lines; the newline must not be the body's last byte). A prefix that
 // does not settle them, or that fails to parse (the cut may make a
 // parent line look short), says nothing of the whole body: read it.
@@ -95,8 +95,9 @@ func ParseCommitLinks(f oid.Format, data []byte, whole bool, info *CommitInfo) (
 // commitDateSettled reports whether buf, the first bytes of a commit's
 // headers after its tree and parent lines, holds what commitDate reads
 // of the whole headers in the usual case: an author line, then a
-// committer line holding a '>' and, after it, the start of a number, the
-// line's newline and at least one more byte. (The parent lines that
+// committer line holding a '>' and, after it, something other than white
+// space (where strtoumax starts: its number, or none), the line's newline
+// and at least one more byte. (The parent lines that
 // ParseCommit took from a prefix are then the whole body's: the next
 // line starts "author", not "parent ".)
 func commitDateSettled(buf []byte) bool {
