@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/internal/sparse"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -55,10 +56,11 @@ type scoreboard struct {
 
 	// nodes maps a traverse.Commit.Index to its node's number plus
 	// one (0: none yet); the nodes are numbered as made, in nodeSlabs.
-	// The table holds no pointers, so that no collection scans it: with
-	// a commit-graph it is of the graph's size (git/git: 85,000
-	// commits), and a short walk writes a few of its pages.
-	nodes      []uint32
+	// The table holds no pointers, so that no collection scans it, and
+	// comes in chunks made as they are written (internal/sparse): the
+	// Index of a commit counts the commits looked up before it, which
+	// with a commit-graph can be most of the graph's (git/git: 85,000).
+	nodes      sparse.Table
 	nodeSlabs  [][]commitNode // every slab of nodes, in order
 	nodeSlab   []commitNode   // nodes not yet handed out
 	made       uint32         // nodes made
@@ -137,20 +139,8 @@ type scoreboard struct {
 
 // node returns the scoreboard's node for a traverse commit.
 func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
-	i := int(tc.Index)
-	if i >= len(sb.nodes) {
-		n := i + 1 + len(sb.nodes)/2
-		// Commits are numbered as they are looked up, and with a
-		// commit-graph nearly all are the graph's: one table of the
-		// graph's size instead of a dozen growing copies (git/git: 85k
-		// commits, 2 MB of copies; what a short walk leaves untouched
-		// of it costs no page).
-		if g := sb.hist.commits.Graph(); g != nil {
-			n = max(n, g.Len()+1)
-		}
-		sb.nodes = append(sb.nodes, make([]uint32, n-len(sb.nodes))...)
-	}
-	if k := sb.nodes[i]; k != 0 {
+	i := tc.Index
+	if k := sb.nodes.Get(i); k != 0 {
 		return sb.nodeAt(k - 1)
 	}
 	if len(sb.nodeSlab) == 0 {
@@ -162,7 +152,7 @@ func (sb *scoreboard) node(tc *traverse.Commit) *commitNode {
 	n.tc = tc
 	n.origins = n.origin1[:0]
 	sb.made++
-	sb.nodes[i] = sb.made
+	sb.nodes.Set(i, sb.made)
 	return n
 }
 

@@ -1,6 +1,7 @@
 package traverse
 
 import (
+	"github.com/goblame/goblame/internal/sparse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -143,12 +144,11 @@ type Commits struct {
 
 	byID idTable // commits not addressed by graph position
 	// byPos maps a graph position to its commit's Index plus one (0:
-	// none yet), allocated lazily: a table of the graph's size that
-	// holds no pointers, so that no collection scans it (git/git's
-	// 85,000 positions were 680 KB of pointers, every page of which a
-	// collection read, faulting in the zero page where a short walk
-	// had written nothing).
-	byPos []uint32
+	// none yet): a table of the graph's size in chunks made as they are
+	// written (see internal/sparse), holding no pointers, so that no
+	// collection scans it (git/git's 85,000 positions were 680 KB of
+	// pointers, every page of which a collection read).
+	byPos sparse.Table
 
 	slab       []Commit       // commits are carved from slabs
 	slabs      [][]Commit     // every slab, in order: Index i is slabs[i/commitSlab][i%commitSlab]
@@ -224,14 +224,12 @@ func (cs *Commits) Lookup(id oid.ID) *Commit {
 
 // atPos returns the commit at graph position pos.
 func (cs *Commits) atPos(pos uint32) *Commit {
-	if cs.byPos == nil {
-		cs.byPos = make([]uint32, cs.graph.total)
-	}
-	if i := cs.byPos[pos]; i != 0 {
+	if i := cs.byPos.Get(pos); i != 0 {
 		return cs.byIndex(i - 1)
 	}
+	cs.byPos.Reserve(cs.graph.total)
 	c := cs.alloc(oid.ID{}, pos)
-	cs.byPos[pos] = c.Index + 1
+	cs.byPos.Set(pos, c.Index+1)
 	return c
 }
 
@@ -393,22 +391,20 @@ func (cs *Commits) dropGraph(err error) {
 	if cs.warn != nil {
 		cs.warn(w)
 	}
-	for _, i := range cs.byPos {
-		if i != 0 {
-			c := cs.byIndex(i - 1)
-			// The ID and tree move into the commit, read as they would
-			// have been (the tree only of a commit parsed from the
-			// graph, whose data was validated).
-			c.obj = cs.object()
-			c.obj.id, _ = cs.graph.ID(c.GraphPos)
-			if c.parsed {
-				c.obj.tree, _ = cs.graph.tree(c.GraphPos)
-			}
-			c.GraphPos = NoGraphPosition
-			cs.byID.put(c)
+	for _, i := range cs.byPos.All() {
+		c := cs.byIndex(i - 1)
+		// The ID and tree move into the commit, read as they would have
+		// been (the tree only of a commit parsed from the graph, whose
+		// data was validated).
+		c.obj = cs.object()
+		c.obj.id, _ = cs.graph.ID(c.GraphPos)
+		if c.parsed {
+			c.obj.tree, _ = cs.graph.tree(c.GraphPos)
 		}
+		c.GraphPos = NoGraphPosition
+		cs.byID.put(c)
 	}
-	cs.byPos = nil
+	cs.byPos.Reset()
 	cs.graph = nil
 }
 
