@@ -60,12 +60,16 @@ import (
 const (
 	firstCollectionBytes = 32 << 20
 	// largeHeapBytes, largeHeapGCPercent: a heap that keeps this much
-	// live grows by half of it between collections, not all of it. Only
-	// -C -C -C over a long history gets there (git/git's
-	// builtin/blame.c: 106-128 MB live after 18 collections, peak RSS
-	// 250 MB at GOGC=100, 197 MB at 50 in the same 3.3-3.4 s; git 406
-	// MB); git/git's diff.c keeps 33 MB, -C -C builtin/blame.c 53 MB.
-	largeHeapBytes     = 64 << 20
+	// live grows by half of it between collections, not all of it.
+	// -C -C -C over a long history (git/git's builtin/blame.c: 106-128 MB
+	// live after 18 collections, peak RSS 250 MB at GOGC=100, 197 MB at
+	// 50 in the same 3.3-3.4 s; git 406 MB), and the long histories of
+	// large files: at 64 MiB, vim's src/version.c (live 30, 37, 47 MB)
+	// peaked at 90 MB and src/eval.c at 112 against git's 178 and 216;
+	// at 32, 81 and 89, in the same time (12 paired rounds: -10 ms
+	// [-23, +15] of 383, +8 [-13, +25] of 393); git/git's diff.c (33 MB
+	// live) 86 -> 83 MB, -3 ms [-11, +7] of 186.
+	largeHeapBytes     = 32 << 20
 	largeHeapGCPercent = 50
 	// copyFirstCollectionBytes: a blame that looks for copies (-C)
 	// collects first at this heap size, and from then on runs at
