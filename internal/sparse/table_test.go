@@ -3,6 +3,8 @@ package sparse
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
 )
 
 // TestTableAgainstMap writes random values at random indices (spread
@@ -60,6 +62,7 @@ func TestTableAgainstMap(t *testing.T) {
 // TestShortUseAllocatesLittle: a few writes into a table reserved for
 // 85,000 indices allocate a chunk each, not the table.
 func TestShortUseAllocatesLittle(t *testing.T) {
+	testgit.SkipUnderRace(t)
 	allocs := testing.AllocsPerRun(20, func() {
 		var tab Table
 		tab.Reserve(85_000)
