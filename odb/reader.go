@@ -20,6 +20,7 @@ type Stats struct {
 	EntryPreads          int64 // pack entries read with pread rather than through the mapping
 	EntryWindowHits      int64 // pack entries found in a recent pread window instead
 	DeltaBaseCacheBound  int64 // the delta-base cache's bound now (it grows where a larger one would hit)
+	DeltaBaseOversized   int64 // bytes the cache keeps outside its bound now: the last base larger than its ceiling, and the buffer of the one before (DropOversized)
 	PrefixReads          int64 // ReadPrefix calls answered with the start of an object (not counted in ObjectsRead)
 	CheckedPrefixes      int64 // the ReadCheckedPrefix calls among them
 }
@@ -136,6 +137,7 @@ func (r *Reader) DropOversized() { r.bases.dropOversized() }
 func (r *Reader) Stats() Stats {
 	s := r.stats
 	s.DeltaBaseCacheBound = r.bases.limit
+	s.DeltaBaseOversized = int64(cap(r.bases.over.data) + cap(r.bases.overSpare))
 	return s
 }
 
