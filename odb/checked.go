@@ -44,9 +44,8 @@ func (r *Reader) ReadCheckedPrefix(id oid.ID, n int, dst []byte, next func(prefi
 		return 0, nil, false, err
 	}
 	if n > 0 {
-		raw := id.Raw()
 		if loc := r.locateChecked(id); loc.pack != nil {
-			if typ, data, ok := r.readCheckedPrefix(loc.pack, loc.offset, raw, n, dst, next); ok {
+			if typ, data, ok := r.readCheckedPrefix(loc, id.Raw(), n, dst, next); ok {
 				r.stats.PrefixReads++
 				r.stats.CheckedPrefixes++
 				return typ, data, false, nil
@@ -58,23 +57,27 @@ func (r *Reader) ReadCheckedPrefix(id oid.ID, n int, dst []byte, next func(prefi
 }
 
 // readCheckedPrefix is ReadCheckedPrefix's shortcut for the object raw at
-// (p, off); ok is false where it does not apply or the CRC matches no
-// end.
-func (r *Reader) readCheckedPrefix(p *pack, off uint64, raw []byte, n int, dst []byte, next func([]byte) (oid.ID, bool)) (typ object.Type, data []byte, ok bool) {
+// loc; ok is false where it does not apply or the CRC matches no end.
+func (r *Reader) readCheckedPrefix(loc location, raw []byte, n int, dst []byte, next func([]byte) (oid.ID, bool)) (typ object.Type, data []byte, ok bool) {
+	p, off := loc.pack, loc.offset
 	x, err := p.index()
 	if err != nil || x.crcs == nil {
 		return 0, nil, false
 	}
-	pos, found := x.find(raw)
-	if !found {
-		return 0, nil, false
+	pos := loc.idxPos - 1
+	if loc.idxPos == 0 {
+		// Found through a multi-pack-index: its position in the pack's
+		// own index, whose entry there must be the one at off (the
+		// CRC is that entry's).
+		var found bool
+		if pos, found = x.find(raw); !found {
+			return 0, nil, false
+		}
+		if o, err := x.offset(pos); err != nil || o != off {
+			return 0, nil, false
+		}
 	}
-	// (The MIDX or the index may name another copy of the object: the
-	// CRC is the one of the entry at off only.)
-	if o, err := x.offset(pos); err != nil || o != off {
-		return 0, nil, false
-	}
-	want, _ := x.crc(pos)
+	want := x.crc(pos)
 	h, stream, fromFile, err := r.entry(p, off, 0)
 	if err != nil || h.typ >= typeOfsDelta || h.size <= uint64(n) || h.size > maxInflatedFrom(len(stream)) || h.size > r.db.maxObject {
 		return 0, nil, false

@@ -449,6 +449,9 @@ type location struct {
 	pack     *pack
 	offset   uint64
 	looseDir string // objects directory holding a loose copy; "" if packed
+	// idxPos is the object's position in the pack's own index plus one
+	// (0: not known, as when a multi-pack-index found it).
+	idxPos uint32
 }
 
 // locate finds an object in the packs (MIDXes first, then the other packs)
@@ -487,7 +490,7 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			if p == nil || (skip != nil && skip(p)) {
 				continue
 			}
-			off, ok, err := p.find(raw)
+			off, pos, ok, err := p.findPos(raw)
 			if err != nil || !ok {
 				firstErr = cmpOr(firstErr, err)
 				continue
@@ -497,14 +500,14 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 				continue
 			}
 			p.viaMidx.Store(true)
-			return location{pack: p, offset: off}, nil
+			return location{pack: p, offset: off, idxPos: pos + 1}, nil
 		}
 	}
 	for _, p := range set.packs {
 		if skip != nil && skip(p) {
 			continue
 		}
-		off, ok, err := p.find(raw)
+		off, pos, ok, err := p.findPos(raw)
 		if err != nil {
 			if errors.Is(err, ErrUnmappable) || errors.Is(err, errBadLargeOffset) {
 				// git dies opening that index, or reading the offset
@@ -520,7 +523,7 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			firstErr = cmpOr(firstErr, err)
 			continue
 		}
-		return location{pack: p, offset: off}, nil
+		return location{pack: p, offset: off, idxPos: pos + 1}, nil
 	}
 	for _, dir := range db.dirs {
 		if st, err := os.Stat(loosePath(dir, db.format, raw)); err == nil && st.Mode().IsRegular() {

@@ -252,14 +252,11 @@ func (x *packIndex) lowerBound(raw []byte) uint32 {
 	return lo
 }
 
-// crc returns the CRC-32 the index records for the entry of the object at
-// position i (its header and zlib stream as the pack holds them); false
-// for a v1 index, which records none.
-func (x *packIndex) crc(i uint32) (uint32, bool) {
-	if x.crcs == nil || i >= x.count {
-		return 0, false
-	}
-	return binary.BigEndian.Uint32(x.crcs[4*i:]), true
+// crc returns the CRC-32 a version 2 index records for the entry of the
+// object at position i (its header and zlib stream as the pack holds
+// them); a version 1 index records none (crcs is nil).
+func (x *packIndex) crc(i uint32) uint32 {
+	return binary.BigEndian.Uint32(x.crcs[4*i:])
 }
 
 var errBadLargeOffset = errors.New("large offset index out of range")

@@ -323,28 +323,34 @@ func (p *pack) stream(data []byte, h *entryHeader) []byte {
 
 // find looks raw up in the pack's index.
 func (p *pack) find(raw []byte) (uint64, bool, error) {
+	off, _, ok, err := p.findPos(raw)
+	return off, ok, err
+}
+
+// findPos is find that also returns the object's position in the index.
+func (p *pack) findPos(raw []byte) (off uint64, pos uint32, found bool, err error) {
 	x, err := p.index()
 	if err != nil {
-		return 0, false, err
+		return 0, 0, false, err
 	}
 	i, ok := x.find(raw)
 	if !ok {
-		return 0, false, nil
+		return 0, 0, false, nil
 	}
-	off, err := x.offset(i)
+	off, err = x.offset(i)
 	if ce, ok := err.(*CorruptError); ok && ce.Err == errBadLargeOffset {
 		// nth_packed_object_offset dies there (check_pack_index_ptr).
 		death := "offset beyond end of pack index for " + p.gitBase + ".pack (truncated index?)"
 		ce.Git = &GitFailure{InfoFatal: death, Fatal: death}
 	}
 	if err != nil {
-		return 0, false, err
+		return 0, 0, false, err
 	}
 	if off == 0 {
 		// The pack's header is there: git's find_pack_entry_one
 		// answers 0 for "not in this pack", and so does such an entry
 		// of a damaged index.
-		return 0, false, nil
+		return 0, 0, false, nil
 	}
-	return off, true, nil
+	return off, i, true, nil
 }
