@@ -782,5 +782,6 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 			return r.Objects.NewReaderFullCache(readAheadCacheBytes(r.Objects.PackBytes()))
 		},
 		NewLookupReader: newLookupReader,
+		NewHelpReader:   func() blamecore.ObjectReader { return r.Objects.NewReaderCache(helpReadCacheBytes) },
 	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

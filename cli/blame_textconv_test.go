@@ -38,6 +38,36 @@ func TestTextconvMatchesGit(t *testing.T) {
 	}
 }
 
+// textconvCopyScript copies lines of a file converted by textconv into
+// another in a commit that changes two more such files, so that -C reads
+// them as candidates ahead of the walk: the copy is found in the
+// converted text only (the candidates' summaries must be of it, not of
+// the blobs read).
+const textconvCopyScript = `git init -q r && cd r
+printf '*.dat diff=upper\n' >.gitattributes
+printf 'the first line of a copied block\nthe second line of the copied block\nand a third line of that block\n' >src1.dat
+printf 'something else entirely here\n' >src2.dat
+printf 'Unrelated start\n' >dst.dat
+commit_all initial
+tr a-z A-Z <src1.dat >>dst.dat
+printf 'changed\n' >>src1.dat
+printf 'changed too\n' >>src2.dat
+commit_all copy
+git config diff.upper.textconv 'tr a-z A-Z <'
+`
+
+func TestTextconvCopiesMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "textconv-copy", textconvCopyScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{
+			{"-C", "HEAD", "--", "dst.dat"}, {"-C", "-C", "HEAD", "--", "dst.dat"},
+			{"--no-textconv", "-C", "HEAD", "--", "dst.dat"},
+		} {
+			compareWithGit(t, dirs[format], format, nil, nil, args...)
+		}
+	}
+}
+
 // textconvEnvScript has diff drivers whose textconv commands show the
 // environment git gives them (its exec path first on PATH and in
 // GIT_EXEC_PATH), name a program that does not exist, name a program

@@ -40,14 +40,22 @@ import (
 // few lines of which only braces and blank lines occur there; 506 are
 // now ruled out.)
 
+// lineHasher makes the keys of lines (hash) and the summaries of
+// candidate blobs (summarize). Its seed is made once for the scoreboard's
+// run, so that summaries remembered from earlier rounds and those the
+// prefetch goroutine makes with a copy of it match the round's lineKeys.
+type lineHasher struct {
+	seed     maphash.Seed
+	ignoreWS bool
+}
+
 // lineKeys is the set of line hashes of the entries looked for in a -C
 // round, with a 2^16-bit filter in front of the set (most candidate lines
 // are in no entry).
 type lineKeys struct {
-	seed     maphash.Seed
-	ignoreWS bool
-	filter   [1 << 10]uint64
-	set      map[uint32]struct{}
+	lineHasher
+	filter [1 << 10]uint64
+	set    map[uint32]struct{}
 }
 
 // reset empties k for a round under the given -w setting.
@@ -69,7 +77,7 @@ func (k *lineKeys) init(ignoreWS bool) {
 
 // hash returns the key of a line given without its newline: a hash of
 // its bytes, under -w of its bytes other than git's whitespace.
-func (k *lineKeys) hash(line []byte) uint64 {
+func (k *lineHasher) hash(line []byte) uint64 {
 	if !k.ignoreWS {
 		return maphash.Bytes(k.seed, line)
 	}
@@ -146,7 +154,7 @@ var isAlnum = func() (t [256]uint8) {
 }()
 
 // summarize makes s the summary of data.
-func (k *lineKeys) summarize(s *lineSummary, data []byte) {
+func (k *lineHasher) summarize(s *lineSummary, data []byte) {
 	n := bytes.Count(data, []byte{'\n'}) + 1
 	if cap(s.keys) < n {
 		s.keys, s.alnum = make([]uint32, 0, n), make([]uint16, 0, n)

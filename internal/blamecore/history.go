@@ -35,9 +35,14 @@ type History struct {
 	// goroutine (nil: no read-ahead).
 	newReader      func() ObjectReader
 	prefetchReader ObjectReader
+	// helpReader is the walk's reader of the candidates it reads while
+	// it waits for the prefetch goroutine (made on first use).
+	helpReader ObjectReader
 	// newLookupReader makes the reader of the path look-ahead (nil:
 	// none).
 	newLookupReader func() ObjectReader
+	// newHelpReader makes helpReader (nil: none).
+	newHelpReader func() ObjectReader
 	// lent is rd while the path look-ahead reads the walk's blobs with
 	// it (traverse's blobahead.go); rd is then a reader made for the
 	// walk's other reads.
@@ -59,6 +64,10 @@ type HistoryOptions struct {
 	// object database for looking the blamed path up in trees ahead of
 	// the walk, on a second goroutine (traverse.Trees.LookAhead).
 	NewLookupReader func() ObjectReader
+	// NewHelpReader, when set with NewReader, makes the reader a -C
+	// walk reads candidates with while the read-ahead reads the one it
+	// waits for (see prefetcher); nil: the walk waits.
+	NewHelpReader func() ObjectReader
 	// Warn receives the warning of a commit-graph found damaged during
 	// the walk (which then goes on without it); see traverse.CommitOptions.
 	Warn func(string)
@@ -75,6 +84,7 @@ func NewHistory(rd ObjectReader, format oid.Format, opts HistoryOptions) *Histor
 		trees:           traverse.NewTrees(rd, format),
 		newReader:       opts.NewReader,
 		newLookupReader: opts.NewLookupReader,
+		newHelpReader:   opts.NewHelpReader,
 	}
 }
 

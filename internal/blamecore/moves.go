@@ -125,6 +125,12 @@ func (sb *scoreboard) entryFiles(ents []*entry) ([]*diff.File, error) {
 	return sb.entFiles[:len(ents)], nil
 }
 
+// sameBytes reports whether a and b are the same bytes in memory (a
+// textconv that converted nothing hands the blob back).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // candidateBlob returns a -C candidate: its blob's summary for the
 // prefilter (copyfilter.go) and, unless it was dropped, the blob.
 // Candidates are remembered by blob ID across commits (a file that did
@@ -170,8 +176,10 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	}
 	var data []byte
 	var err error
+	var ahead prefetched
 	if pf != nil && pf.pending > 0 && sb.prefetchWant(o) {
-		data, err = pf.next()
+		ahead = pf.next(sb.hist.candidateHelpReader())
+		data, err = ahead.data, ahead.err
 		if err != nil {
 			if o.blob != oid.EmptyBlob(sb.format) {
 				return nil, &BlobError{ID: o.blob, Path: o.path, Err: err}
@@ -179,8 +187,12 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 			data = []byte{}
 		}
 		if sb.opts.TextConv != nil {
+			read := data
 			if data, err = sb.textconvCandidate(o, data); err != nil {
 				return nil, err
+			}
+			if !sameBytes(data, read) {
+				ahead.summed = false // the summary is of the blob as read
 			}
 		}
 	} else if data, err = sb.candidateData(o); err != nil {
@@ -191,7 +203,11 @@ func (sb *scoreboard) candidateBlob(o *origin, pf *prefetcher) (*candidate, erro
 	}
 	sb.candidateTick++
 	c := &candidate{data: data, used: sb.candidateTick}
-	sb.copyKeys.summarize(&c.sum, data)
+	if ahead.summed {
+		c.sum = ahead.sum
+	} else {
+		sb.copyKeys.summarize(&c.sum, data)
+	}
 	sb.candidates[key] = c
 	sb.stats.CopyBlobsRead++
 	sb.candidateBytes += c.bytes()
@@ -575,7 +591,10 @@ func (sb *scoreboard) findCopyInParent(blamed **entry, toosmall **entry, target 
 		ids = append(ids, ch.OldID)
 		sb.prefetchSet = append(sb.prefetchSet, ch.Path)
 	}
-	pf := sb.prefetch(ids)
+	// Whoever reads a candidate ahead summarizes it with the run's hasher
+	// (candidateBlob summarizes again what a textconv changed).
+	sb.copyKeys.init(sb.diffOpts.IgnoreWhitespace)
+	pf := sb.prefetch(ids, &sb.copyKeys.lineHasher)
 	defer sb.closePrefetch(pf)
 	sb.prefetchPos = 0
 
