@@ -36,7 +36,7 @@ test: vet
 	CGO_ENABLED=0 $(GO) test -count=1 -tags goblame_fwdsig -ldflags=-checklinkname=0 \
 		-run 'Regex|Funcname|Locale|Shim|Basic|MatchSearches' ./internal/posixre ./cli
 	# the library's concurrency under the race detector
-	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead|LookAhead|InfoAhead' ./blame ./internal/traverse ./internal/blamecore
+	$(GO) test -race -count=1 -run 'Concurrent|Example|Misuse|ReadAhead|LookAhead|InfoAhead|Prefetch' ./blame ./internal/traverse ./internal/blamecore
 
 # Every Go fuzz target of the module for FUZZTIME (30 s) each, one after
 # the other (not part of make test); a failing input is written under the
