@@ -26,7 +26,7 @@ import (
 //     Go program, until a collection leaves largeHeapBytes live, after
 //     which it runs with GOGC=largeHeapGCPercent. A blame that looks for
 //     copies (-C) collects first at copyFirstCollectionBytes and runs at
-//     largeHeapGCPercent after it (tuneGCForCopies); the blame of a
+//     copyGCPercent after it (tuneGCForCopies); the blame of a
 //     large file runs at largeFileGCPercent or hugeFileGCPercent after
 //     its first collection (tuneGCForLargeFile). GOGC or GOMEMLIMIT
 //     in the environment leave the runtime's defaults alone.
@@ -73,13 +73,22 @@ const (
 	largeHeapGCPercent = 50
 	// copyFirstCollectionBytes: a blame that looks for copies (-C)
 	// collects first at this heap size, and from then on runs at
-	// largeHeapGCPercent. Its walk is long and reads many files, and a
+	// copyGCPercent (largeHeapGCPercent until 2026-12-06). Its walk is long and reads many files, and a
 	// collection costs it little, but most of what it allocates is
 	// garbage soon (candidate blobs, their diffs): go-git's -C -C -C
 	// blames peaked at 50-63 MB with the defaults, against git's 58-66,
 	// and at 34-40 MB this way, in the same time (20 paired rounds);
 	// -C -C repository.go 46 -> 29 MB (git 46).
 	copyFirstCollectionBytes = 16 << 20
+	// copyGCPercent is a -C blame's GOGC after its first collection.
+	// Since its walk reads candidates beside the read-ahead (two
+	// goroutines inflating), more of what it allocates is live when a
+	// collection ends: at largeHeapGCPercent git/git's -C -C -C
+	// builtin/blame.c peaked at 199-205 MB (git 394-405); at 40, 191-192,
+	// and -C -C builtin/blame.c, gitoxide -C gix/src/lib.rs and go-git's
+	// -C -C -C 2-8 MB lower, in the same time (paired rounds: -6 [-16,
+	// +2] ms of 231, +3 [-5, +8] of 166, +2.5 [-4, +9] of 218).
+	copyGCPercent = 40
 	// largeFileBytes, largeFileGCPercent, hugeFileBytes,
 	// hugeFileGCPercent: the blame of a file this large holds several
 	// versions of it, the diff's tables for their lines and the delta
@@ -142,9 +151,9 @@ func tuneGC(getenv func(string) string) {
 
 // tuneGCForCopies moves tuneGC's first collection down to
 // copyFirstCollectionBytes (if it has not come yet) and sets the
-// collector after it to largeHeapGCPercent, for a blame that looks for
+// collector after it to copyGCPercent, for a blame that looks for
 // copies. Nothing changes where tuneGC left the runtime's defaults.
-func tuneGCForCopies() { tuneGCAfter(copyFirstCollectionBytes, largeHeapGCPercent) }
+func tuneGCForCopies() { tuneGCAfter(copyFirstCollectionBytes, copyGCPercent) }
 
 // tuneGCForLargeFile sets the collector after tuneGC's first collection
 // (or from now on, if it has come) for the blame of a file of size

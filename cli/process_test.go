@@ -290,8 +290,8 @@ func processChildGCLargeHeap() {
 // processChildGCCopies checks tuneGCForCopies: nothing where tuneGC
 // left the defaults (GOGC set); with the collector off, the first
 // collection at copyFirstCollectionBytes (plus what a start pinned
-// before) and largeHeapGCPercent after it; late (after the first
-// collection), largeHeapGCPercent at once, which a huge-page start's
+// before) and copyGCPercent after it; late (after the first
+// collection), copyGCPercent at once, which a huge-page start's
 // pause restores.
 func processChildGCCopies(late bool) {
 	fail := func(format string, args ...any) {
@@ -326,13 +326,13 @@ func processChildGCCopies(late bool) {
 			fail("GOGC is %d after the first collection, not 100", gcPercent())
 		}
 		tuneGCForCopies()
-		if p := gcPercent(); p != largeHeapGCPercent {
-			fail("GOGC is %d after tuneGCForCopies past the first collection, not %d", p, largeHeapGCPercent)
+		if p := gcPercent(); p != copyGCPercent {
+			fail("GOGC is %d after tuneGCForCopies past the first collection, not %d", p, copyGCPercent)
 		}
 		resume := pauseGC()
 		resume()
-		if p := gcPercent(); p != largeHeapGCPercent {
-			fail("GOGC is %d after a pause, not %d", p, largeHeapGCPercent)
+		if p := gcPercent(); p != copyGCPercent {
+			fail("GOGC is %d after a pause, not %d", p, copyGCPercent)
 		}
 		os.Stdout.WriteString("ok\n")
 		os.Exit(0)
@@ -351,8 +351,8 @@ func processChildGCCopies(late bool) {
 	if !garbageUntilCollection((copyFirstCollectionBytes + firstCollectionBytes) / 2 / (1 << 20)) {
 		fail("no collection after %d MiB of garbage", (copyFirstCollectionBytes+firstCollectionBytes)/2/(1<<20))
 	}
-	if !waitPercent(largeHeapGCPercent) {
-		fail("GOGC is %d after a copy blame's first collection, not %d", gcPercent(), largeHeapGCPercent)
+	if !waitPercent(copyGCPercent) {
+		fail("GOGC is %d after a copy blame's first collection, not %d", gcPercent(), copyGCPercent)
 	}
 	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
 		fail("memory limit %d after the first collection", limit)
@@ -640,14 +640,14 @@ func processChildBlameGC() {
 
 // TestCopyBlameTunesGCForCopies: a blame that looks for copies (-C, in
 // any of its spellings) collects first at copyFirstCollectionBytes and
-// runs at largeHeapGCPercent after it; -M and a plain blame keep
+// runs at copyGCPercent after it; -M and a plain blame keep
 // tuneGC's first collection and GOGC=100; GOGC in the environment leaves
 // both alone.
 func TestCopyBlameTunesGCForCopies(t *testing.T) {
 	checkBlameGC(t, testgit.Fixture(t, "cli-huge-small", oid.SHA1, hugeSmallScript), []blameGCCase{
-		{"-C HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
-		{"-C -C -C --porcelain HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
-		{"--find-copies-harder HEAD -- small.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-C HEAD -- small.txt", "", copyFirstCollectionBytes, copyGCPercent},
+		{"-C -C -C --porcelain HEAD -- small.txt", "", copyFirstCollectionBytes, copyGCPercent},
+		{"--find-copies-harder HEAD -- small.txt", "", copyFirstCollectionBytes, copyGCPercent},
 		{"-M HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"-C HEAD -- small.txt", "100", 0, 0},
@@ -685,12 +685,12 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 	checkBlameGC(t, testgit.Fixture(t, "cli-large-file", oid.SHA1, largeFileScript), []blameGCCase{
 		{"HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"--incremental large.txt", "", firstCollectionBytes, largeFileGCPercent},
-		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-C HEAD -- large.txt", "", copyFirstCollectionBytes, copyGCPercent},
 		{"-M HEAD -- large.txt", "", firstCollectionBytes, largeFileGCPercent},
 		{"HEAD -- small.txt", "", firstCollectionBytes, 0},
 		{"HEAD -- large.txt", "100", 0, 0},
 		{"HEAD -- huge.txt", "", firstCollectionBytes, hugeFileGCPercent},
-		{"-C HEAD -- huge.txt", "", copyFirstCollectionBytes, largeHeapGCPercent},
+		{"-C HEAD -- huge.txt", "", copyFirstCollectionBytes, copyGCPercent},
 	})
 }
 
