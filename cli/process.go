@@ -73,12 +73,13 @@ const (
 	largeHeapGCPercent = 50
 	// copyFirstCollectionBytes: a blame that looks for copies (-C)
 	// collects first at this heap size, and from then on runs at
-	// copyGCPercent (largeHeapGCPercent until 2026-12-06). Its walk is long and reads many files, and a
-	// collection costs it little, but most of what it allocates is
-	// garbage soon (candidate blobs, their diffs): go-git's -C -C -C
-	// blames peaked at 50-63 MB with the defaults, against git's 58-66,
-	// and at 34-40 MB this way, in the same time (20 paired rounds);
-	// -C -C repository.go 46 -> 29 MB (git 46).
+	// copyGCPercent (largeHeapGCPercent until 2026-12-06). Its walk is
+	// long and reads many files, and a collection costs it little, but
+	// most of what it allocates is garbage soon (candidate blobs, their
+	// diffs): go-git's -C -C -C blames peaked at 50-63 MB with the
+	// defaults, against git's 58-66, and at 34-40 MB this way, in the
+	// same time (20 paired rounds); -C -C repository.go 46 -> 29 MB
+	// (git 46).
 	copyFirstCollectionBytes = 16 << 20
 	// copyGCPercent is a -C blame's GOGC after its first collection.
 	// Since its walk reads candidates beside the read-ahead (two

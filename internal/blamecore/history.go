@@ -205,6 +205,15 @@ func (h *History) setReader(rd ObjectReader) {
 	h.trees.SetReader(rd)
 }
 
+// candidateHelpReader is the reader the walk reads candidates with in
+// prefetcher.next; nil when the history has no NewHelpReader.
+func (h *History) candidateHelpReader() ObjectReader {
+	if h.helpReader == nil && h.newHelpReader != nil {
+		h.helpReader = h.newHelpReader()
+	}
+	return h.helpReader
+}
+
 // stopLookAhead stops the path look-ahead, if one runs, and takes back
 // the reader lent to it.
 func (h *History) stopLookAhead() {

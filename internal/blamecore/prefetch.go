@@ -108,15 +108,6 @@ func (pf *prefetcher) fill(i int, rd ObjectReader) {
 	pf.mu.Unlock()
 }
 
-// candidateHelpReader is the reader the walk reads candidates with in
-// prefetcher.next; nil when the history has no NewHelpReader.
-func (h *History) candidateHelpReader() ObjectReader {
-	if h.helpReader == nil && h.newHelpReader != nil {
-		h.helpReader = h.newHelpReader()
-	}
-	return h.helpReader
-}
-
 // next returns the next blob read ahead. While the goroutine reads the
 // one asked for, the walk reads the next unclaimed ones with rd; with a
 // nil rd it only waits.
