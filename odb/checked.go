@@ -33,8 +33,7 @@ import (
 // right after this one in its pack (for a commit, its first parent: git
 // writes most commits just before their first parent). Where that
 // object's entry starts is then the end checked first, with one CRC of
-// the entry's bytes; else every end is, a byte at a time (about a fifth
-// of what inflating the rest would cost).
+// the entry's bytes; else every end is (crcEndMatches).
 func (r *Reader) ReadCheckedPrefix(id oid.ID, n int, dst []byte, next func(prefix []byte) (oid.ID, bool)) (typ object.Type, data []byte, whole bool, err error) {
 	id, err = r.db.replace(id)
 	if err != nil {
@@ -151,20 +150,51 @@ func (r *Reader) locateChecked(id oid.ID) location {
 // crcEndMatches reports whether some prefix of b, from bytes long or
 // longer, has the CRC-32 (IEEE, as zlib and the pack index compute it)
 // want.
+//
+// Every length from from on is a candidate, so the register must be
+// compared after each byte: a byte at a time, that is one chain of
+// dependent table lookups, about 2.2 ns a byte. The bytes are cut into
+// crcLanes runs instead, each run's starting register computed by
+// crc32.Update (tens of bytes a nanosecond), and the runs stepped
+// together: independent chains, which the processor overlaps. Any match
+// answers, so their order does not matter. An end 960 bytes into a
+// window of 1,760 (BenchmarkCRCEndMatches): 2,170 -> 390 ns. On go-git,
+// whose commits mostly do not precede their first parent in its pack,
+// a blame of README.md without a commit-graph scans 707 KB so: its CPU
+// time -0.9 ms [-1.9, 0] of 33.7 (60 paired runs), its wall time within
+// the noise (the read-ahead is not its critical path).
 func crcEndMatches(b []byte, from int, want uint32) bool {
 	if from > len(b) {
 		return false
 	}
 	// The CRC's register is the complement of the value: Update
-	// complements on the way in and out, the byte loop below works on
-	// the register.
+	// complements on the way in and out, the loops below work on the
+	// register.
 	reg := ^crc32.Update(0, crc32.IEEETable, b[:from])
 	end := ^want
 	if reg == end {
 		return true
 	}
 	t := crc32.IEEETable
-	for _, c := range b[from:] {
+	rest := b[from:]
+	if q := len(rest) / crcLanes; q >= crcLaneMin {
+		l0, l1, l2, l3 := rest[:q], rest[q:2*q], rest[2*q:3*q], rest[3*q:4*q]
+		r0 := reg
+		r1 := ^crc32.Update(^r0, t, l0)
+		r2 := ^crc32.Update(^r1, t, l1)
+		r3 := ^crc32.Update(^r2, t, l2)
+		for i := range l0 {
+			r0 = t[byte(r0)^l0[i]] ^ r0>>8
+			r1 = t[byte(r1)^l1[i]] ^ r1>>8
+			r2 = t[byte(r2)^l2[i]] ^ r2>>8
+			r3 = t[byte(r3)^l3[i]] ^ r3>>8
+			if r0 == end || r1 == end || r2 == end || r3 == end {
+				return true
+			}
+		}
+		reg, rest = r3, rest[4*q:]
+	}
+	for _, c := range rest {
 		reg = t[byte(reg)^c] ^ reg>>8
 		if reg == end {
 			return true
@@ -172,3 +202,10 @@ func crcEndMatches(b []byte, from int, want uint32) bool {
 	}
 	return false
 }
+
+// crcLanes is how many runs crcEndMatches steps together; crcLaneMin the
+// shortest run worth the Update calls that start them.
+const (
+	crcLanes   = 4
+	crcLaneMin = 16
+)

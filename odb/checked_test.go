@@ -220,29 +220,33 @@ func TestReadCheckedPrefixOfDamagedEntries(t *testing.T) {
 	}
 }
 
-// TestCRCEndMatches finds the CRC of every prefix of a buffer from every
-// starting point at or before it, and no end past the prefixes checked.
+// TestCRCEndMatches asks, of buffers around the lengths where
+// crcEndMatches starts to step runs together (and where a run's end falls
+// on each byte), for the CRC of every prefix from every start: the answer
+// must be whether some prefix from that start on has that CRC, as
+// computed one prefix at a time.
 func TestCRCEndMatches(t *testing.T) {
-	b := make([]byte, 300)
-	for i := range b {
-		b[i] = byte(i*7 + i/13)
-	}
-	for end := 0; end <= len(b); end += 17 {
-		want := crc32.ChecksumIEEE(b[:end])
-		for _, from := range []int{0, end / 2, end} {
-			if !crcEndMatches(b, from, want) {
-				t.Fatalf("end %d from %d: not found", end, from)
+	for _, n := range []int{0, 1, 5, 63, 64, 65, 66, 67, 68, 130, 301} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*7 + i/13)
+		}
+		prefix := make([]uint32, n+1) // prefix[l]: the CRC of b[:l]
+		for l := range prefix {
+			prefix[l] = crc32.ChecksumIEEE(b[:l])
+		}
+		for end := 0; end <= n; end++ {
+			want := prefix[end]
+			for from := 0; from <= n+1; from++ {
+				truth := slices.Contains(prefix[min(from, n+1):], want)
+				if got := crcEndMatches(b, from, want); got != truth {
+					t.Fatalf("%d bytes, the CRC of %d of them, from %d: %v, want %v", n, end, from, got, truth)
+				}
 			}
 		}
-		if end > 0 && crcEndMatches(b[:end-1], 0, want) && crc32.ChecksumIEEE(b[:end-1]) != want {
-			t.Fatalf("end %d: found in a shorter buffer", end)
+		if n > 0 && crcEndMatches(b, 0, prefix[n]^1) != slices.Contains(prefix, prefix[n]^1) {
+			t.Fatalf("%d bytes: a CRC no prefix has", n)
 		}
-		if end < len(b) && crcEndMatches(b, end+1, want) {
-			t.Fatalf("end %d: found past it", end)
-		}
-	}
-	if crcEndMatches(b, len(b)+1, 0) {
-		t.Fatal("a start past the buffer matched")
 	}
 }
 
@@ -251,5 +255,23 @@ func writeFile(t *testing.T, path string, data []byte) {
 	os.Chmod(path, 0o644)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkCRCEndMatches scans a commit entry's window as the read-ahead
+// does where the next entry is not the hint's: the end 1,000 bytes in, of
+// a window of 1,800.
+func BenchmarkCRCEndMatches(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]byte, 1800)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	want := crc32.ChecksumIEEE(buf[:1000])
+	b.SetBytes(1000 - 40)
+	for b.Loop() {
+		if !crcEndMatches(buf, 40, want) {
+			b.Fatal("no end")
+		}
 	}
 }
