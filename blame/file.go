@@ -324,6 +324,10 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if err != nil {
 		return nil, nil, false, err
 	}
+	ancestry, err := b.ancestryBottoms()
+	if err != nil {
+		return nil, nil, false, err
+	}
 	if len(revs) > 0 {
 		// setup_revisions parsed the commits named.
 		if _, err := b.effectiveParents(false); err != nil {
@@ -366,6 +370,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core.FirstParent = opts.FirstParent
 	core.NoFollow = opts.NoFollow
 	core.Reverse = opts.Reverse
+	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry
 	core.Move = opts.Move || opts.CopyLevel > 0
 	core.CopyLevel = opts.CopyLevel
 	core.MoveScore = opts.MoveScore
@@ -475,6 +480,29 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 
 // revisions resolves the revision words as setup_revisions does for
 // blame: --not and the revisions, then --default and --merge.
+// ancestryBottoms resolves Options.AncestryPathCommits as git's
+// --ancestry-path=<commit> does: each names a commit, directly (Named)
+// or through tags.
+func (b *run) ancestryBottoms() ([]blamecore.AncestryBottom, error) {
+	var out []blamecore.AncestryBottom
+	for _, name := range b.opts.AncestryPathCommits {
+		id, err := b.repo.ResolveRevisionWith(b.rd, name, b.commandParents())
+		if err != nil {
+			return nil, fatalf("could not get commit for ancestry-path argument %s", name)
+		}
+		typ, _, err := b.rd.ReadHeader(id)
+		if err != nil {
+			return nil, fatalf("bad object %s", name)
+		}
+		commit, err := repo.Peel(b.rd, id, object.Commit)
+		if err != nil {
+			return nil, fatalf("could not get commit for ancestry-path argument %s", name)
+		}
+		out = append(out, blamecore.AncestryBottom{ID: commit, Named: typ == object.Commit})
+	}
+	return out, nil
+}
+
 func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	r, opts := b.repo, b.opts
 	words, display, err := b.expandRefWords(words)

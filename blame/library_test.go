@@ -212,6 +212,14 @@ func TestMisuseIsAnError(t *testing.T) {
 	if _, err := r.File(ctx, "HEAD", "nope.txt", blame.Options{}); !errors.Is(err, blame.ErrNoSuchPath) {
 		t.Errorf("missing path: error %v, want ErrNoSuchPath", err)
 	}
+	const noBottoms = "--ancestry-path given but there are no bottom commits"
+	if _, err := r.File(ctx, "HEAD", "a.txt", blame.Options{AncestryPath: true}); err == nil || err.Error() != noBottoms {
+		t.Errorf("an ancestry path without a range: error %v, want git's %q", err, noBottoms)
+	}
+	if _, err := r.File(ctx, "HEAD", "a.txt", blame.Options{AncestryPathCommits: []string{"nosuchrev"}}); err == nil ||
+		err.Error() != "could not get commit for ancestry-path argument nosuchrev" {
+		t.Errorf("an ancestry path from no commit: error %v, want git's", err)
+	}
 }
 
 // TestRecordsEncodeAsText: IDs and names are JSON strings, with the

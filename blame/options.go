@@ -66,6 +66,16 @@ type Options struct {
 	// (--reverse); the rev argument is then the start ("A..B" or "A",
 	// which means "A..HEAD").
 	Reverse bool
+	// AncestryPath is --ancestry-path: of the range's commits, only those
+	// that are a bottom of the range, its descendants or its ancestors
+	// are walked; the others are boundaries. A range without a bottom
+	// ("^A", "A..B") is an error, as in git. AncestryPathCommits
+	// (--ancestry-path=<commit>, each a committish) are bottoms of their
+	// own, with or without AncestryPath; git takes the ancestors of one
+	// named through a tag off the path (it marks the tag), and so does
+	// goblame.
+	AncestryPath        bool
+	AncestryPathCommits []string
 
 	// IgnoreWhitespace is -w; Minimal is --minimal; NoIndentHeuristic is
 	// --no-indent-heuristic (diff.indentHeuristic=false).

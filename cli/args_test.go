@@ -418,7 +418,7 @@ func canonicalArgs(a *BlameArgs, hexsz int) []string {
 		out = append(out, "--default", *a.Rev.Default)
 	}
 	add(a.Rev.ExcludeFirstParentOnly, "--exclude-first-parent-only")
-	add(a.Rev.AncestryPath && len(a.Rev.AncestryPathBottoms) == 0, "--ancestry-path")
+	add(a.Rev.AncestryPath, "--ancestry-path")
 	for _, b := range a.Rev.AncestryPathBottoms {
 		out = append(out, "--ancestry-path="+b)
 	}

@@ -53,7 +53,7 @@ type RevOptions struct {
 	Args []string
 
 	ExcludeFirstParentOnly bool     // --exclude-first-parent-only: mark_parents_uninteresting follows first parents only
-	AncestryPath           bool     // --ancestry-path[=<commit>]
+	AncestryPath           bool     // --ancestry-path (the range's bottoms)
 	AncestryPathBottoms    []string // the <commit> values of --ancestry-path=<commit>
 	SimplifyMerges         bool     // --simplify-merges, --simplify-by-decoration
 	SimplifyByDecoration   bool     // --simplify-by-decoration (changes blame's result: see the package notes)
@@ -437,7 +437,7 @@ func (r *revParser) valueOption(argv []string) (int, error, bool) {
 	arg := argv[0]
 
 	if v, ok := strings.CutPrefix(arg, "--ancestry-path="); ok {
-		rev.AncestryPath, rev.Limited = true, true
+		rev.Limited = true
 		switch name := r.ctx.resolve(v); name.Kind {
 		case NameCommittish:
 		case NameMissing:

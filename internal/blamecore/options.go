@@ -41,6 +41,13 @@ type Options struct {
 	Until    uint64
 	HasUntil bool
 
+	// AncestryPath is --ancestry-path: of the commits of the range, those
+	// on no ancestry path of one of its bottoms (or of AncestryBottoms)
+	// are boundaries (traverse.LimitOptions).
+	AncestryPath bool
+	// AncestryBottoms are the commits --ancestry-path=<commit> named.
+	AncestryBottoms []AncestryBottom
+
 	// Ignore lists commits whose changes are re-attributed to their
 	// parents (--ignore-rev, --ignore-revs-file).
 	Ignore []oid.ID
@@ -129,4 +136,12 @@ func (o *Options) copyScore() int {
 		return o.CopyScore
 	}
 	return 40
+}
+
+// AncestryBottom is a commit --ancestry-path=<commit> named: Named is
+// set when the name was the commit's own, not a tag's
+// (traverse.AncestryBottom).
+type AncestryBottom struct {
+	ID    oid.ID
+	Named bool
 }

@@ -364,6 +364,15 @@ func (sb *scoreboard) limit(req Request) error {
 			sb.hasBottoms = true
 		}
 	}
+	var ancestry []traverse.AncestryBottom
+	for _, b := range sb.opts.AncestryBottoms {
+		ancestry = append(ancestry, traverse.AncestryBottom{Commit: sb.hist.commits.Lookup(b.ID), Named: b.Named})
+	}
+	if sb.opts.AncestryPath || len(ancestry) > 0 {
+		// Commits off the path become boundaries: what the cache's
+		// snapshots say of a commit's lines may not hold.
+		sb.hasBottoms = true
+	}
 	if sb.final.Uncommitted {
 		// git adds the pseudo commit to the pending revisions (as ":")
 		// after the command line's.
@@ -376,6 +385,9 @@ func (sb *scoreboard) limit(req Request) error {
 		Until:       sb.opts.Until,
 		HasUntil:    sb.opts.HasUntil,
 		Children:    sb.opts.Reverse && req.ReverseEnd.IsZero(),
+
+		AncestryPath:    sb.opts.AncestryPath,
+		AncestryBottoms: ancestry,
 	})
 	if err != nil {
 		return err

@@ -121,7 +121,8 @@ type scoreboard struct {
 	useBloom        bool
 
 	ignore map[oid.ID]bool
-	// hasBottoms: the command line named a range bottom (^A, A..B).
+	// hasBottoms: the command line named a range bottom (^A, A..B) or
+	// an ancestry path.
 	hasBottoms bool
 	// aheadWanted: the path look-ahead was due when the blame had one
 	// processor (lookAhead).

@@ -15,7 +15,18 @@ const (
 	flagBottom
 	flagSeen
 	flagAdded
+	// flagAncestryPath is ANCESTRY_PATH: on a commit --ancestry-path=<commit>
+	// named, passed from each interesting commit of the limiting pass to
+	// its parents (so on the named commits' ancestors there).
+	flagAncestryPath
+	// flagTmp is TMP_MARK, limitToAncestry's mark of the bottoms and the
+	// commits that reach one.
+	flagTmp
 )
+
+// ErrNoAncestryBottoms is git's death when --ancestry-path (without a
+// commit) has no range bottom to take the commits from.
+var ErrNoAncestryBottoms = errors.New("--ancestry-path given but there are no bottom commits")
 
 // slop is revision.c's SLOP: how many more uninteresting commits
 // limit_list looks at once only uninteresting ones are left.
@@ -61,6 +72,26 @@ type LimitOptions struct {
 	// set_children does (blame --reverse, which git runs as --children).
 	// It also forces the limiting pass, as --children does in git.
 	Children bool
+	// AncestryPath (--ancestry-path) and AncestryBottoms
+	// (--ancestry-path=<commit>) keep, of the limiting pass's commits,
+	// those on an ancestry path of a bottom: the bottoms themselves,
+	// their descendants, and their ancestors the pass reached through
+	// interesting commits; the others become UNINTERESTING (revision.c's
+	// limit_to_ancestry). The bottoms are AncestryBottoms, and with
+	// AncestryPath the uninteresting tips too (none: ErrNoAncestryBottoms).
+	// Either forces the limiting pass.
+	AncestryPath    bool
+	AncestryBottoms []AncestryBottom
+}
+
+// AncestryBottom is a commit --ancestry-path=<commit> named.
+type AncestryBottom struct {
+	Commit *Commit
+	// Named is set when the name was the commit's own, not a tag's: git
+	// flags the object named, so the ancestors of a commit named through
+	// a tag are not on its ancestry path (only the commit and its
+	// descendants are).
+	Named bool
 }
 
 // Marks is the state of a revision walk after git's
@@ -87,6 +118,12 @@ func (m *Marks) get(c *Commit) uint8 {
 		return m.flags[c.Index]
 	}
 	return 0
+}
+
+func (m *Marks) clear(c *Commit, f uint8) {
+	if int(c.Index) < len(m.flags) {
+		m.flags[c.Index] &^= f
+	}
 }
 
 func (m *Marks) set(c *Commit, f uint8) {
@@ -149,10 +186,11 @@ func (m *Marks) MarkParentsUninteresting(c *Commit) {
 // Limit prepares a revision walk the way git's prepare_revision_walk does
 // for blame: every tip is parsed in order and an uninteresting tip marks
 // its parents uninteresting; then, if any tip is uninteresting or
-// opts.Children is set, the limiting pass (limit_list) walks the history
+// opts.Children or an ancestry path is set, the limiting pass (limit_list) walks the history
 // in date order, spreading UNINTERESTING to parents until only
 // uninteresting commits remain (plus revision.c's slop of five), and
-// records the surviving commits; finally, with opts.Children, children
+// records the surviving commits (of which, with an ancestry path, those
+// off it become uninteresting); finally, with opts.Children, children
 // lists are built from them.
 //
 // The spread depends on which commits are parsed, as in git: a commit
@@ -162,6 +200,16 @@ func (m *Marks) MarkParentsUninteresting(c *Commit) {
 // git calls parse_commit.
 func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	m := NewMarks(cs)
+	// (git parses and flags --ancestry-path=<commit> as it reads the
+	// option, before the revision words.)
+	for _, b := range opts.AncestryBottoms {
+		if err := cs.Parse(b.Commit); err != nil {
+			return nil, fmt.Errorf("unable to parse commit %s: %w", cs.ID(b.Commit), err)
+		}
+		if b.Named {
+			m.set(b.Commit, flagAncestryPath)
+		}
+	}
 	commits := make([]*Commit, len(tips))
 	for i, t := range tips {
 		c := t.Commit
@@ -173,7 +221,7 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 			m.set(c, flagUninteresting|flagBottom)
 		}
 	}
-	limited := opts.Children
+	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0
 	var start []*Commit
 	for i, c := range commits {
 		parse := cs.Parse
@@ -210,6 +258,22 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 // (commit_list_insert_by_date inserts after equal dates, and the initial
 // list is sorted stably), which is exactly Queue.
 func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
+	var bottoms []*Commit
+	if opts.AncestryPath || len(opts.AncestryBottoms) > 0 {
+		for _, b := range opts.AncestryBottoms {
+			bottoms = append(bottoms, b.Commit)
+		}
+		if opts.AncestryPath {
+			for _, c := range start {
+				if m.get(c)&flagBottom != 0 {
+					bottoms = append(bottoms, c)
+				}
+			}
+			if len(bottoms) == 0 {
+				return ErrNoAncestryBottoms
+			}
+		}
+	}
 	var q Queue
 	for _, c := range start {
 		q.Push(c)
@@ -242,7 +306,49 @@ func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
 		date = c.Time
 		m.list = append(m.list, c)
 	}
+	if bottoms != nil {
+		m.limitToAncestry(bottoms)
+	}
 	return nil
+}
+
+// limitToAncestry is revision.c's limit_to_ancestry: the commits of the
+// list that are neither a bottom's descendants (flagTmp, spread from the
+// bottoms to every interesting commit of the list with a marked parent,
+// until nothing changes) nor marked flagAncestryPath become
+// UNINTERESTING. Both marks are then taken off the list and the bottoms.
+func (m *Marks) limitToAncestry(bottoms []*Commit) {
+	for _, b := range bottoms {
+		m.set(b, flagTmp)
+	}
+	for progress := true; progress; {
+		progress = false
+		// Oldest first, as git goes: parents mostly before children.
+		for i := len(m.list) - 1; i >= 0; i-- {
+			c := m.list[i]
+			if m.get(c)&(flagTmp|flagUninteresting) != 0 {
+				continue
+			}
+			for _, p := range c.Parents {
+				if m.get(p)&flagTmp != 0 {
+					m.set(c, flagTmp)
+					progress = true
+					break
+				}
+			}
+		}
+	}
+	for _, c := range m.list {
+		if m.get(c)&(flagTmp|flagAncestryPath) == 0 {
+			m.set(c, flagUninteresting)
+		}
+	}
+	for _, c := range m.list {
+		m.clear(c, flagTmp|flagAncestryPath)
+	}
+	for _, b := range bottoms {
+		m.clear(b, flagTmp|flagAncestryPath)
+	}
 }
 
 // processParents is revision.c's process_parents without path pruning.
@@ -275,9 +381,14 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 		}
 		return nil
 	}
+	// An interesting commit passes ANCESTRY_PATH on to its parents.
+	pass := m.get(c) & flagAncestryPath
 	for _, p := range c.Parents {
 		if err := cs.Parse(p); err != nil {
 			return fmt.Errorf("parent %s of %s: %w", cs.ID(p), cs.ID(c), err)
+		}
+		if pass != 0 {
+			m.set(p, pass)
 		}
 		if m.get(p)&flagSeen == 0 {
 			m.set(p, flagSeen)

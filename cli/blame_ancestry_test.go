@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// ancestryScript makes a history with two side branches merged, an
+// annotated tag and a light one on the same main commit, and a
+// working-tree change: every line of "file" is changed by one commit,
+// on main, on a side branch or by the merges' parents.
+//
+//	R - A ------ B - C --- M - D ---- N - E   (main; B tagged tB and lB)
+//	     \            /           /
+//	      S1 ---- S2 -            /           (side1)
+//	                 B - T1 -----             (side2, from B)
+const ancestryScript = `git init -q r && cd r
+seq 1 24 | sed 's/^/line /' >file
+commit_all R
+sed -i 's/^line 2$/line 2 A/' file
+commit_all A
+git checkout -q -b side1
+sed -i 's/^line 5$/line 5 S1/' file
+commit_all S1
+sed -i 's/^line 8$/line 8 S2/' file
+commit_all S2
+git checkout -q main
+sed -i 's/^line 11$/line 11 B/' file
+commit_all B
+git tag -a -m "tag B" tB
+git tag lB
+git checkout -q -b side2
+sed -i 's/^line 14$/line 14 T1/' file
+commit_all T1
+git checkout -q main
+sed -i 's/^line 17$/line 17 C/' file
+commit_all C
+test_tick
+git merge -q --no-edit side1
+sed -i 's/^line 20$/line 20 D/' file
+commit_all D
+test_tick
+git merge -q --no-edit side2
+sed -i 's/^line 23$/line 23 E/' file
+commit_all E
+sed -i 's/^line 24$/line 24 uncommitted/' file
+`
+
+// TestAncestryPathMatchesGit: --ancestry-path keeps, of a range's
+// commits, those that are a bottom's descendants or ancestors (the rest
+// are boundaries); --ancestry-path=<commit> makes bottoms of its own,
+// with its ancestors off the path when it names a tag; without a bottom
+// git dies.
+func TestAncestryPathMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "ancestry", ancestryScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, args := range [][]string{
+			{"--ancestry-path", "side1~1..main", "--", "file"},
+			{"--ancestry-path", "-s", "--root", "main~5..main", "--", "file"},
+			{"--ancestry-path", "side2..main", "--", "file"},
+			{"--ancestry-path", "side1~1..main", "^side2", "--", "file"},
+			{"--ancestry-path", "--first-parent", "side1~1..main", "--", "file"},
+			{"--ancestry-path", "-p", "tB..main", "--", "file"},
+			{"--ancestry-path", "--reverse", "side1~1..main", "--", "file"},
+			{"--ancestry-path", "--reverse", "-p", "tB..main", "--", "file"},
+			{"--ancestry-path", "--since=1112912300", "side1~1..main", "--", "file"},
+			{"--ancestry-path=lB", "--root", "main", "--", "file"},
+			{"--ancestry-path=tB", "--root", "main", "--", "file"},
+			{"--ancestry-path=tB^{commit}", "--root", "main", "--", "file"},
+			{"--ancestry-path=side1", "main", "--", "file"},
+			{"--ancestry-path=side2", "--ancestry-path=side1~1", "-p", "main", "--", "file"},
+			{"--ancestry-path=lB", "--ancestry-path", "side1..main", "--", "file"},
+			{"--ancestry-path=side1", "--reverse", "main~4..main", "--", "file"},
+			{"--ancestry-path=side1", "--incremental", "main", "--", "file"},
+			// Without a bottom git dies.
+			{"--ancestry-path", "main", "--", "file"},
+			{"--ancestry-path", "--", "file"},
+			{"--ancestry-path", "file"},
+		} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+		// The working tree's pseudo commit is a tip of the walk too
+		// (uncommitted lines are dated now: git 2.39.x itself only).
+		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=lB", "file")
+		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=tB", "--root", "file")
+	}
+}
