@@ -445,11 +445,20 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		case w == "--do-walk":
 			noWalk = false
 		default:
-			// --all, --branches, --tags, --remotes, --glob, --reflog and
-			// friends name every ref of a kind; blame then has several
-			// commits to dig from. goblame does not list refs.
+			// --reflog, --bisect, --alternate-refs and --indexed-objects
+			// name the commits of every reflog, the bisection's refs,
+			// the alternates' refs and the index's objects, which
+			// goblame does not list (the git shim leaves them to git:
+			// refusedRevisionOptions).
 			return opts, die("goblame does not support the revision option %s", w)
 		}
+	}
+	if a.Rev.SimplifyByDecoration {
+		// git rewrites the parents the walk follows to the nearest
+		// commits a ref names (simplify_merges), and blames across
+		// them; goblame does not, and refuses rather than answer
+		// otherwise.
+		return opts, die("goblame does not support the revision option %s", "--simplify-by-decoration")
 	}
 	if a.NoDashDash {
 		for _, w := range opts.Revisions {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -41,7 +42,9 @@ import (
 // before the command, with pager.blame ignored), tracing (GIT_TRACE,
 // GIT_TRACE_<x>, GIT_TRACE2, GIT_TRACE2_EVENT, GIT_TRACE2_PERF),
 // GIT_PAGER_IN_USE (which git's auto colours and dates treat as a
-// terminal), and --bare on a repository whose core.worktree gives it a
+// terminal), the revision options goblame refuses
+// (refusedRevisionOptions: --simplify-by-decoration, --reflog, --bisect,
+// --alternate-refs, --indexed-objects), and --bare on a repository whose core.worktree gives it a
 // work tree or cannot be opened (git's --bare then has no work tree and
 // looks at no core.worktree, unless core.bare says false).
 // Aliases are the real git's too: git looks them up only for names that
@@ -205,6 +208,14 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 	if len(p.args) > 0 && p.args[0] == "--help" {
 		return delegate("git help " + p.command)
 	}
+	for _, a := range p.args {
+		if a == "--" {
+			break
+		}
+		if slices.Contains(refusedRevisionOptions, a) {
+			return delegate(a)
+		}
+	}
 	switch pager {
 	case 0:
 		// commit_pager_choice, when the command starts.
@@ -229,6 +240,13 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 	}
 	return p
 }
+
+// refusedRevisionOptions are the revision options git blame takes that
+// goblame refuses ("goblame does not support the revision option"): a
+// blame command line with one goes to git. (A word that only looks like
+// one, the value of an option or a path, sends it to git too, which
+// answers as it would have.)
+var refusedRevisionOptions = []string{"--simplify-by-decoration", "--reflog", "--bisect", "--alternate-refs", "--indexed-objects"}
 
 // tracing reports whether the variable k=v turns on one of git's traces
 // (trace.c's trace_want, trace2's target variables). GIT_TRACE_BARE,

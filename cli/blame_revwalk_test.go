@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/oid"
 )
 
 // ancestryScript makes a history with two side branches merged, an
@@ -85,5 +86,28 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 		// (uncommitted lines are dated now: git 2.39.x itself only).
 		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=lB", "file")
 		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=tB", "--root", "file")
+	}
+}
+
+// TestRefusedRevisionOptions: the revision options git blame takes and
+// goblame does not model are refused, with status 128 and a line that
+// names them, never answered otherwise; the git shim leaves each to git.
+func TestRefusedRevisionOptions(t *testing.T) {
+	dir := fixtureDirs(t, "ancestry", ancestryScript)[oid.SHA1]
+	for _, opt := range refusedRevisionOptions {
+		for _, args := range [][]string{{opt, "HEAD", "--", "file"}, {opt, "--", "file"}, {"-p", opt, "file"}} {
+			got := runGoblame(dir, oid.SHA1, nil, nil, args...)
+			want := "fatal: goblame does not support the revision option " + opt + "\n"
+			if got.ExitCode != 128 || string(got.Stderr) != want || len(got.Stdout) != 0 {
+				t.Errorf("goblame %q: exit %d, stderr %q, %d bytes out; want 128 and %q", args, got.ExitCode, got.Stderr, len(got.Stdout), want)
+			}
+			if p := planShim(append([]string{"blame"}, args...), nil, func() bool { return false }); !p.delegate {
+				t.Errorf("git blame %q through the shim: not left to git", args)
+			}
+		}
+		// After "--" it is a path.
+		if p := planShim([]string{"blame", "HEAD", "--", opt}, nil, func() bool { return false }); p.delegate {
+			t.Errorf("git blame HEAD -- %s through the shim: left to git (%s)", opt, p.reason)
+		}
 	}
 }
