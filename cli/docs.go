@@ -52,6 +52,8 @@ func RevisionOptionDocs() []RevisionOptionDoc {
 		{Option: "--reverse", Value: " <rev>..<rev>",
 			Help: "walk history forward instead of backward: show the last revision in which each line existed (a lone <rev> means <rev>..HEAD)"},
 		{Option: "--first-parent", Help: "follow only the first parent of merge commits"},
+		{Option: "--ancestry-path", Value: "[=<commit>]", Arg: ArgOptional, Example: "v1.0", ValueKind: "rev",
+			Help: "of the range's commits, walk only the bottoms of the range (or <commit>), their descendants and their ancestors; the others are boundaries"},
 		{Option: "--since", Value: "=<date>", Arg: ArgEither, Example: "2.weeks.ago", ValueKind: "date",
 			Help: "treat commits older than <date> as boundaries (also --after=<date>, --max-age=<seconds>)"},
 		{Option: "--date", Value: "=<format>", Arg: ArgEither, Example: "short", Values: DateFormatNames(),
