@@ -12,8 +12,10 @@ import (
 // with its example value, attached or detached as the documentation
 // writes it.
 func TestDocumentedOptionsParse(t *testing.T) {
+	// Every name resolves to a commit (--ancestry-path=<commit> asks).
+	committish := func(string) ResolvedName { return ResolvedName{Kind: NameCommittish} }
 	parses := func(args ...string) error {
-		_, err := ParseArgs(append(args, "--", "file"), DefaultBlameArgs(), ParseContext{})
+		_, err := ParseArgs(append(args, "--", "file"), DefaultBlameArgs(), ParseContext{Resolve: committish})
 		return err
 	}
 	for _, d := range RevisionOptionDocs() {
