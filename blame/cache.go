@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,12 +48,17 @@ func OpenCache(dir string, maxBytes int64) *Cache {
 
 // DefaultCacheDir is where goblame keeps its cache:
 // $XDG_CACHE_HOME/goblame, else ~/.cache/goblame; "" when neither
-// XDG_CACHE_HOME nor HOME is set (getenv reads the environment).
+// XDG_CACHE_HOME nor HOME is set, or HOME is not a directory (a cache
+// does not make a home directory: HOME=/nonexistent, as daemons and
+// sandboxes set it) (getenv reads the environment).
 func DefaultCacheDir(getenv func(string) string) string {
 	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "goblame")
 	}
 	if h := getenv("HOME"); h != "" {
+		if st, err := os.Stat(h); err != nil || !st.IsDir() {
+			return ""
+		}
 		return filepath.Join(h, ".cache", "goblame")
 	}
 	return ""

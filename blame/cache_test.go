@@ -383,3 +383,28 @@ func TestCachePrimedDirtyBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultCacheDir: XDG_CACHE_HOME (absolute) first, then HOME's
+// .cache, and no cache where HOME is not a directory.
+func TestDefaultCacheDir(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		xdg, home, want string
+	}{
+		{"/x/cache", home, "/x/cache/goblame"},
+		{"relative", home, filepath.Join(home, ".cache", "goblame")},
+		{"", home, filepath.Join(home, ".cache", "goblame")},
+		{"", filepath.Join(home, "missing"), ""},
+		{"", file, ""},
+		{"", "", ""},
+	} {
+		env := map[string]string{"XDG_CACHE_HOME": c.xdg, "HOME": c.home}
+		if got := blame.DefaultCacheDir(func(k string) string { return env[k] }); got != c.want {
+			t.Errorf("XDG_CACHE_HOME=%q HOME=%q: %q, want %q", c.xdg, c.home, got, c.want)
+		}
+	}
+}

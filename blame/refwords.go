@@ -4,19 +4,21 @@ import (
 	"strings"
 
 	"github.com/goblame/goblame/oid"
+	"github.com/goblame/goblame/repo"
 )
 
 // IsRefListing reports whether word is one of the ref-listing pseudo
 // revisions that Options.Revisions takes besides revisions and "--not":
-// --all, --branches[=pat], --tags[=pat], --remotes[=pat], --glob[=]pat
-// and --exclude[=]pat (a separate pattern word follows "--glob" and
-// "--exclude"). Revisions expands them as git's setup_revisions does.
+// --all, --branches[=pat], --tags[=pat], --remotes[=pat], --glob[=]pat,
+// --exclude[=]pat (a separate pattern word follows "--glob" and
+// "--exclude") and --exclude-hidden=receive|uploadpack. Revisions
+// expands them as git's setup_revisions does.
 func IsRefListing(word string) bool {
 	switch word {
 	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude":
 		return true
 	}
-	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude="} {
+	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude=", "--exclude-hidden="} {
 		if strings.HasPrefix(word, p) {
 			return true
 		}
@@ -33,13 +35,25 @@ func IsRefListing(word string) bool {
 // display maps the full names listed by --branches, --tags and --remotes
 // to the short names git shows for them (it strips the category's
 // prefix; --all and --glob show full names).
+//
+// --exclude-hidden=<section> leaves out of the next --all or --glob the
+// refs that <section>.hideRefs and transfer.hideRefs hide; git refuses it
+// before --branches, --tags and --remotes with an "error:" line, and
+// leaves that word out.
 func (b *run) expandRefWords(words []string) (out []string, display map[string]string, err error) {
 	var exclude []string
+	// hidden: the hideRefs patterns of --exclude-hidden (hiding set once
+	// it is given, until the next listing).
+	var hidden []string
+	hiding := false
 	display = map[string]string{}
 	strip := false
 	list := func(prefix, pattern string, head bool) error {
 		err := b.repo.ForEachRef(prefix, func(name string, _ oid.ID) error {
 			if pattern != "" && !refGlobMatch(pattern, name) {
+				return nil
+			}
+			if refHidden(hidden, name) {
 				return nil
 			}
 			shown := name
@@ -65,12 +79,23 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			for _, x := range exclude {
 				excluded = excluded || refGlobMatch(x, "HEAD")
 			}
-			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() && !excluded {
+			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() && !excluded && !refHidden(hidden, "HEAD") {
 				out = append(out, "HEAD")
 			}
 		}
-		exclude = nil // an exclusion applies to the next listing only
+		// An exclusion applies to the next listing only.
+		exclude, hidden, hiding = nil, nil, false
 		return nil
+	}
+	// category is the listing a word names where --exclude-hidden
+	// refuses it ("" for others).
+	category := func(w string) string {
+		for _, c := range []string{"--branches", "--tags", "--remotes"} {
+			if w == c || strings.HasPrefix(w, c+"=") {
+				return c
+			}
+		}
+		return ""
 	}
 	// pattern completes a --branches=/--glob= pattern as git does: a
 	// "refs/..." prefix, and "/*" when it has no glob character.
@@ -86,6 +111,10 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		strip = strings.HasPrefix(w, "--branches") || strings.HasPrefix(w, "--tags") || strings.HasPrefix(w, "--remotes")
+		if c := category(w); c != "" && hiding {
+			b.warn("error: --exclude-hidden cannot be used together with " + c)
+			continue
+		}
 		switch {
 		case w == "--all":
 			err = list("refs/", "", true)
@@ -107,6 +136,23 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		case w == "--exclude" && i+1 < len(words):
 			i++
 			exclude = append(exclude, words[i])
+		case strings.HasPrefix(w, "--exclude-hidden="):
+			section := w[len("--exclude-hidden="):]
+			if section != "receive" && section != "uploadpack" {
+				return nil, nil, fatalf("unsupported section for hidden refs: %s", section)
+			}
+			if hiding {
+				return nil, nil, fatalf("--exclude-hidden= passed more than once")
+			}
+			hiding = true
+			for _, e := range b.repo.Config.Entries() {
+				if e.Key == "transfer.hiderefs" || e.Key == section+".hiderefs" {
+					if !e.HasValue {
+						return nil, nil, repo.MissingValueError(e)
+					}
+					hidden = append(hidden, strings.TrimRight(e.Value, "/"))
+				}
+			}
 		default:
 			out = append(out, w)
 		}
@@ -115,6 +161,25 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		}
 	}
 	return out, display, nil
+}
+
+// refHidden is git's ref_is_hidden for a repository without a namespace:
+// the last of the hideRefs patterns that is name or a leading part of it
+// ending at a '/' decides, hidden unless it starts with '!' ("^", which
+// names the ref with its namespace, changes nothing here).
+func refHidden(patterns []string, name string) bool {
+	for i := len(patterns) - 1; i >= 0; i-- {
+		p := patterns[i]
+		neg := strings.HasPrefix(p, "!")
+		if neg {
+			p = p[1:]
+		}
+		p = strings.TrimPrefix(p, "^")
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest[0] == '/') {
+			return !neg
+		}
+	}
+	return false
 }
 
 // refGlobMatch is wildmatch without WM_PATHNAME, as ref patterns are

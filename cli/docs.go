@@ -82,6 +82,8 @@ func RevisionOptionDocs() []RevisionOptionDoc {
 			Help: "the refs matching <pattern> as revisions"},
 		{Option: "--exclude", Value: "=<pattern>", Arg: ArgAttached, Example: "refs/heads/x*", ValueKind: "pattern",
 			Help: "leave the refs matching <pattern> out of the next --all, --branches, --tags, --remotes or --glob"},
+		{Option: "--exclude-hidden", Value: "=<section>", Arg: ArgAttached, Example: "receive", Values: []string{"receive", "uploadpack"},
+			Help: "leave the refs that <section>.hideRefs and transfer.hideRefs hide out of the next --all or --glob"},
 	}
 }
 

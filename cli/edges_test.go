@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -143,8 +144,8 @@ git update-ref refs/remotes/origin/main HEAD~1
 cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t1
 `
 
-// TestRefListingRevisions: --all, --branches, --tags, --remotes, --glob
-// and --exclude list refs as setup_revisions does: one tip blames, more
+// TestRefListingRevisions: --all, --branches, --tags, --remotes, --glob,
+// --exclude and --exclude-hidden list refs as setup_revisions does: one tip blames, more
 // are git's "More than one commit to dig from" with git's names.
 func TestRefListingRevisions(t *testing.T) {
 	testgit.Golden(t) // skips without git
@@ -159,6 +160,40 @@ func TestRefListingRevisions(t *testing.T) {
 				{"--remotes=origin"}, {"--glob", "refs/remotes/*"}, {"-p", "--tags=t*"},
 			} {
 				compareWithGit(t, dir, f, nil, nil, append(args, "--", "f")...)
+			}
+			// --exclude-hidden=<section>: the refs <section>.hideRefs
+			// and transfer.hideRefs hide, left out of the next --all or
+			// --glob; an "error:" line and the word left out before
+			// --branches, --tags and --remotes.
+			hide := func(kv ...string) []string {
+				env := []string{fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(kv)/2)}
+				for i := 0; i < len(kv); i += 2 {
+					env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i/2, kv[i]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", i/2, kv[i+1]))
+				}
+				return env
+			}
+			for _, c := range []struct {
+				env  []string
+				args []string
+			}{
+				{nil, []string{"--exclude-hidden=receive", "--all"}},
+				{nil, []string{"--exclude-hidden=uploadpack", "HEAD"}},
+				{nil, []string{"--exclude-hidden=fetch", "--all"}},
+				{nil, []string{"--exclude-hidden=", "HEAD"}},
+				{nil, []string{"--exclude-hidden=receive", "--exclude-hidden=receive", "--all"}},
+				{nil, []string{"--exclude-hidden=receive", "--all", "--exclude-hidden=receive", "--not", "--all"}},
+				{nil, []string{"--exclude-hidden=receive", "--branches", "HEAD"}},
+				{nil, []string{"--exclude-hidden=receive", "--not", "--tags=v*", "HEAD"}},
+				{nil, []string{"--exclude-hidden=uploadpack", "--remotes=origin"}},
+				{nil, []string{"--exclude-hidden", "receive", "HEAD"}},
+				{hide("transfer.hideRefs", "refs/tags/", "receive.hideRefs", "HEAD"), []string{"--exclude-hidden=receive", "--all"}},
+				{hide("transfer.hideRefs", "refs/tags/", "receive.hideRefs", "HEAD"), []string{"--exclude-hidden=uploadpack", "--all"}},
+				{hide("transfer.hideRefs", "refs", "receive.hideRefs", "!refs/heads/main"), []string{"--exclude-hidden=receive", "--glob=refs/*"}},
+				{hide("transfer.hideRefs", "refs", "transfer.hideRefs", "!^refs/heads/main", "transfer.hideRefs", "HEAD"), []string{"--exclude-hidden=receive", "--all"}},
+				{[]string{"GIT_CONFIG_PARAMETERS='receive.hideRefs'"}, []string{"--exclude-hidden=receive", "HEAD"}},
+				{[]string{"GIT_CONFIG_PARAMETERS='receive.hideRefs'"}, []string{"--exclude-hidden=uploadpack", "HEAD"}},
+			} {
+				compareWithGit(t, dir, f, nil, c.env, append(c.args, "--", "f")...)
 			}
 		}
 	}

@@ -300,7 +300,7 @@ var environment = []envVar{
 	{[]string{"MANPATH"}, "where `--help` finds the manual page, after goblame's own manual directory"},
 	{[]string{"GOBLAME_CACHE"}, "the blame cache (see FILES): `off` (or 0, false, no) turns it off, as `--no-cache` does; " +
 		"a directory moves it (relative to the current directory); by default $XDG_CACHE_HOME/goblame, " +
-		"else ~/.cache/goblame"},
+		"else ~/.cache/goblame (none when $HOME is not a directory)"},
 	{[]string{"GOBLAME_CACHE_MAX_BYTES"}, "the size the blame cache is kept under, in bytes (256 MiB)"},
 	{[]string{"XDG_CACHE_HOME"}, "where the blame cache is by default"},
 	{[]string{"GOBLAME_GIT"}, "the real git the git shim (see FILES) runs for the commands it does not answer itself; " +
