@@ -356,7 +356,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 		if typ, _, err := b.rd.ReadHeader(id); err != nil || typ != object.Commit {
 			return nil, nil, false, fatalf("no such ref: HEAD")
 		}
-		revs = append(revs, repo.Revision{Name: "HEAD", ID: id, Type: object.Commit})
+		if !opts.WalkReflogs { // (which takes HEAD too: the work tree is blamed)
+			revs = append(revs, repo.Revision{Name: "HEAD", ID: id, Type: object.Commit})
+		}
 	}
 
 	core := blamecore.DefaultOptions()
@@ -380,6 +382,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	}
 	if !opts.Until.IsZero() {
 		core.Until, core.HasUntil = uint64(opts.Until.Unix()), true
+	}
+	if !opts.SinceAsFilter.IsZero() {
+		core.SinceFilter, core.HasSinceFilter = uint64(opts.SinceAsFilter.Unix()), true
 	}
 	if !settings.ReadChangedPaths {
 		core.UseBloom = false
@@ -514,7 +519,12 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 			return nil, fatalf("goblame does not support the revision option %s", w)
 		}
 	}
-	revs, err := r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
+	var revs []repo.Revision
+	if opts.WalkReflogs {
+		revs, err = b.reflogWalkRevisions(words, display)
+	} else {
+		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +544,9 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 			return nil, err
 		}
 		typ, _, _ := b.rd.ReadHeader(id)
-		revs = append(revs, repo.Revision{Name: opts.DefaultRevision, ID: id, Type: typ})
+		if typ != object.Commit || !opts.WalkReflogs {
+			revs = append(revs, repo.Revision{Name: opts.DefaultRevision, ID: id, Type: typ})
+		}
 	}
 	if opts.Merge {
 		heads, err := r.MergeHeads()
@@ -545,8 +557,49 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 		if herr != nil || len(heads) == 0 {
 			return nil, fatalf("--merge without MERGE_HEAD?")
 		}
-		revs = append(revs, repo.Revision{Name: "HEAD", ID: head, Type: object.Commit},
-			repo.Revision{Name: "MERGE_HEAD", ID: heads[0], Type: object.Commit})
+		if !opts.WalkReflogs {
+			revs = append(revs, repo.Revision{Name: "HEAD", ID: head, Type: object.Commit},
+				repo.Revision{Name: "MERGE_HEAD", ID: heads[0], Type: object.Commit})
+		}
+	}
+	return revs, nil
+}
+
+// reflogWalkRevisions parses the revision words as git does under -g
+// (--walk-reflogs): each commit a word names directly is handed to the
+// reflog walk instead of the pending revisions (add_pending_object), so
+// blame does not see it, and one given as an exclusion is git's death
+// there, before the words after it are read. Other objects (a tag, a
+// blob) stay.
+func (b *run) reflogWalkRevisions(words []string, display map[string]string) ([]repo.Revision, error) {
+	var revs []repo.Revision
+	negate := false
+	for _, w := range words {
+		if w == "--not" {
+			negate = !negate
+			continue
+		}
+		args := []string{w}
+		if negate {
+			args = []string{"--not", w}
+		}
+		rs, err := b.repo.ParseRevisionArgsWith(b.rd, args, b.commandParents())
+		if err != nil {
+			return nil, err
+		}
+		for _, rv := range rs {
+			if rv.Type != object.Commit {
+				revs = append(revs, rv)
+				continue
+			}
+			if rv.Negative {
+				name := rv.Name
+				if short, ok := display[name]; ok {
+					name = short
+				}
+				return nil, fatalf("cannot walk reflogs for %s", name)
+			}
+		}
 	}
 	return revs, nil
 }

@@ -56,6 +56,9 @@ type Options struct {
 	// forward to them. It changes nothing else. The zero time means no
 	// limit.
 	Until time.Time
+	// SinceAsFilter (--since-as-filter) leaves commits older than it out
+	// of that list, as Until leaves newer ones; it changes nothing else.
+	SinceAsFilter time.Time
 	// ShowRoot: root commits are not boundaries (--root, blame.showRoot).
 	ShowRoot bool
 	// FirstParent follows first parents only (--first-parent).
@@ -76,6 +79,12 @@ type Options struct {
 	// goblame.
 	AncestryPath        bool
 	AncestryPathCommits []string
+	// WalkReflogs is -g (--walk-reflogs): git hands the commits the
+	// revisions name to its reflog walk, which blame does not use, so
+	// they are not blamed (a tag or another object named stays): with
+	// none left the working tree is blamed, and an excluded commit is an
+	// error ("cannot walk reflogs for X").
+	WalkReflogs bool
 
 	// IgnoreWhitespace is -w; Minimal is --minimal; NoIndentHeuristic is
 	// --no-indent-heuristic (diff.indentHeuristic=false).

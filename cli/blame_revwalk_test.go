@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -46,6 +47,7 @@ git merge -q --no-edit side2
 sed -i 's/^line 23$/line 23 E/' file
 commit_all E
 sed -i 's/^line 24$/line 24 uncommitted/' file
+git clone -q --bare . ../bare.git
 `
 
 // TestAncestryPathMatchesGit: --ancestry-path keeps, of a range's
@@ -86,6 +88,40 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 		// (uncommitted lines are dated now: git 2.39.x itself only).
 		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=lB", "file")
 		compareWithLiveGit(t, dir, format, nil, nil, "--ancestry-path=tB", "--root", "file")
+	}
+}
+
+// TestWalkReflogsAndFiltersMatchGit: under -g (--walk-reflogs) git hands
+// the commits the revisions name to its reflog walk, so blame does not see
+// them (the work tree is blamed; a tag stays; an excluded commit dies);
+// --since-as-filter leaves old commits out of the list a --reverse blame
+// takes children from.
+func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "ancestry", ancestryScript)
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, args := range [][]string{
+			// (-s: the uncommitted line's time is not shown.)
+			{"-g", "-s", "HEAD~1", "--", "file"},
+			{"-g", "-s", "lB", "--", "file"},
+			{"-g", "tB", "--", "file"},
+			{"--walk-reflogs", "-s", "--all", "--", "file"},
+			{"-g", "^HEAD~1", "HEAD", "--", "file"},
+			{"-g", "side1~1..main", "--", "file"},
+			{"-g", "--not", "--branches", "--", "file"},
+			{"-g", "HEAD", "^HEAD~1", "nosuch", "--", "file"},
+			{"-g", "--reverse", "HEAD~2..HEAD", "--", "file"},
+			{"--reverse", "--since-as-filter=1112912250", "side1~1..main", "--", "file"},
+			{"--reverse", "-p", "--since-as-filter=1112912250", "--until=1112912500", "main~4..main", "--", "file"},
+			{"--since-as-filter=1112912250", "main~4..main", "--", "file"},
+		} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+		compareWithGit(t, dir, format, []byte("buffer\n"), nil, "-g", "-s", "--contents", "-", "HEAD", "--", "file")
+		bare := filepath.Join(filepath.Dir(dir), "bare.git")
+		for _, args := range [][]string{{"-g", "HEAD", "--", "file"}, {"-g", "--", "file"}, {"-g", "tB", "--", "file"}} {
+			compareWithGit(t, bare, format, nil, nil, args...)
+		}
 	}
 }
 

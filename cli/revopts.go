@@ -69,6 +69,7 @@ type RevOptions struct {
 	Default     *string    // --default <rev>: used when no revision is given
 	ShowMerge   bool       // --merge: setup_revisions adds HEAD...MERGE_HEAD (and dies without MERGE_HEAD)
 	Until       *DateLimit // --until, --before, --min-age (last wins)
+	SinceFilter *DateLimit // --since-as-filter (git's max_age_as_filter)
 	MaxCount    int        // --max-count, -<n> (-1 when not given)
 
 	// State only CheckRevisionSetup and the parse-time checks read.
@@ -168,14 +169,15 @@ func (r *revParser) handle(argv []string) (int, error) {
 	}
 
 	for _, d := range []struct {
-		name  string
-		until bool
-		epoch bool
-		since bool // honoured: revs->max_age
+		name   string
+		until  bool
+		epoch  bool
+		since  bool // honoured: revs->max_age
+		filter bool // revs->max_age_as_filter
 	}{
 		{name: "max-age", epoch: true, since: true},
 		{name: "since", since: true},
-		{name: "since-as-filter"},
+		{name: "since-as-filter", filter: true},
 		{name: "after", since: true},
 		{name: "min-age", epoch: true, until: true},
 		{name: "before", until: true},
@@ -194,6 +196,8 @@ func (r *revParser) handle(argv []string) (int, error) {
 			a.Since = limit
 		case d.until:
 			rev.Until = limit
+		case d.filter:
+			rev.SinceFilter = limit
 		}
 		return n, nil
 	}

@@ -416,6 +416,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		OutputEncoding:   "",
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
+	opts.WalkReflogs = a.Rev.WalkReflogs
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic
 	}
@@ -488,6 +489,13 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 			return opts, err
 		}
 		opts.Until = time.Unix(int64(until), 0)
+	}
+	if a.Rev.SinceFilter != nil {
+		since, err := b.sinceValue(a.Rev.SinceFilter)
+		if err != nil {
+			return opts, err
+		}
+		opts.SinceAsFilter = time.Unix(int64(since), 0)
 	}
 	return opts, nil
 }

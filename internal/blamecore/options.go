@@ -40,6 +40,11 @@ type Options struct {
 	// HasUntil is set; only a --reverse blame's children come from it.
 	Until    uint64
 	HasUntil bool
+	// SinceFilter leaves commits with an older committer date out of the
+	// limited list (--since-as-filter) when HasSinceFilter is set; as
+	// with Until, only a --reverse blame's children come from it.
+	SinceFilter    uint64
+	HasSinceFilter bool
 
 	// AncestryPath is --ancestry-path: of the commits of the range, those
 	// on no ancestry path of one of its bottoms (or of AncestryBottoms)

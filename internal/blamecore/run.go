@@ -384,7 +384,10 @@ func (sb *scoreboard) limit(req Request) error {
 		HasSince:    sb.opts.HasSince,
 		Until:       sb.opts.Until,
 		HasUntil:    sb.opts.HasUntil,
-		Children:    sb.opts.Reverse && req.ReverseEnd.IsZero(),
+
+		SinceFilter:    sb.opts.SinceFilter,
+		HasSinceFilter: sb.opts.HasSinceFilter,
+		Children:       sb.opts.Reverse && req.ReverseEnd.IsZero(),
 
 		AncestryPath:    sb.opts.AncestryPath,
 		AncestryBottoms: ancestry,

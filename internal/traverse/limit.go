@@ -68,6 +68,11 @@ type LimitOptions struct {
 	// min_age), and so out of the children lists made from it.
 	Until    uint64
 	HasUntil bool
+	// SinceFilter, when HasSinceFilter is set, leaves commits whose Time
+	// is below it out of the limited list, as Until does those above its
+	// (--since-as-filter: git's max_age_as_filter).
+	SinceFilter    uint64
+	HasSinceFilter bool
 	// Children builds children lists from the limited list as git's
 	// set_children does (blame --reverse, which git runs as --children).
 	// It also forces the limiting pass, as --children does in git.
@@ -301,6 +306,9 @@ func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
 			break
 		}
 		if opts.HasUntil && c.Time > opts.Until {
+			continue
+		}
+		if opts.HasSinceFilter && c.Time < opts.SinceFilter {
 			continue
 		}
 		date = c.Time
