@@ -520,8 +520,8 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 		}
 	}
 	var revs []repo.Revision
-	if opts.WalkReflogs {
-		revs, err = b.reflogWalkRevisions(words, display)
+	if opts.WalkReflogs || opts.IgnoreMissing {
+		revs, err = b.revisionsEach(words, display)
 	} else {
 		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
 	}
@@ -565,13 +565,14 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	return revs, nil
 }
 
-// reflogWalkRevisions parses the revision words as git does under -g
-// (--walk-reflogs): each commit a word names directly is handed to the
-// reflog walk instead of the pending revisions (add_pending_object), so
-// blame does not see it, and one given as an exclusion is git's death
-// there, before the words after it are read. Other objects (a tag, a
-// blob) stay.
-func (b *run) reflogWalkRevisions(words []string, display map[string]string) ([]repo.Revision, error) {
+// revisionsEach parses the revision words one at a time, for what git
+// does to each as it reads it. Under -g (--walk-reflogs) each commit a
+// word names directly goes to git's reflog walk instead of the pending
+// revisions (add_pending_object), so blame does not see it, and one given
+// as an exclusion is git's death there, before the words after it are
+// read; other objects (a tag, a blob) stay. Under --ignore-missing a word
+// that names nothing is passed over, after the lines git prints for it.
+func (b *run) revisionsEach(words []string, display map[string]string) ([]repo.Revision, error) {
 	var revs []repo.Revision
 	negate := false
 	for _, w := range words {
@@ -584,11 +585,19 @@ func (b *run) reflogWalkRevisions(words []string, display map[string]string) ([]
 			args = []string{"--not", w}
 		}
 		rs, err := b.repo.ParseRevisionArgsWith(b.rd, args, b.commandParents())
+		var missing *repo.Error
+		if err != nil && b.opts.IgnoreMissing && errors.As(err, &missing) &&
+			(errors.Is(missing.Kind, repo.ErrBadRevision) || errors.Is(missing.Kind, repo.ErrAmbiguous)) {
+			for _, l := range missing.Before {
+				b.warn(l)
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		for _, rv := range rs {
-			if rv.Type != object.Commit {
+			if !b.opts.WalkReflogs || rv.Type != object.Commit {
 				revs = append(revs, rv)
 				continue
 			}

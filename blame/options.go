@@ -85,6 +85,10 @@ type Options struct {
 	// none left the working tree is blamed, and an excluded commit is an
 	// error ("cannot walk reflogs for X").
 	WalkReflogs bool
+	// IgnoreMissing is --ignore-missing: a revision that names nothing
+	// (a missing object, a range with a missing end) is passed over
+	// instead of being an error.
+	IgnoreMissing bool
 
 	// IgnoreWhitespace is -w; Minimal is --minimal; NoIndentHeuristic is
 	// --no-indent-heuristic (diff.indentHeuristic=false).

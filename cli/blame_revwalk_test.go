@@ -95,7 +95,8 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 // the commits the revisions name to its reflog walk, so blame does not see
 // them (the work tree is blamed; a tag stays; an excluded commit dies);
 // --since-as-filter leaves old commits out of the list a --reverse blame
-// takes children from.
+// takes children from; --ignore-missing passes over revisions that name
+// nothing.
 func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	dirs := fixtureDirs(t, "ancestry", ancestryScript)
 	for _, format := range testgit.Formats {
@@ -114,6 +115,12 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 			{"--reverse", "--since-as-filter=1112912250", "side1~1..main", "--", "file"},
 			{"--reverse", "-p", "--since-as-filter=1112912250", "--until=1112912500", "main~4..main", "--", "file"},
 			{"--since-as-filter=1112912250", "main~4..main", "--", "file"},
+			// --ignore-missing passes over the words that name nothing.
+			{"--ignore-missing", "nosuch", "main~2", "--", "file"},
+			{"--ignore-missing", "nosuch..main", "^main~3", "main", "--", "file"},
+			{"--ignore-missing", "main~3..nosuch", "nosuch^@", "main~1", "--", "file"},
+			{"--ignore-missing", "--not", "nosuch", "--not", "main", "--", "file"},
+			{"--ignore-missing", "-g", "-s", "main", "nosuch", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}

@@ -64,13 +64,16 @@ type RevOptions struct {
 	// --cherry, --cherry-mark, --cherry-pick. setup_revisions also sets it
 	// when TopoOrder is set and the repository has no generation numbers.
 	Limited     bool
-	Children    bool       // --children, or --reverse
-	WalkReflogs bool       // -g, --walk-reflogs
-	Default     *string    // --default <rev>: used when no revision is given
-	ShowMerge   bool       // --merge: setup_revisions adds HEAD...MERGE_HEAD (and dies without MERGE_HEAD)
-	Until       *DateLimit // --until, --before, --min-age (last wins)
-	SinceFilter *DateLimit // --since-as-filter (git's max_age_as_filter)
-	MaxCount    int        // --max-count, -<n> (-1 when not given)
+	Children    bool // --children, or --reverse
+	WalkReflogs bool // -g, --walk-reflogs
+	// IgnoreMissing is --ignore-missing: revision words that name
+	// nothing are passed over.
+	IgnoreMissing bool
+	Default       *string    // --default <rev>: used when no revision is given
+	ShowMerge     bool       // --merge: setup_revisions adds HEAD...MERGE_HEAD (and dies without MERGE_HEAD)
+	Until         *DateLimit // --until, --before, --min-age (last wins)
+	SinceFilter   *DateLimit // --since-as-filter (git's max_age_as_filter)
+	MaxCount      int        // --max-count, -<n> (-1 when not given)
 
 	// State only CheckRevisionSetup and the parse-time checks read.
 	leftOnly, rightOnly    bool
@@ -363,11 +366,13 @@ func (r *revParser) flagOption(arg string) (int, error, bool) {
 		"--no-abbrev-commit", "--full-diff", "--show-pulls", "--full-history",
 		"--log-size", "--basic-regexp", "--extended-regexp", "-E",
 		"--regexp-ignore-case", "-i", "--fixed-strings", "-F", "--perl-regexp", "-P",
-		"--all-match", "--invert-grep", "--ignore-missing", "--pretty":
+		"--all-match", "--invert-grep", "--pretty":
 		// Accepted; blame never reads what they set.
 		if arg == "--show-linear-break" {
 			rev.trackLinear = true
 		}
+	case "--ignore-missing":
+		rev.IgnoreMissing = true
 	case "--left-only":
 		if rev.rightOnly {
 			return 0, fatalf("--left-only is incompatible with --right-only or --cherry"), true

@@ -416,7 +416,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		OutputEncoding:   "",
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
-	opts.WalkReflogs = a.Rev.WalkReflogs
+	opts.WalkReflogs, opts.IgnoreMissing = a.Rev.WalkReflogs, a.Rev.IgnoreMissing
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic
 	}
