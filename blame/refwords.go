@@ -11,11 +11,11 @@ import (
 // revisions that Options.Revisions takes besides revisions and "--not":
 // --all, --branches[=pat], --tags[=pat], --remotes[=pat], --glob[=]pat,
 // --exclude[=]pat (a separate pattern word follows "--glob" and
-// "--exclude") and --exclude-hidden=receive|uploadpack. Revisions
-// expands them as git's setup_revisions does.
+// "--exclude"), --exclude-hidden=receive|uploadpack and --bisect.
+// Revisions expands them as git's setup_revisions does.
 func IsRefListing(word string) bool {
 	switch word {
-	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude":
+	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude", "--bisect":
 		return true
 	}
 	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude=", "--exclude-hidden="} {
@@ -136,6 +136,33 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		case w == "--exclude" && i+1 < len(words):
 			i++
 			exclude = append(exclude, words[i])
+		case w == "--bisect":
+			// The refs of the bisection's bad term, then those of its
+			// good term as exclusions: git's handle_refs, each ref whose
+			// name starts with refs/bisect/<term>, leaving out the ones
+			// --exclude and --exclude-hidden name (and keeping them for
+			// the next listing).
+			bad, good, terr := b.repo.BisectTerms()
+			if terr != nil {
+				return nil, nil, terr
+			}
+			for _, t := range []struct{ term, sign string }{{bad, ""}, {good, "^"}} {
+				err = b.repo.ForEachRef("refs/bisect/", func(name string, _ oid.ID) error {
+					if !strings.HasPrefix(name, "refs/bisect/"+t.term) || refHidden(hidden, name) {
+						return nil
+					}
+					for _, x := range exclude {
+						if refGlobMatch(x, name) {
+							return nil
+						}
+					}
+					out = append(out, t.sign+name)
+					return nil
+				})
+				if err != nil {
+					break
+				}
+			}
 		case strings.HasPrefix(w, "--exclude-hidden="):
 			section := w[len("--exclude-hidden="):]
 			if section != "receive" && section != "uploadpack" {

@@ -48,6 +48,11 @@ sed -i 's/^line 23$/line 23 E/' file
 commit_all E
 sed -i 's/^line 24$/line 24 uncommitted/' file
 git clone -q --bare . ../bare.git
+cd .. && git clone -q r bisect && cd bisect
+git update-ref refs/bisect/bad HEAD && git update-ref refs/bisect/good-1 HEAD~3
+cd .. && git clone -q r terms && cd terms
+printf 'new\nold\n' >.git/BISECT_TERMS
+git update-ref refs/bisect/new HEAD~1 && git update-ref refs/bisect/old-x HEAD~3 && git update-ref refs/bisect/old-y origin/side1
 `
 
 // TestAncestryPathMatchesGit: --ancestry-path keeps, of a range's
@@ -96,7 +101,7 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 // them (the work tree is blamed; a tag stays; an excluded commit dies);
 // --since-as-filter leaves old commits out of the list a --reverse blame
 // takes children from; --ignore-missing passes over revisions that name
-// nothing.
+// nothing; --bisect lists the bisection's refs.
 func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	dirs := fixtureDirs(t, "ancestry", ancestryScript)
 	for _, format := range testgit.Formats {
@@ -125,6 +130,17 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
 		compareWithGit(t, dir, format, []byte("buffer\n"), nil, "-g", "-s", "--contents", "-", "HEAD", "--", "file")
+		// --bisect: the bad term's refs, then the good term's as
+		// exclusions (BISECT_TERMS names the terms).
+		for _, repo := range []string{"r", "bisect", "terms"} {
+			for _, args := range [][]string{
+				// (-s: r's uncommitted line is dated now.)
+				{"-s", "--bisect", "--", "file"}, {"--bisect", "HEAD", "--", "file"}, {"-s", "--not", "--bisect", "HEAD", "--", "file"},
+				{"--reverse", "--bisect", "--", "file"}, {"--exclude=refs/bisect/*", "--bisect", "HEAD", "--", "file"},
+			} {
+				compareWithGit(t, filepath.Join(filepath.Dir(dir), repo), format, nil, nil, args...)
+			}
+		}
 		bare := filepath.Join(filepath.Dir(dir), "bare.git")
 		for _, args := range [][]string{{"-g", "HEAD", "--", "file"}, {"-g", "--", "file"}, {"-g", "tB", "--", "file"}} {
 			compareWithGit(t, bare, format, nil, nil, args...)

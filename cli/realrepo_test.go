@@ -182,6 +182,7 @@ var randomOptionSets = [][]string{
 	{"-L", "3,+4"}, {"-L", "/func/,+3"}, {"-L", "10"}, {"-L", "5,+10", "-L", "30,+5"},
 	{"--since=2023-01-01"}, {"--score-debug"}, {"--color-lines"}, {"-p"}, {"--show-email"},
 	{"--show-name"}, {"--encoding=latin1"}, {"--no-progress"}, {"--ignore-rev", "HEAD~1"},
+	{"--ancestry-path"}, {"--since-as-filter=2023-06-01"}, {"--ignore-missing"},
 }
 
 // TestRealRepositoriesRandomOptions blames GOBLAME_REAL_RANDOM random

@@ -446,11 +446,10 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		case w == "--do-walk":
 			noWalk = false
 		default:
-			// --reflog, --bisect, --alternate-refs and --indexed-objects
-			// name the commits of every reflog, the bisection's refs,
-			// the alternates' refs and the index's objects, which
-			// goblame does not list (the git shim leaves them to git:
-			// refusedRevisionOptions).
+			// --reflog, --alternate-refs and --indexed-objects name the
+			// commits of every reflog, the alternates' refs and the
+			// index's objects, which goblame does not list (the git
+			// shim leaves them to git: refusedRevisionOptions).
 			return opts, die("goblame does not support the revision option %s", w)
 		}
 	}

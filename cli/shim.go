@@ -43,7 +43,7 @@ import (
 // GIT_TRACE_<x>, GIT_TRACE2, GIT_TRACE2_EVENT, GIT_TRACE2_PERF),
 // GIT_PAGER_IN_USE (which git's auto colours and dates treat as a
 // terminal), the revision options goblame refuses
-// (refusedRevisionOptions: --simplify-by-decoration, --reflog, --bisect,
+// (refusedRevisionOptions: --simplify-by-decoration, --reflog,
 // --alternate-refs, --indexed-objects), and --bare on a repository whose core.worktree gives it a
 // work tree or cannot be opened (git's --bare then has no work tree and
 // looks at no core.worktree, unless core.bare says false).
@@ -246,7 +246,7 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 // blame command line with one goes to git. (A word that only looks like
 // one, the value of an option or a path, sends it to git too, which
 // answers as it would have.)
-var refusedRevisionOptions = []string{"--simplify-by-decoration", "--reflog", "--bisect", "--alternate-refs", "--indexed-objects"}
+var refusedRevisionOptions = []string{"--simplify-by-decoration", "--reflog", "--alternate-refs", "--indexed-objects"}
 
 // tracing reports whether the variable k=v turns on one of git's traces
 // (trace.c's trace_want, trace2's target variables). GIT_TRACE_BARE,

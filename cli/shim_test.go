@@ -415,7 +415,7 @@ func TestShimDelegates(t *testing.T) {
 		// Revision options goblame refuses (refusedRevisionOptions).
 		{dir: "r", args: w("blame", "--simplify-by-decoration", "HEAD", "--", "main.c")},
 		{dir: "r", args: w("blame", "--reflog", "--", "main.c")},
-		{dir: "r", args: w("blame", "--bisect", "main.c")},
+		{dir: "r", args: w("blame", "--alternate-refs", "main.c")},
 	}
 	for _, c := range cases {
 		dir := filepath.Join(root, c.dir)

@@ -411,6 +411,34 @@ func (r *Repository) MergeHeads() ([]oid.ID, error) {
 	return ids, nil
 }
 
+// BisectTerms are the terms of the bisection under way (git's
+// read_bisect_terms): the first two lines of BISECT_TERMS, "bad" and
+// "good" without one.
+func (r *Repository) BisectTerms() (bad, good string, err error) {
+	data, err := fsread.ReadFile(r.GitDir+"/BISECT_TERMS", 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "bad", "good", nil
+		}
+		if _, dir := fsread.DirSize(err); dir {
+			return "", "", nil // (fopen opens a directory; its reads end at once)
+		}
+		return "", "", newError(ErrBadRef, "could not read file '%s': %s", r.gitDirName+"/BISECT_TERMS", Strerror(err))
+	}
+	line := func() string {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			l := string(data)
+			data = nil
+			return l
+		}
+		l := string(data[:i])
+		data = data[i+1:]
+		return l
+	}
+	return line(), line(), nil
+}
+
 // Close releases the object store.
 func (r *Repository) Close() error {
 	if r.Objects != nil {
