@@ -483,8 +483,6 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	return blamer, ranges, hist.Commits().Graph() != nil, nil
 }
 
-// revisions resolves the revision words as setup_revisions does for
-// blame: --not and the revisions, then --default and --merge.
 // ancestryBottoms resolves Options.AncestryPathCommits as git's
 // --ancestry-path=<commit> does: each names a commit, directly (Named)
 // or through tags.
@@ -508,6 +506,8 @@ func (b *run) ancestryBottoms() ([]blamecore.AncestryBottom, error) {
 	return out, nil
 }
 
+// revisions resolves the revision words as setup_revisions does for
+// blame: --not and the revisions, then --default and --merge.
 func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	r, opts := b.repo, b.opts
 	words, display, err := b.expandRefWords(words)

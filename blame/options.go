@@ -71,8 +71,8 @@ type Options struct {
 	Reverse bool
 	// AncestryPath is --ancestry-path: of the range's commits, only those
 	// that are a bottom of the range, its descendants or its ancestors
-	// are walked; the others are boundaries. A range without a bottom
-	// ("^A", "A..B") is an error, as in git. AncestryPathCommits
+	// are walked; the others are boundaries. Revisions without a bottom
+	// ("^A", "A..B") are an error, as in git. AncestryPathCommits
 	// (--ancestry-path=<commit>, each a committish) are bottoms of their
 	// own, with or without AncestryPath; git takes the ancestors of one
 	// named through a tag off the path (it marks the tag), and so does

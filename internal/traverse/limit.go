@@ -69,8 +69,8 @@ type LimitOptions struct {
 	Until    uint64
 	HasUntil bool
 	// SinceFilter, when HasSinceFilter is set, leaves commits whose Time
-	// is below it out of the limited list, as Until does those above its
-	// (--since-as-filter: git's max_age_as_filter).
+	// is below it out of the limited list, as Until does those above
+	// its own (--since-as-filter: git's max_age_as_filter).
 	SinceFilter    uint64
 	HasSinceFilter bool
 	// Children builds children lists from the limited list as git's
@@ -191,12 +191,12 @@ func (m *Marks) MarkParentsUninteresting(c *Commit) {
 // Limit prepares a revision walk the way git's prepare_revision_walk does
 // for blame: every tip is parsed in order and an uninteresting tip marks
 // its parents uninteresting; then, if any tip is uninteresting or
-// opts.Children or an ancestry path is set, the limiting pass (limit_list) walks the history
-// in date order, spreading UNINTERESTING to parents until only
-// uninteresting commits remain (plus revision.c's slop of five), and
-// records the surviving commits (of which, with an ancestry path, those
-// off it become uninteresting); finally, with opts.Children, children
-// lists are built from them.
+// opts.Children or an ancestry path is set, the limiting pass
+// (limit_list) walks the history in date order, spreading UNINTERESTING
+// to parents until only uninteresting commits remain (plus revision.c's
+// slop of five), and records the surviving commits (of which, with an
+// ancestry path, those off it become uninteresting); finally, with
+// opts.Children, children lists are built from them.
 //
 // The spread depends on which commits are parsed, as in git: a commit
 // counts as parsed once Parse (or Get) has filled it. Calling Get on
