@@ -17,6 +17,9 @@ import (
 //	     \            /           /
 //	      S1 ---- S2 -            /           (side1)
 //	                 B - T1 -----             (side2, from B)
+//
+// Beside r: bare.git, a bare clone; bisect and terms, clones in the middle
+// of a bisection (refs/bisect/bad and good-1; BISECT_TERMS new and old).
 const ancestryScript = `git init -q r && cd r
 seq 1 24 | sed 's/^/line /' >file
 commit_all R
