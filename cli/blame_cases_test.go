@@ -117,6 +117,8 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'blame.date'='short'", "'blame.date'='relative'", "'blame.coloring'='repeatedLines'",
 		"'blame.coloring'='highlightRecent'", "'blame.coloring'='bogus'", "'color.blame.repeatedlines'='bold red'",
 		"'color.blame.highlightrecent'='red,1 year ago,green'", "'core.abbrev'='12'", "'core.abbrev'='no'",
+		"'color.blame.highlightrecent'='bogus'", "'color.blame.highlightrecent'='red,1 year ago,bogus'",
+		"'color.blame.highlightrecent'='red,1 year ago'", "'color.blame.highlightrecent'='red, 1 year ago ,green'",
 		"'core.quotepath'='false'", "'diff.indentheuristic'='false'", "'blame.showroot'='maybe'",
 		"'blame.date'='bogus'", "'core.abbrev'='3'",
 		// Booleans as git_config_bool reads them: numbers too.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"time"
 
 	"github.com/goblame/goblame/blame"
@@ -92,6 +93,12 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 				return nil, repo.MissingValueError(e)
 			}
 			h, err := format.ParseHighlightRecent(e.Value, now, local)
+			var bad *format.ColorError
+			if errors.As(err, &bad) && bad.Cause != nil {
+				// color_parse's error() line, then parse_color_fields'
+				// death.
+				return nil, &exitError{stderr: reportLine("error: ", bad.Cause.Error()) + reportLine("fatal: ", bad.Msg), code: 128}
+			}
 			if err != nil {
 				return nil, err
 			}
