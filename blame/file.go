@@ -339,13 +339,10 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 			return nil, nil, false, err
 		}
 	}
-	hasPositive := false
-	for _, rv := range revs {
-		if !rv.Negative {
-			hasPositive = true
-		}
-	}
-	if !hasPositive && r.Bare {
+	// (git adds HEAD to a bare repository's pending revisions only when
+	// there are none at all: "^A" alone there blames the work tree, and
+	// dies for want of one.)
+	if len(revs) == 0 && r.Bare {
 		id, _, err := r.Head()
 		if err != nil {
 			if errors.Is(err, fsread.ErrNotRegular) {
@@ -735,65 +732,67 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	}
 	// single peels the one revision of the given sign; a second one is
 	// the error tooMany makes from its name and the first one's.
-	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, err error) {
+	// (A name may be empty: --reflog's and --indexed-objects' are.)
+	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, found bool, err error) {
 		for _, rv := range revs {
 			if (rv.Negative || negated[rv.ID]) != negative {
 				continue
 			}
 			rid, err := peel(rv)
 			if err != nil {
-				return oid.ID{}, "", err
+				return oid.ID{}, "", false, err
 			}
-			if name != "" {
-				return oid.ID{}, "", tooMany(rv.Name, name)
+			if found {
+				return oid.ID{}, "", false, tooMany(rv.Name, name)
 			}
-			id, name = rid, rv.Name
+			id, name, found = rid, rv.Name, true
 		}
-		return id, name, nil
+		return id, name, found, nil
 	}
 	var final, reverseEnd oid.ID
 	var finalName string
+	var haveFinal bool
 	var err error
 	if !opts.Reverse {
-		final, finalName, err = single(false, func(name, first string) error {
+		final, finalName, haveFinal, err = single(false, func(name, first string) error {
 			return fatalf("More than one commit to dig from %s and %s?", name, first)
 		})
 		if err != nil {
 			return req, err
 		}
 	} else {
-		final, finalName, err = single(true, func(name, first string) error {
+		final, finalName, haveFinal, err = single(true, func(name, first string) error {
 			return fatalf("More than one commit to dig up from, %s and %s?", name, first)
 		})
 		if err != nil {
 			return req, err
 		}
-		if finalName == "" {
+		if !haveFinal {
 			// "--reverse ONE" means "--reverse ONE..HEAD".
 			if len(revs) == 1 {
 				if id, err := peel(revs[0]); err == nil {
 					if head, _, herr := b.repo.Head(); herr == nil {
-						final, finalName = id, revs[0].Name
+						final, finalName, haveFinal = id, revs[0].Name, true
 						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}
 					}
 				}
 			}
-			if finalName == "" {
+			if !haveFinal {
 				return req, fatalf("No commit to dig up from?")
 			}
 		}
 	}
-	if finalName != "" && contents {
+	if haveFinal && contents {
 		return req, fatalf("cannot use --contents with final commit object name")
 	}
 	if opts.Reverse && opts.FirstParent {
-		end, endName, err := single(false, func(name, first string) error {
+		end, _, haveEnd, err := single(false, func(name, first string) error {
 			return fatalf("More than one commit to dig from %s and %s?", name, first)
 		})
 		if err != nil {
 			return req, err
 		}
-		if endName == "" {
+		if !haveEnd {
 			return req, fatalf("--reverse and --first-parent together require specified latest commit")
 		}
 		reverseEnd = end
@@ -811,7 +810,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative, FromObject: rv.FromObject || id != rv.ID})
 	}
 	req.ReverseEnd = reverseEnd
-	if finalName == "" {
+	if !haveFinal {
 		b.inWorkTree = true
 		wt, err := b.workTree(path)
 		if err != nil {

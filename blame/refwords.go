@@ -1,6 +1,8 @@
 package blame
 
 import (
+	"errors"
+	"io/fs"
 	"strings"
 
 	"github.com/goblame/goblame/oid"
@@ -15,7 +17,7 @@ import (
 // Revisions expands them as git's setup_revisions does.
 func IsRefListing(word string) bool {
 	switch word {
-	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude", "--bisect":
+	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude", "--bisect", "--reflog", "--indexed-objects", "--alternate-refs":
 		return true
 	}
 	for _, p := range []string{"--branches=", "--tags=", "--remotes=", "--glob=", "--exclude=", "--exclude-hidden="} {
@@ -162,6 +164,53 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 				if err != nil {
 					break
 				}
+			}
+		case w == "--reflog":
+			// Every object the reflogs name, each a revision git names
+			// "" (so the usual answer is "More than one commit to dig
+			// from  and ?"); one the repository lacks is passed over,
+			// with git's warning, once a reflog.
+			logs, lerr := b.repo.ReflogObjects()
+			if lerr != nil {
+				return nil, nil, lerr
+			}
+			for _, l := range logs {
+				warned := false
+				for _, id := range l.IDs {
+					if _, _, herr := b.rd.ReadHeader(id); herr != nil {
+						if !warned {
+							b.warn("warning: reflog of '" + l.Name + "' references pruned commits")
+							warned = true
+						}
+						continue
+					}
+					out = append(out, id.String())
+					display[id.String()] = ""
+				}
+			}
+		case w == "--indexed-objects":
+			// The index's blobs (and its cache tree's trees), each named
+			// "": blame dies at the first one ("Non commit ?") where it
+			// counts; the others never matter, so only the first entry
+			// that is not a submodule is listed.
+			if ix, ierr := b.repo.ReadIndex(); ierr == nil {
+				for _, e := range ix.EntryList {
+					if e.Mode == 0o160000 {
+						continue
+					}
+					out = append(out, e.ID.String())
+					display[e.ID.String()] = ""
+					break
+				}
+			} else if !errors.Is(ierr, fs.ErrNotExist) {
+				return nil, nil, ierr
+			}
+		case w == "--alternate-refs":
+			// The refs of the repositories of the alternate object
+			// directories, which git lists by running a command in each;
+			// none without alternates.
+			if b.repo.Objects.HasAlternates() {
+				return nil, nil, fatalf("goblame does not support the revision option %s with alternate object directories", w)
 			}
 		case strings.HasPrefix(w, "--exclude-hidden="):
 			section := w[len("--exclude-hidden="):]

@@ -19,7 +19,9 @@ import (
 //	                 B - T1 -----             (side2, from B)
 //
 // Beside r: bare.git, a bare clone; bisect and terms, clones in the middle
-// of a bisection (refs/bisect/bad and good-1; BISECT_TERMS new and old).
+// of a bisection (refs/bisect/bad and good-1; BISECT_TERMS new and old;
+// terms' HEAD reflog names an object it lacks); shared, a clone that
+// borrows r's objects (an alternate).
 const ancestryScript = `git init -q r && cd r
 seq 1 24 | sed 's/^/line /' >file
 commit_all R
@@ -56,6 +58,8 @@ git update-ref refs/bisect/bad HEAD && git update-ref refs/bisect/good-1 HEAD~3
 cd .. && git clone -q r terms && cd terms
 printf 'new\nold\n' >.git/BISECT_TERMS
 git update-ref refs/bisect/new HEAD~1 && git update-ref refs/bisect/old-x HEAD~3 && git update-ref refs/bisect/old-y origin/side1
+printf '%s %s A U Thor <author@example.com> 1112912900 -0700\tpruned\n' $(git rev-parse HEAD) $(echo pruned | git hash-object --stdin) >>.git/logs/HEAD
+cd .. && git clone -q --shared r shared
 `
 
 // TestAncestryPathMatchesGit: --ancestry-path keeps, of a range's
@@ -104,7 +108,8 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 // them (the work tree is blamed; a tag stays; an excluded commit dies);
 // --since-as-filter leaves old commits out of the list a --reverse blame
 // takes children from; --ignore-missing passes over revisions that name
-// nothing; --bisect lists the bisection's refs.
+// nothing; --bisect, --reflog, --indexed-objects and --alternate-refs
+// list what git lists.
 func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	dirs := fixtureDirs(t, "ancestry", ancestryScript)
 	for _, format := range testgit.Formats {
@@ -133,6 +138,23 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
 		compareWithGit(t, dir, format, []byte("buffer\n"), nil, "-g", "-s", "--contents", "-", "HEAD", "--", "file")
+		// --reflog and --indexed-objects: every object the reflogs name
+		// (git's warning, once a reflog, for one the repository lacks),
+		// the index's objects, each named "".
+		for _, repo := range []string{"r", "terms", "bare.git"} {
+			for _, args := range [][]string{
+				{"--reflog", "--", "file"}, {"HEAD", "--reflog", "--", "file"}, {"--not", "--reflog", "HEAD", "--", "file"},
+				{"--reverse", "--not", "--reflog", "HEAD", "--", "file"}, {"--indexed-objects", "--", "file"},
+				{"HEAD", "--indexed-objects", "--", "file"}, {"--not", "--indexed-objects", "HEAD", "--", "file"},
+				{"--reverse", "--not", "--indexed-objects", "HEAD", "--", "file"}, {"--alternate-refs", "HEAD", "--", "file"},
+				// A bare repository's revisions get HEAD only when
+				// there are none: ^A alone wants a work tree there.
+				{"^HEAD~1", "--", "file"}, {"--reverse", "--not", "HEAD~2", "--", "file"},
+			} {
+				// (-s: r's uncommitted line is dated now.)
+				compareWithGit(t, filepath.Join(filepath.Dir(dir), repo), format, nil, nil, append([]string{"-s"}, args...)...)
+			}
+		}
 		// --bisect: the bad term's refs, then the good term's as
 		// exclusions (BISECT_TERMS names the terms).
 		for _, repo := range []string{"r", "bisect", "terms"} {
@@ -151,15 +173,22 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	}
 }
 
-// TestRefusedRevisionOptions: the revision options git blame takes and
-// goblame does not model are refused, with status 128 and a line that
-// names them, never answered otherwise; the git shim leaves each to git.
+// TestRefusedRevisionOptions: --simplify-by-decoration, which goblame
+// does not model, is refused with status 128 and a line that names it,
+// never answered otherwise, and so is --alternate-refs where the
+// repository has alternate object directories; the git shim leaves both
+// to git.
 func TestRefusedRevisionOptions(t *testing.T) {
-	dir := fixtureDirs(t, "ancestry", ancestryScript)[oid.SHA1]
-	for _, opt := range refusedRevisionOptions {
-		for _, args := range [][]string{{opt, "HEAD", "--", "file"}, {opt, "--", "file"}, {"-p", opt, "file"}} {
-			got := runGoblame(dir, oid.SHA1, nil, nil, args...)
-			want := "fatal: goblame does not support the revision option " + opt + "\n"
+	dirs := fixtureDirs(t, "ancestry", ancestryScript)
+	dir := dirs[oid.SHA1]
+	shared := filepath.Join(filepath.Dir(dir), "shared")
+	for _, c := range []struct{ dir, opt, why string }{
+		{dir, "--simplify-by-decoration", ""},
+		{shared, "--alternate-refs", " with alternate object directories"},
+	} {
+		for _, args := range [][]string{{c.opt, "HEAD", "--", "file"}, {c.opt, "--", "file"}, {"-p", c.opt, "file"}} {
+			got := runGoblame(c.dir, oid.SHA1, nil, nil, args...)
+			want := "fatal: goblame does not support the revision option " + c.opt + c.why + "\n"
 			if got.ExitCode != 128 || string(got.Stderr) != want || len(got.Stdout) != 0 {
 				t.Errorf("goblame %q: exit %d, stderr %q, %d bytes out; want 128 and %q", args, got.ExitCode, got.Stderr, len(got.Stdout), want)
 			}
@@ -168,8 +197,11 @@ func TestRefusedRevisionOptions(t *testing.T) {
 			}
 		}
 		// After "--" it is a path.
-		if p := planShim([]string{"blame", "HEAD", "--", opt}, nil, func() bool { return false }); p.delegate {
-			t.Errorf("git blame HEAD -- %s through the shim: left to git (%s)", opt, p.reason)
+		if p := planShim([]string{"blame", "HEAD", "--", c.opt}, nil, func() bool { return false }); p.delegate {
+			t.Errorf("git blame HEAD -- %s through the shim: left to git (%s)", c.opt, p.reason)
 		}
+	}
+	if len(gitRevisionOptions) != 2 {
+		t.Errorf("the shim leaves %q to git; this test covers two", gitRevisionOptions)
 	}
 }

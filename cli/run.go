@@ -446,10 +446,8 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		case w == "--do-walk":
 			noWalk = false
 		default:
-			// --reflog, --alternate-refs and --indexed-objects name the
-			// commits of every reflog, the alternates' refs and the
-			// index's objects, which goblame does not list (the git
-			// shim leaves them to git: refusedRevisionOptions).
+			// (Every pseudo revision git 2.39.5 takes is a ref listing
+			// now; this is for one a later git adds.)
 			return opts, die("goblame does not support the revision option %s", w)
 		}
 	}

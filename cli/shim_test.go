@@ -412,9 +412,9 @@ func TestShimDelegates(t *testing.T) {
 		{dir: ".", args: w("--bare", "-C", "bare.git", "blame", "HEAD", "--", "main.c")},
 		{dir: "r", args: w("blame", "--date=auto:human", "HEAD", "--", "main.c"), env: w("GIT_PAGER_IN_USE=true")},
 		{dir: "r", args: w("blame", "HEAD", "--", "main.c"), env: w("GIT_PAGER_IN_USE=maybe")},
-		// Revision options goblame refuses (refusedRevisionOptions).
+		// Revision options goblame does not answer everywhere
+		// (gitRevisionOptions).
 		{dir: "r", args: w("blame", "--simplify-by-decoration", "HEAD", "--", "main.c")},
-		{dir: "r", args: w("blame", "--reflog", "--", "main.c")},
 		{dir: "r", args: w("blame", "--alternate-refs", "main.c")},
 	}
 	for _, c := range cases {

@@ -80,7 +80,7 @@ var deltaChainLimit = MaxDeltaChainDepth
 type DB struct {
 	format oid.Format
 	opts   Options
-	dirs   []string // main first, then alternates in git's order
+	dirs   []string // main first, then alternates in git's order (HasAlternates)
 
 	state atomic.Pointer[packSet]
 
@@ -548,3 +548,7 @@ func isCorrupt(err error) bool {
 	var c *CorruptError
 	return errors.As(err, &c)
 }
+
+// HasAlternates reports whether the database has alternate object
+// directories besides its own.
+func (db *DB) HasAlternates() bool { return len(db.dirs) > 1 }

@@ -3,6 +3,8 @@ package repo
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -70,6 +72,76 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 		log = append(log, reflogRecord{old: o, new: nw, time: uint64(ts), tz: int(tz), msg: msg})
 	}
 	return log, true
+}
+
+// ReflogObjects lists, reflog by reflog, the objects the records of this
+// repository's reflogs name (each record's old and new values but the
+// null ID), as git's --reflog takes them: the reflogs under logs/ in the
+// order git's files backend meets them (readdir's, unsorted), records
+// oldest first. For a linked worktree, its own HEAD and per-worktree refs, then
+// the shared ones.
+func (r *Repository) ReflogObjects() ([]ReflogObjects, error) {
+	var names []string
+	// walk lists the files under root as git's dir_iterator meets them:
+	// each directory's entries in the order readdir gives them (unsorted),
+	// a subdirectory's as soon as it is met.
+	var walk func(root, rel string, keep func(string) bool)
+	walk = func(root, rel string, keep func(string) bool) {
+		f, err := os.Open(filepath.Join(root, rel))
+		if err != nil {
+			return
+		}
+		entries, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, e := range entries {
+			name := e
+			if rel != "" {
+				name = rel + "/" + e
+			}
+			st, err := os.Lstat(filepath.Join(root, name))
+			switch {
+			case err != nil:
+			case st.IsDir():
+				walk(root, name, keep)
+			case st.Mode().IsRegular() && keep(name):
+				names = append(names, name)
+			}
+		}
+	}
+	perWorktree := func(name string) bool {
+		return !strings.HasPrefix(name, "refs/") || strings.HasPrefix(name, "refs/bisect/") ||
+			strings.HasPrefix(name, "refs/worktree/") || strings.HasPrefix(name, "refs/rewritten/")
+	}
+	if r.GitDir == r.CommonDir {
+		walk(r.CommonDir+"/logs", "", func(string) bool { return true })
+	} else {
+		walk(r.GitDir+"/logs", "", perWorktree)
+		walk(r.CommonDir+"/logs", "", func(n string) bool { return !perWorktree(n) })
+	}
+	res := &resolver{r: r}
+	var out []ReflogObjects
+	for _, name := range names {
+		recs, ok := res.readReflog(name)
+		if !ok {
+			continue
+		}
+		l := ReflogObjects{Name: name}
+		for _, rec := range recs {
+			for _, id := range []oid.ID{rec.old, rec.new} {
+				if !id.IsNull() {
+					l.IDs = append(l.IDs, id)
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// ReflogObjects are the objects one reflog's records name, in order.
+type ReflogObjects struct {
+	Name string
+	IDs  []oid.ID
 }
 
 // reflogAt is "<base>@{date}": git's read_ref_at by time, at the
