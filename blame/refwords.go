@@ -13,8 +13,9 @@ import (
 // revisions that Options.Revisions takes besides revisions and "--not":
 // --all, --branches[=pat], --tags[=pat], --remotes[=pat], --glob[=]pat,
 // --exclude[=]pat (a separate pattern word follows "--glob" and
-// "--exclude"), --exclude-hidden=receive|uploadpack and --bisect.
-// Revisions expands them as git's setup_revisions does.
+// "--exclude"), --exclude-hidden=receive|uploadpack, --bisect, --reflog,
+// --indexed-objects and --alternate-refs. Revisions expands them as git's
+// setup_revisions does.
 func IsRefListing(word string) bool {
 	switch word {
 	case "--all", "--branches", "--tags", "--remotes", "--glob", "--exclude", "--bisect", "--reflog", "--indexed-objects", "--alternate-refs":
@@ -36,7 +37,9 @@ func IsRefListing(word string) bool {
 //
 // display maps the full names listed by --branches, --tags and --remotes
 // to the short names git shows for them (it strips the category's
-// prefix; --all and --glob show full names).
+// prefix; --all and --glob show full names), and the IDs --reflog and
+// --indexed-objects list to "" (a word naming the same ID in full is
+// shown as "" too).
 //
 // --exclude-hidden=<section> leaves out of the next --all or --glob the
 // refs that <section>.hideRefs and transfer.hideRefs hide; git refuses it

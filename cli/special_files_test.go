@@ -30,6 +30,8 @@ cp -r r fifo-grafts && mkfifo fifo-grafts/.git/info/grafts
 cp -r r fifo-include && mkfifo fifo-include/inc && git -C fifo-include config include.path ../inc
 cp -r r fifo-ref && rm fifo-ref/.git/refs/heads/main && mkfifo fifo-ref/.git/refs/heads/main
 cp -r r fifo-revs && mkfifo fifo-revs/revs
+cp -r r fifo-logs && rm -r fifo-logs/.git/logs && mkfifo fifo-logs/.git/logs
+cp -r r fifo-reflog && rm fifo-reflog/.git/logs/HEAD && mkfifo fifo-reflog/.git/logs/HEAD
 `
 
 func TestSpecialFilesNeverBlock(t *testing.T) {
@@ -55,6 +57,10 @@ func TestSpecialFilesNeverBlock(t *testing.T) {
 		{"fifo-ref", []string{"-e", "f"}, 128, "fatal: cannot read ref 'refs/heads/main': "},
 		{"fifo-ref", []string{"-e", "HEAD", "--", "f"}, 128, "fatal: cannot read ref 'refs/heads/main': "},
 		{"fifo-revs", []string{"-e", "--ignore-revs-file", "revs", "f"}, 128, "fatal: could not open object name list: revs"},
+		// --reflog: a FIFO for the reflogs' directory is no directory,
+		// one for a reflog no reflog (the branch's two records remain).
+		{"fifo-logs", []string{"-e", "--reflog", "f"}, 0, ""},
+		{"fifo-reflog", []string{"-e", "--reflog", "f"}, 128, "fatal: More than one commit to dig from  and ?"},
 	}
 	for _, c := range cases {
 		done := make(chan testgit.Result, 1)

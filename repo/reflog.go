@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/goblame/goblame/internal/fsread"
@@ -87,7 +88,9 @@ func (r *Repository) ReflogObjects() ([]ReflogObjects, error) {
 	// a subdirectory's as soon as it is met.
 	var walk func(root, rel string, keep func(string) bool)
 	walk = func(root, rel string, keep func(string) bool) {
-		f, err := os.Open(filepath.Join(root, rel))
+		// (O_DIRECTORY: a FIFO where a directory should be is an error,
+		// not an open that waits for a writer, as git's would.)
+		f, err := os.OpenFile(filepath.Join(root, rel), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return
 		}
