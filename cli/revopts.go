@@ -56,7 +56,7 @@ type RevOptions struct {
 	AncestryPath           bool     // --ancestry-path (the range's bottoms)
 	AncestryPathBottoms    []string // the <commit> values of --ancestry-path=<commit>
 	SimplifyMerges         bool     // --simplify-merges, --simplify-by-decoration
-	SimplifyByDecoration   bool     // --simplify-by-decoration (changes blame's result: see the package notes)
+	SimplifyByDecoration   bool     // --simplify-by-decoration (refused: git rewrites the walk's parents)
 	TopoOrder              bool     // --topo-order, --date-order, --author-date-order, --graph, --simplify-*, --early-output
 	// Limited is set by options that make prepare_revision_walk run
 	// limit_list over the whole history: --children (and so --reverse),
