@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 	"github.com/goblame/goblame/repo"
 )
@@ -53,22 +54,30 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 	hiding := false
 	display = map[string]string{}
 	strip := false
+	// excluded is git's ref_excluded: --exclude matches the name git
+	// shows for the ref, --exclude-hidden its full name.
+	excluded := func(name, shown string) bool {
+		if refHidden(hidden, name) {
+			return true
+		}
+		for _, x := range exclude {
+			if refGlobMatch(x, shown) {
+				return true
+			}
+		}
+		return false
+	}
 	list := func(prefix, pattern string, head bool) error {
 		err := b.repo.ForEachRef(prefix, func(name string, _ oid.ID) error {
 			if pattern != "" && !refGlobMatch(pattern, name) {
-				return nil
-			}
-			if refHidden(hidden, name) {
 				return nil
 			}
 			shown := name
 			if strip {
 				shown = strings.TrimPrefix(name, prefix)
 			}
-			for _, x := range exclude {
-				if refGlobMatch(x, shown) { // git matches the name it shows
-					return nil
-				}
+			if excluded(name, shown) {
+				return nil
 			}
 			out = append(out, name)
 			if strip {
@@ -79,12 +88,8 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		if err != nil {
 			return err
 		}
-		if head {
-			excluded := false
-			for _, x := range exclude {
-				excluded = excluded || refGlobMatch(x, "HEAD")
-			}
-			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() && !excluded && !refHidden(hidden, "HEAD") {
+		if head && !excluded("HEAD", "HEAD") {
+			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() {
 				out = append(out, "HEAD")
 			}
 		}
@@ -151,21 +156,18 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			if terr != nil {
 				return nil, nil, terr
 			}
+			var refs []string
+			err = b.repo.ForEachRef("refs/bisect/", func(name string, _ oid.ID) error {
+				if !excluded(name, name) {
+					refs = append(refs, name)
+				}
+				return nil
+			})
 			for _, t := range []struct{ term, sign string }{{bad, ""}, {good, "^"}} {
-				err = b.repo.ForEachRef("refs/bisect/", func(name string, _ oid.ID) error {
-					if !strings.HasPrefix(name, "refs/bisect/"+t.term) || refHidden(hidden, name) {
-						return nil
+				for _, name := range refs {
+					if strings.HasPrefix(name, "refs/bisect/"+t.term) {
+						out = append(out, t.sign+name)
 					}
-					for _, x := range exclude {
-						if refGlobMatch(x, name) {
-							return nil
-						}
-					}
-					out = append(out, t.sign+name)
-					return nil
-				})
-				if err != nil {
-					break
 				}
 			}
 		case w == "--reflog":
@@ -173,14 +175,19 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// "" (so the usual answer is "More than one commit to dig
 			// from  and ?"); one the repository lacks is passed over,
 			// with git's warning, once a reflog.
-			logs, lerr := b.repo.ReflogObjects()
-			if lerr != nil {
-				return nil, nil, lerr
-			}
-			for _, l := range logs {
+			// (A reflog names most commits many times: each is
+			// looked up once.)
+			has := map[oid.ID]bool{}
+			for _, l := range b.repo.ReflogObjects() {
 				warned := false
 				for _, id := range l.IDs {
-					if _, _, herr := b.rd.ReadHeader(id); herr != nil {
+					ok, seen := has[id]
+					if !seen {
+						_, _, herr := b.rd.ReadHeader(id)
+						ok = herr == nil
+						has[id] = ok
+					}
+					if !ok {
 						if !warned {
 							b.warn("warning: reflog of '" + l.Name + "' references pruned commits")
 							warned = true
@@ -198,7 +205,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// that is not a submodule is listed.
 			if ix, ierr := b.repo.ReadIndex(); ierr == nil {
 				for _, e := range ix.EntryList {
-					if e.Mode == 0o160000 {
+					if e.Mode == object.ModeGitlink {
 						continue
 					}
 					out = append(out, e.ID.String())

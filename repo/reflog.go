@@ -27,8 +27,8 @@ type reflogRecord struct {
 // no reflog.
 func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 	dir := res.r.CommonDir
-	if !strings.HasPrefix(refname, "refs/") {
-		dir = res.r.GitDir
+	if isCurrentWorktreeRef(refname) {
+		dir = res.r.GitDir // (files_ref_path: HEAD, refs/bisect/, ...)
 	}
 	data, err := fsread.ReadFile(dir+"/logs/"+refname, 0)
 	if err != nil {
@@ -79,9 +79,9 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 // repository's reflogs name (each record's old and new values but the
 // null ID), as git's --reflog takes them: the reflogs under logs/ in the
 // order git's files backend meets them (readdir's, unsorted), records
-// oldest first. For a linked worktree, its own HEAD and per-worktree refs, then
-// the shared ones.
-func (r *Repository) ReflogObjects() ([]ReflogObjects, error) {
+// oldest first. For a linked worktree, its own HEAD and per-worktree
+// refs, then the shared ones.
+func (r *Repository) ReflogObjects() []ReflogObjects {
 	var names []string
 	// walk lists the files under root as git's dir_iterator meets them:
 	// each directory's entries in the order readdir gives them (unsorted),
@@ -111,15 +111,11 @@ func (r *Repository) ReflogObjects() ([]ReflogObjects, error) {
 			}
 		}
 	}
-	perWorktree := func(name string) bool {
-		return !strings.HasPrefix(name, "refs/") || strings.HasPrefix(name, "refs/bisect/") ||
-			strings.HasPrefix(name, "refs/worktree/") || strings.HasPrefix(name, "refs/rewritten/")
-	}
 	if r.GitDir == r.CommonDir {
 		walk(r.CommonDir+"/logs", "", func(string) bool { return true })
 	} else {
-		walk(r.GitDir+"/logs", "", perWorktree)
-		walk(r.CommonDir+"/logs", "", func(n string) bool { return !perWorktree(n) })
+		walk(r.GitDir+"/logs", "", isCurrentWorktreeRef)
+		walk(r.CommonDir+"/logs", "", func(n string) bool { return !isCurrentWorktreeRef(n) })
 	}
 	res := &resolver{r: r}
 	var out []ReflogObjects
@@ -138,7 +134,7 @@ func (r *Repository) ReflogObjects() ([]ReflogObjects, error) {
 		}
 		out = append(out, l)
 	}
-	return out, nil
+	return out
 }
 
 // ReflogObjects are the objects one reflog's records name, in order.
