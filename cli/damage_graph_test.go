@@ -30,6 +30,22 @@ func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 			binary.BigEndian.PutUint32(b[cdat+rec+f.Size():], 1)
 		case "bad-extra-edges":
 			binary.BigEndian.PutUint32(b[cdat+rec+f.Size()+4:], 0x80000000|7)
+		case "chunk-into-commit-data":
+			// The generation data chunk's table entry points one row
+			// into the commit data, which the table then gives one
+			// row: git 2.39.5 reads the rows where they lie and takes
+			// bytes of object names for generations (and dies of one
+			// with the overflow bit set: "commit-graph requires
+			// overflow generation data but has none"); newer git
+			// (2.55 checked) refuses the file, as goblame does.
+			if _, ok := chunks["GDA2"]; !ok {
+				t.Fatal("no generation data chunk")
+			}
+			for i := 0; i < int(b[6]); i++ {
+				if e := 8 + 12*i; string(b[e:e+4]) == "GDA2" {
+					binary.BigEndian.PutUint64(b[e+4:], uint64(cdat+rec))
+				}
+			}
 		default:
 			t.Fatalf("unknown damage %s", kind)
 		}
@@ -37,7 +53,8 @@ func damageGraph(t *testing.T, path string, f oid.Format, kind string) {
 }
 
 // TestDamagedCommitGraph: with a commit-graph damaged in each of these
-// ways (git 2.39.5 reads past the file or loops; the damage git dies of,
+// ways (git 2.39.5 reads past the file, loops, or reads one chunk's rows
+// as another's, where newer git refuses the file; the damage git dies of,
 // and a Bloom index git reads unchecked, are
 // TestDamagedCommitGraphMatchesGit's), goblame prints
 // what the repository gives without the commit-graph, one warning line
@@ -47,7 +64,7 @@ func TestDamagedCommitGraph(t *testing.T) {
 	for _, f := range testgit.Formats {
 		src := filepath.Join(testgit.Fixture(t, "cli-damaged-graph", f, graphScript), "r")
 		compareDamaged(t, f, src, "commit-graph", []string{"GIT_TEST_COMMIT_GRAPH=0"}, []string{"-c", "core.commitGraph=false"},
-			[]string{"self-parent", "bad-extra-edges"},
+			[]string{"self-parent", "bad-extra-edges", "chunk-into-commit-data"},
 			func(dir, kind string) {
 				damageGraph(t, filepath.Join(dir, ".git", "objects", "info", "commit-graph"), f, kind)
 			})

@@ -5,7 +5,8 @@ usage: damagefuzz.py GOBLAME SEED CASES [WORKDIR]
 
 Builds small repositories in WORKDIR (default /tmp/damagefuzz): "loose"
 (loose objects, a merge, dates going back and forth), "packed" (one pack
-and a commit-graph with changed-path filters), "loosegraph" (loose
+and a commit-graph with changed-path filters), "loose256" and "packed256"
+(the same two with SHA-256 object names), "loosegraph" (loose
 objects and a commit-graph), "twopacks" (two packs) and "signed" (commits
 as long as signed ones, one pack, no commit-graph). Each case copies
 one of them, damages one file under .git (a byte flipped, bytes zeroed
@@ -48,13 +49,11 @@ def commit_version(repo, i, msg):
     git(repo, "commit", "-q", "-F", "-", input=msg.encode(), env=dict(env, GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date))
 
 
-def setup():
-    os.makedirs(env["HOME"], exist_ok=True)
-    base = os.path.join(work, "loose")
-    if os.path.isdir(os.path.join(work, "signed")):
-        return
+def build_loose(name, *init):
+    """Builds the loose repository WORKDIR/name: 25 versions and a merge."""
+    base = os.path.join(work, name)
     shutil.rmtree(base, ignore_errors=True)
-    git(work, "init", "-q", "-b", "main", "loose")
+    git(work, "init", "-q", "-b", "main", *init, name)
     for i in range(1, 26):
         if i == 12:
             git(base, "checkout", "-q", "-b", "side", "HEAD~2")
@@ -64,6 +63,22 @@ def setup():
             git(base, "checkout", "-q", "main")
             git(base, "merge", "-q", "--no-edit", "side", env=dict(env, GIT_COMMITTER_DATE="2020-02-02T00:00:00", GIT_AUTHOR_DATE="2020-02-02T00:00:00"))
         commit_version(base, i, f"c{i}")
+    return base
+
+
+def setup():
+    os.makedirs(env["HOME"], exist_ok=True)
+    if not os.path.isdir(os.path.join(work, "packed256")):
+        # the same history in a SHA-256 repository, loose and packed
+        base = build_loose("loose256", "--object-format=sha256")
+        packed = os.path.join(work, "packed256")
+        shutil.copytree(base, packed, symlinks=True)
+        git(packed, "repack", "-adq")
+        git(packed, "commit-graph", "write", "--reachable", "--changed-paths")
+        git(packed, "prune")
+    if os.path.isdir(os.path.join(work, "signed")):
+        return
+    base = build_loose("loose")
     packed = os.path.join(work, "packed")
     shutil.copytree(base, packed, symlinks=True)
     git(packed, "repack", "-adq")
