@@ -258,3 +258,39 @@ func TestMissingObjectsMatchGit(t *testing.T) {
 		}
 	}
 }
+
+// damageUnreadTreeScript makes copies of a history with a commit-graph
+// and changed-path filters, f changed in c1-c3 and c4 only, with one
+// root tree removed: c3's, which the walk reaches from o1 by the
+// filter's "unchanged" and git's diff against c2 then reads, and o1's,
+// which nothing reads.
+const damageUnreadTreeScript = `git init -q r && cd r
+for i in 1 2 3; do echo "v$i" >>f; commit_all c$i; done
+echo x >other; commit_all o1
+echo y >>other; commit_all o2
+echo v4 >>f; commit_all c4
+git commit-graph write --reachable --changed-paths
+cd ..
+cp -r r c3-tree && t=$(git -C r rev-parse HEAD~3^{tree}) && rm -f c3-tree/.git/objects/${t%${t#??}}/${t#??}
+cp -r r o1-tree && t=$(git -C r rev-parse HEAD~2^{tree}) && rm -f o1-tree/.git/objects/${t%${t#??}}/${t#??}
+`
+
+// TestUnreadTreeMissingMatchesGit: git's find_origin diffs a commit's
+// tree against its parent's wherever the changed-path filter does not
+// pass the path, reading the commit's tree first; goblame knows the
+// commit's version of the path from its child and looks it up in the
+// parent's tree only, so a commit reached by the filter's "unchanged"
+// has had its tree read by neither. Where the repository lacks that
+// tree, git dies "unable to read tree X" at that pass: so does goblame
+// (it used to blame). A tree nothing reads may be missing.
+func TestUnreadTreeMissingMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-unread-tree", format, damageUnreadTreeScript)
+		for _, dir := range []string{"c3-tree", "o1-tree"} {
+			for _, args := range [][]string{{"f"}, {"HEAD", "--", "f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "HEAD", "--", "f"}} {
+				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
+	}
+}

@@ -20,6 +20,9 @@ type ObjectReader interface {
 	ReadCached(id oid.ID) (object.Type, []byte, error)
 	// ReadHeader returns an object's type and size.
 	ReadHeader(id oid.ID) (object.Type, int64, error)
+	// Has reports whether the repository has the object (replace refs
+	// aside), reading nothing.
+	Has(id oid.ID) bool
 }
 
 // History is the repository as the blame walk reads it: commits (from
@@ -159,6 +162,18 @@ func (e *CommitTextError) GitDeath() string { return e.death }
 
 func (h *History) treeEntry(tree oid.ID, path string) (uint32, oid.ID, bool, error) {
 	return h.trees.Lookup(tree, []byte(path))
+}
+
+// requireTree fails as git's tree diff fails where the repository lacks
+// tree (MissingTreeError, "unable to read tree X"): it looks path up
+// there only when the tree is not in the repository, which a partial
+// clone then fetches, as git's read does.
+func (h *History) requireTree(tree oid.ID, path string) error {
+	if h.rd.Has(tree) {
+		return nil
+	}
+	_, _, _, err := h.treeEntry(tree, path)
+	return err
 }
 
 func (h *History) blob(id oid.ID) ([]byte, error) { return h.blobInto(id, nil) }

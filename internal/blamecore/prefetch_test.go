@@ -53,6 +53,11 @@ func (r *prefetchReader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	return typ, int64(len(data)), err
 }
 
+func (r *prefetchReader) Has(id oid.ID) bool {
+	_, _, err := r.Read(id, nil)
+	return err == nil
+}
+
 func testID(i int) oid.ID {
 	var b [20]byte
 	b[0], b[1], b[19] = byte(i), byte(i>>8), 1

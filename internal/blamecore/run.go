@@ -294,6 +294,7 @@ func (sb *scoreboard) setup(req Request) error {
 	if err != nil {
 		return err
 	}
+	c.treeRead = missing == nil
 	if found && object.IsBlobMode(mode) {
 		typ, err := sb.hist.blobType(id, sb.warn)
 		if err != nil && !errors.Is(err, odb.ErrNotFound) {

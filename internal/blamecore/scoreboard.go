@@ -20,6 +20,9 @@ type commitNode struct {
 	// commit's ID is not kept here: sb.id reads it (from the
 	// commit-graph) for the few commits that need it.
 	Boundary, MultiplePaths, Uncommitted bool
+	// treeRead: the walk has looked a path up in the commit's tree, so
+	// the repository has it (lookUp asks no more).
+	treeRead bool
 	// pub is the detached copy handed to callers (publicCommit): it
 	// holds no reference into the scoreboard, so a kept Result keeps
 	// only its own records alive.
@@ -740,11 +743,26 @@ type parentLookup struct {
 	err    error
 }
 
-// lookUp looks o's path up in parent's tree into look, once.
+// lookUp looks o's path up in parent's tree into look, once. It is asked
+// where git diffs the two commits' trees (find_origin, its path not
+// passed by the changed-path filter), and git's diff reads o's commit's
+// tree first: a commit the walk reached without reading its tree (a
+// filter's "unchanged" from its child) dies here, as in git, when the
+// repository lacks that tree (a commit whose tree the walk has read
+// is not asked again).
 func (sb *scoreboard) lookUp(parent *commitNode, o *origin, look *parentLookup) error {
 	if !look.looked {
 		look.looked = true
+		if c := o.commit; !c.treeRead {
+			if look.err = sb.hist.requireTree(sb.hist.commits.Tree(c.tc), o.path); look.err != nil {
+				return look.err
+			}
+			c.treeRead = true
+		}
 		look.mode, look.id, look.found, look.err = sb.hist.treeEntry(sb.hist.commits.Tree(parent.tc), o.path)
+		if look.err == nil {
+			parent.treeRead = true
+		}
 	}
 	return look.err
 }
