@@ -263,28 +263,77 @@ func (t *Trees) find(tree oid.ID, name []byte, prefix *int) (lookupResult, error
 // cache: the lookup cache above already remembers what matters of each
 // tree, so caching the bytes would only add memory churn.
 func (t *Trees) readTree(tree oid.ID, n int) (body []byte, whole bool, err error) {
-	var typ object.Type
-	whole = true
-	if pr, ok := t.rd.(PrefixReader); ok && n > 0 {
-		typ, body, whole, err = pr.ReadPrefix(tree, n, t.findBuf[:0])
-	} else {
-		typ, body, err = t.rd.Read(tree, t.findBuf[:0])
+	return t.readPeeled(tree, func(id oid.ID) (typ object.Type, body []byte, whole bool, err error) {
+		whole = true
+		if pr, ok := t.rd.(PrefixReader); ok && n > 0 {
+			typ, body, whole, err = pr.ReadPrefix(id, n, t.findBuf[:0])
+		} else {
+			typ, body, err = t.rd.Read(id, t.findBuf[:0])
+		}
+		if err != nil {
+			return 0, nil, false, err
+		}
+		if cap(body) <= 1<<20 {
+			t.findBuf = body[:0]
+		}
+		if whole {
+			t.stats.TreesRead++
+		} else {
+			t.stats.TreePrefixes++
+		}
+		return typ, body, whole, nil
+	})
+}
+
+// readPeeled reads tree with read as git's tree reads take it
+// (read_object_with_reference, for tree diffs and path lookups alike): an
+// object that is a commit stands for the tree its first line names, a
+// tag for the object its first line names, read in turn. Anything else
+// is no tree to git, which dies "unable to read tree X" where it diffs
+// and finds no path where it looks one up: a MissingTreeError for tree,
+// as for a tree the repository lacks. (git peels without end; a chain of
+// maxPeels is taken for none.)
+func (t *Trees) readPeeled(tree oid.ID, read func(oid.ID) (object.Type, []byte, bool, error)) ([]byte, bool, error) {
+	id := tree
+	for peels := 0; ; peels++ {
+		typ, body, whole, err := read(id)
+		if err != nil {
+			return nil, false, treeReadError(tree, err)
+		}
+		if typ == object.Tree {
+			return body, whole, nil
+		}
+		next, ok := peelToTree(t.format, typ, body)
+		if !ok || peels == maxPeels {
+			return nil, false, &MissingTreeError{ID: tree, Err: fmt.Errorf("object %s is a %s: %w", id, typ, ErrNotTree)}
+		}
+		id = next
 	}
-	if err != nil {
-		return nil, false, treeReadError(tree, err)
+}
+
+// maxPeels bounds readPeeled's chain of commits and tags.
+const maxPeels = 64
+
+// peelToTree is the object a commit (its "tree" line) or a tag (its
+// "object" line) names at the start of body, as git's
+// read_object_with_reference reads it: the keyword and a full hex name
+// at the very start, whatever follows.
+func peelToTree(f oid.Format, typ object.Type, body []byte) (oid.ID, bool) {
+	var key string
+	switch typ {
+	case object.Commit:
+		key = "tree "
+	case object.Tag:
+		key = "object "
+	default:
+		return oid.ID{}, false
 	}
-	if cap(body) <= 1<<20 {
-		t.findBuf = body[:0]
+	hex := f.HexSize()
+	if len(body) < len(key)+hex || string(body[:len(key)]) != key {
+		return oid.ID{}, false
 	}
-	if whole {
-		t.stats.TreesRead++
-	} else {
-		t.stats.TreePrefixes++
-	}
-	if typ != object.Tree {
-		return nil, false, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
-	}
-	return body, whole, nil
+	id, err := oid.ParseHex(f, string(body[len(key):len(key)+hex]))
+	return id, err == nil
 }
 
 // prefixFor is how many bytes of the next tree at a level to read, after
@@ -310,13 +359,15 @@ const minTreePrefix = 1 << 10
 // leading part of rest, in which the remainder is looked up. It is the
 // uncached path for damaged or hand-made trees.
 func (t *Trees) lookupSlashed(tree oid.ID, rest []byte) (uint32, oid.ID, bool, error) {
-	typ, body, err := t.rd.Read(tree, nil)
+	body, _, err := t.readPeeled(tree, func(id oid.ID) (object.Type, []byte, bool, error) {
+		typ, body, err := t.rd.Read(id, nil)
+		if err == nil {
+			t.stats.TreesRead++
+		}
+		return typ, body, true, err
+	})
 	if err != nil {
-		return 0, oid.ID{}, false, treeReadError(tree, err)
-	}
-	t.stats.TreesRead++
-	if typ != object.Tree {
-		return 0, oid.ID{}, false, fmt.Errorf("object %s is a %s: %w", tree, typ, ErrNotTree)
+		return 0, oid.ID{}, false, err
 	}
 	it := object.NewTreeIter(t.format, body)
 	var e object.TreeEntry
@@ -397,18 +448,18 @@ func (t *Trees) readInto(id oid.ID, slot int) ([]byte, error) {
 	for len(t.bufs) <= slot {
 		t.bufs = append(t.bufs, nil)
 	}
-	typ, body, err := t.rd.Read(id, t.bufs[slot][:0])
-	if err != nil {
-		return nil, treeReadError(id, err)
-	}
-	t.stats.TreesRead++
-	if cap(body) <= 1<<20 {
-		t.bufs[slot] = body[:0]
-	}
-	if typ != object.Tree {
-		return nil, fmt.Errorf("object %s is a %s: %w", id, typ, ErrNotTree)
-	}
-	return body, nil
+	body, _, err := t.readPeeled(id, func(id oid.ID) (object.Type, []byte, bool, error) {
+		typ, body, err := t.rd.Read(id, t.bufs[slot][:0])
+		if err != nil {
+			return 0, nil, false, err
+		}
+		t.stats.TreesRead++
+		if cap(body) <= 1<<20 {
+			t.bufs[slot] = body[:0]
+		}
+		return typ, body, true, nil
+	})
+	return body, err
 }
 
 func (t *Trees) diff(a, b oid.ID, depth int, all bool, fn func(*Change) error) error {
