@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
@@ -290,6 +291,67 @@ func TestUnreadTreeMissingMatchesGit(t *testing.T) {
 		for _, dir := range []string{"c3-tree", "o1-tree"} {
 			for _, args := range [][]string{{"f"}, {"HEAD", "--", "f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "HEAD", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
+	}
+}
+
+// damageTreeTypeScript makes copies of a history of d/f and g whose trees
+// hold other objects: c2's d/ a blob (git's diff dies "unable to read
+// tree X"), HEAD's d/ a blob (git's lookup of the blamed path finds none)
+// and c2's d/ a commit (git's tree reads take a commit for the tree it
+// names, here c1's root tree).
+const damageTreeTypeScript = `git init -q r && cd r
+mkdir d
+for i in 1 2 3 4; do echo "v$i" >>d/f; echo "w$i" >>g; commit_all c$i; done
+cd ..
+obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
+swap() { rm -f "$1/$(obj $2)" && cp "r/$(obj $3)" "$1/$(obj $2)"; }
+cp -r r c2-blob && swap c2-blob $(git -C r rev-parse HEAD~2:d) $(git -C r rev-parse HEAD:g)
+cp -r r head-blob && swap head-blob $(git -C r rev-parse HEAD:d) $(git -C r rev-parse HEAD:g)
+cp -r r c2-commit && swap c2-commit $(git -C r rev-parse HEAD~2:d) $(git -C r rev-parse HEAD~3)
+`
+
+// TestTreeOfAnotherTypeMatchesGit: a tree whose object is of another type
+// is read as git's tree reads take it (read_object_with_reference): a
+// commit or a tag stands for what its first line names, anything else is
+// no tree, which git's diff dies of and its lookup of the blamed path
+// finds no path in.
+func TestTreeOfAnotherTypeMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-tree-type", format, damageTreeTypeScript)
+		for _, dir := range []string{"c2-blob", "head-blob", "c2-commit"} {
+			for _, args := range [][]string{{"d/f"}, {"HEAD", "--", "d/f"}, {"-p", "HEAD", "--", "d/f"}, {"--incremental", "HEAD", "--", "d/f"}, {"HEAD~1", "--", "d/f"}} {
+				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
+	}
+}
+
+// damageCycleScript makes a history whose ancestry loops: c2's object
+// holds c4's contents (tree and parent c3), so c3's parent leads back to
+// c3.
+const damageCycleScript = `git init -q r && cd r
+for i in 1 2 3 4 5; do echo "v$i" >>f; commit_all c$i; done
+cd ..
+obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
+cp -r r cycle && c2=$(git -C r rev-parse HEAD~3) && rm -f "cycle/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD~1))" "cycle/$(obj $c2)"
+`
+
+// TestHistoryCycleEnds: where a commit is its own ancestor (objects whose
+// contents name commits that lead back to them), git blame passes the
+// same lines around the loop for ever; goblame stops with one fatal line
+// that says so (status 128), under each walk that meets the loop.
+func TestHistoryCycleEnds(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-damage-cycle", format, damageCycleScript), "cycle")
+		for _, args := range [][]string{{"f"}, {"HEAD", "--", "f"}, {"-p", "HEAD", "--", "f"}, {"--incremental", "HEAD", "--", "f"}, {"-M", "-C", "HEAD", "--", "f"}, {"-L", "2,3", "HEAD", "--", "f"}, {"--first-parent", "HEAD", "--", "f"}} {
+			got := blameWithin(t, dir, format, 10*time.Second, args...)
+			stderr := string(got.Stderr)
+			if got.ExitCode != 128 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "fatal: ") || !strings.Contains(stderr, "is its own ancestor") {
+				t.Errorf("%s %v: exit %d, stderr %q: want 128 and one fatal line about the loop", format, args, got.ExitCode, stderr)
 			}
 		}
 	}

@@ -23,6 +23,9 @@ type commitNode struct {
 	// treeRead: the walk has looked a path up in the commit's tree, so
 	// the repository has it (lookUp asks no more).
 	treeRead bool
+	// visits counts the origins of the commit assign has taken lines
+	// from (see assign's bound).
+	visits int32
 	// pub is the detached copy handed to callers (publicCommit): it
 	// holds no reference into the scoreboard, so a kept Result keeps
 	// only its own records alive.
@@ -431,6 +434,15 @@ func (sb *scoreboard) assign() error {
 			suspect := firstWithSuspects(c)
 			if suspect == nil {
 				break
+			}
+			// Lines move from a commit to its parents only, so in a
+			// history without cycles no line comes to a commit twice,
+			// and each origin taken here brings lines new to c: more
+			// visits than the final image has lines mean that c is its
+			// own ancestor (objects whose contents name commits that
+			// lead back to them), where git loops for ever.
+			if c.visits++; int(c.visits) > max(len(sb.lineStarts)-1, 1) {
+				return &HistoryCycleError{Commit: sb.id(c)}
 			}
 			if err := sb.parse(c); err != nil {
 				return fmt.Errorf("could not parse commit %s: %w", sb.id(c), err)
@@ -895,6 +907,17 @@ func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
 	}
 	sb.lastBloomPath, sb.lastBloomKey = path, k
 	return k
+}
+
+// HistoryCycleError reports a commit the blame reached again from itself:
+// its ancestry loops (objects whose contents name commits that lead back
+// to them, which only damage or tampering makes). git loops for ever.
+type HistoryCycleError struct {
+	Commit oid.ID
+}
+
+func (e *HistoryCycleError) Error() string {
+	return "the history loops: commit " + e.Commit.String() + " is its own ancestor"
 }
 
 // DiffCacheError is a working-tree blame's parent tree that git's diff
