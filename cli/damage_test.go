@@ -329,6 +329,29 @@ func TestTreeOfAnotherTypeMatchesGit(t *testing.T) {
 	}
 }
 
+// damageCommitTypeScript makes a copy of a history of seven commits in
+// which c2's object holds a blob.
+const damageCommitTypeScript = `git init -q r && cd r
+for i in 1 2 3 4 5 6 7; do echo "v$i" >>f; commit_all c$i; done
+cd ..
+obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
+cp -r r c2-blob && c2=$(git -C r rev-parse HEAD~5) && rm -f "c2-blob/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD:f))" "c2-blob/$(obj $c2)"
+`
+
+// TestCommitOfAnotherTypeMatchesGit: a commit whose object is of another
+// type is git's "error: Object X not a commit" wherever git parses it: a
+// "~N" through it (then "bad revision"), the limiting walk of a range
+// below its bottom (which goes on), the blame's walk.
+func TestCommitOfAnotherTypeMatchesGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-damage-commit-type", format, damageCommitTypeScript), "c2-blob")
+		for _, args := range [][]string{{"HEAD", "--", "f"}, {"HEAD~6", "--", "f"}, {"HEAD~3..HEAD", "--", "f"}, {"--incremental", "HEAD~4..HEAD", "--", "f"}, {"--reverse", "HEAD~3..HEAD", "--", "f"}, {"-p", "HEAD~2", "--", "f"}} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+	}
+}
+
 // damageCycleScript makes a history whose ancestry loops: c2's object
 // holds c4's contents (tree and parent c3), so c3's parent leads back to
 // c3.

@@ -346,6 +346,15 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		res.unread[id] = true
 		res.before = append(res.before, "error: Could not read "+id.String())
 	}
+	if ok && typ != object.Commit && !res.unread[id] {
+		// repo_parse_commit's error for an object of another type
+		// (the same once).
+		if res.unread == nil {
+			res.unread = map[oid.ID]bool{}
+		}
+		res.unread[id] = true
+		res.before = append(res.before, "error: Object "+id.String()+" not a commit")
+	}
 	if !ok || typ != object.Commit {
 		return nil, false, nil
 	}

@@ -374,8 +374,13 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 					return err // git's parse_commit_gently dies of it
 				}
 				// Missing history below a boundary is fine; a pack git
-				// cannot use is reported at the lookup.
+				// cannot use is reported at the lookup, an object of
+				// another type as repo_parse_commit reports it, at each
+				// child that asks.
 				cs.reportLookup(err)
+				if errors.Is(err, ErrNotCommit) && cs.warn != nil {
+					cs.warn("error: Object " + cs.ID(p).String() + " not a commit")
+				}
 				continue
 			}
 			if len(p.Parents) > 0 {
