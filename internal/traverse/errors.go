@@ -53,11 +53,12 @@ func (e *GraphDeath) DiesInRead() bool { return true }
 func (e *GraphDeath) GitDeath() string { return e.Msg }
 
 // MissingTreeError is a tree the walk reads that the repository does not
-// have (its ID from a commit or a parent tree): git's tree diff dies of
+// have (its ID from a commit or a parent tree), or whose object git's
+// tree reads take for no tree (Trees.readPeeled): git's tree diff dies of
 // it, "unable to read tree X" (tree-walk.c's fill_tree_descriptor).
 type MissingTreeError struct {
 	ID  oid.ID
-	Err error // the read's error (odb.ErrNotFound)
+	Err error // the read's error (odb.ErrNotFound), or ErrNotTree's
 }
 
 func (e *MissingTreeError) Error() string { return fmt.Sprintf("reading tree %s: %v", e.ID, e.Err) }
