@@ -329,6 +329,43 @@ func TestTreeOfAnotherTypeMatchesGit(t *testing.T) {
 	}
 }
 
+// damagePeelLoopScript makes a copy of a history whose c2 root tree's
+// object holds c2 itself, which names that tree: git's tree read peels
+// the commit to its tree for ever.
+const damagePeelLoopScript = `git init -q r && cd r
+for i in 1 2 3 4; do echo "v$i" >>f; commit_all c$i; done
+cd ..
+obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
+cp -r r loop && t=$(git -C r rev-parse HEAD~2^{tree}) && rm -f "loop/$(obj $t)" && cp "r/$(obj $(git -C r rev-parse HEAD~2))" "loop/$(obj $t)"
+`
+
+// TestTreePeelLoopEnds: a tree whose object is a commit naming that same
+// tree makes git's tree read (read_object_with_reference) peel for ever,
+// in a diff and in the lookup of the blamed path alike; goblame stops
+// peeling after maxPeels and answers as git answers a tree it cannot
+// read: "unable to read tree X" in the walk, no path in the lookup.
+func TestTreePeelLoopEnds(t *testing.T) {
+	testgit.RequireGit(t)
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-peel-loop", format, damagePeelLoopScript)
+		dir := filepath.Join(root, "loop")
+		tree := strings.TrimSpace(testgit.Git(t, filepath.Join(root, "r"), format, "rev-parse", "HEAD~2^{tree}"))
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"HEAD", "--", "f"}, "fatal: unable to read tree " + tree + "\n"},
+			{[]string{"--incremental", "HEAD", "--", "f"}, "fatal: unable to read tree " + tree + "\n"},
+			{[]string{"HEAD~2", "--", "f"}, "fatal: no such path f in HEAD~2\n"},
+		} {
+			got := blameWithin(t, dir, format, 10*time.Second, c.args...)
+			if got.ExitCode != 128 || string(got.Stderr) != c.want {
+				t.Errorf("%s %v: exit %d, stderr %q; want 128, %q", format, c.args, got.ExitCode, got.Stderr, c.want)
+			}
+		}
+	}
+}
+
 // damageCommitTypeScript makes a copy of a history of seven commits in
 // which c2's object holds a blob.
 const damageCommitTypeScript = `git init -q r && cd r
