@@ -859,29 +859,31 @@ func parseLayer(path string, data []byte, format oid.Format) (*graphLayer, []str
 			if n > 0 {
 				last = binary.BigEndian.Uint32(bidx[4*(n-1):])
 			}
-			// The whole index is read once, and only for filters that
-			// are used (git/git's 85,000: 48 us in-process).
-			truncated := uint64(last) > uint64(len(filters))
-			usable := (s.version == 1 || s.version == 2) && s.numHashes != 0 && s.numHashes <= maxBloomHashes
-			ordered := usable && !truncated && nonDecreasing(bidx)
 			switch {
 			case s.version != 1 && s.version != 2:
 				// Unknown filter versions are ignored, as git does.
 			case s.numHashes == 0 || s.numHashes > maxBloomHashes:
 				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: Bloom filter settings use %d hashes; ignoring its Bloom filters", path, s.numHashes))
-			case s.version == 1 && !ordered:
-				// Truncated data or an index out of order: git 2.39.5
-				// reads the filters where the index says, without a
-				// word (rawContains).
-				l.bidx, l.bdat, l.bloom, l.bloomRaw = bidx, filters, s, true
-			case truncated:
-				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path Bloom data is truncated (%d of %d bytes); ignoring its Bloom filters", path, len(filters), last))
-			case !ordered:
-				warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path index is out of order; ignoring its Bloom filters", path))
 			default:
-				l.bidx = bidx
-				l.bdat = filters
-				l.bloom = s
+				// The whole index is read once, here (git/git's 85,000
+				// entries: 48 us in-process).
+				truncated := uint64(last) > uint64(len(filters))
+				ordered := !truncated && nonDecreasing(bidx)
+				switch {
+				case s.version == 1 && !ordered:
+					// Truncated data or an index out of order: git
+					// 2.39.5 reads the filters where the index says,
+					// without a word (rawContains).
+					l.bidx, l.bdat, l.bloom, l.bloomRaw = bidx, filters, s, true
+				case truncated:
+					warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path Bloom data is truncated (%d of %d bytes); ignoring its Bloom filters", path, len(filters), last))
+				case !ordered:
+					warnings = append(warnings, fmt.Sprintf("warning: commit-graph %s: changed-path index is out of order; ignoring its Bloom filters", path))
+				default:
+					l.bidx = bidx
+					l.bdat = filters
+					l.bloom = s
+				}
 			}
 		}
 	}
