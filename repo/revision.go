@@ -66,7 +66,7 @@ type resolver struct {
 	src       CommandParents
 	readLines []string
 	buf       []byte
-	unread    map[oid.ID]bool // commits reported missing
+	unread    map[oid.ID]bool // commits reported missing or not commits
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -337,23 +337,15 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	}
 	typ, data, err := res.readErr(id)
 	ok := err == nil
-	if errors.Is(err, odb.ErrNotFound) && !res.unread[id] {
-		// repo_parse_commit's error for a commit it cannot find, once:
-		// goblame may try a name twice where git resolves it once.
-		if res.unread == nil {
-			res.unread = map[oid.ID]bool{}
-		}
-		res.unread[id] = true
-		res.before = append(res.before, "error: Could not read "+id.String())
-	}
-	if ok && typ != object.Commit && !res.unread[id] {
-		// repo_parse_commit's error for an object of another type
-		// (the same once).
-		if res.unread == nil {
-			res.unread = map[oid.ID]bool{}
-		}
-		res.unread[id] = true
-		res.before = append(res.before, "error: Object "+id.String()+" not a commit")
+	// repo_parse_commit's errors for a commit it cannot find or that is
+	// of another type, once for each: goblame may try a name twice where
+	// git resolves it once.
+	switch {
+	case res.unread[id]:
+	case errors.Is(err, odb.ErrNotFound):
+		res.reportUnread(id, "error: Could not read "+id.String())
+	case ok && typ != object.Commit:
+		res.reportUnread(id, "error: Object "+id.String()+" not a commit")
 	}
 	if !ok || typ != object.Commit {
 		return nil, false, nil
@@ -366,6 +358,16 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 		return g, true, nil
 	}
 	return append([]oid.ID(nil), c.Parents...), true, nil
+}
+
+// reportUnread holds line, repo_parse_commit's error for the commit id,
+// and notes id as reported.
+func (res *resolver) reportUnread(id oid.ID, line string) {
+	if res.unread == nil {
+		res.unread = map[oid.ID]bool{}
+	}
+	res.unread[id] = true
+	res.before = append(res.before, line)
 }
 
 // graphParents is the parents of the commit id as git's parse_commit
