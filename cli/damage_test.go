@@ -260,6 +260,11 @@ func TestMissingObjectsMatchGit(t *testing.T) {
 	}
 }
 
+// looseObjectPathSh defines obj, a fixture script's shell function that
+// prints the path of the loose object named $1 under a repository.
+const looseObjectPathSh = `obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
+`
+
 // damageUnreadTreeScript makes copies of a history with a commit-graph
 // and changed-path filters, f changed in c1-c3 and c4 only, with one
 // root tree removed: c3's, which the walk reaches from o1 by the
@@ -305,8 +310,7 @@ const damageTreeTypeScript = `git init -q r && cd r
 mkdir d
 for i in 1 2 3 4; do echo "v$i" >>d/f; echo "w$i" >>g; commit_all c$i; done
 cd ..
-obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
-swap() { rm -f "$1/$(obj $2)" && cp "r/$(obj $3)" "$1/$(obj $2)"; }
+` + looseObjectPathSh + `swap() { rm -f "$1/$(obj $2)" && cp "r/$(obj $3)" "$1/$(obj $2)"; }
 cp -r r c2-blob && swap c2-blob $(git -C r rev-parse HEAD~2:d) $(git -C r rev-parse HEAD:g)
 cp -r r head-blob && swap head-blob $(git -C r rev-parse HEAD:d) $(git -C r rev-parse HEAD:g)
 cp -r r c2-commit && swap c2-commit $(git -C r rev-parse HEAD~2:d) $(git -C r rev-parse HEAD~3)
@@ -335,8 +339,7 @@ func TestTreeOfAnotherTypeMatchesGit(t *testing.T) {
 const damagePeelLoopScript = `git init -q r && cd r
 for i in 1 2 3 4; do echo "v$i" >>f; commit_all c$i; done
 cd ..
-obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
-cp -r r loop && t=$(git -C r rev-parse HEAD~2^{tree}) && rm -f "loop/$(obj $t)" && cp "r/$(obj $(git -C r rev-parse HEAD~2))" "loop/$(obj $t)"
+` + looseObjectPathSh + `cp -r r loop && t=$(git -C r rev-parse HEAD~2^{tree}) && rm -f "loop/$(obj $t)" && cp "r/$(obj $(git -C r rev-parse HEAD~2))" "loop/$(obj $t)"
 `
 
 // TestTreePeelLoopEnds: a tree whose object is a commit naming that same
@@ -371,8 +374,7 @@ func TestTreePeelLoopEnds(t *testing.T) {
 const damageCommitTypeScript = `git init -q r && cd r
 for i in 1 2 3 4 5 6 7; do echo "v$i" >>f; commit_all c$i; done
 cd ..
-obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
-cp -r r c2-blob && c2=$(git -C r rev-parse HEAD~5) && rm -f "c2-blob/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD:f))" "c2-blob/$(obj $c2)"
+` + looseObjectPathSh + `cp -r r c2-blob && c2=$(git -C r rev-parse HEAD~5) && rm -f "c2-blob/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD:f))" "c2-blob/$(obj $c2)"
 `
 
 // TestCommitOfAnotherTypeMatchesGit: a commit whose object is of another
@@ -395,8 +397,7 @@ func TestCommitOfAnotherTypeMatchesGit(t *testing.T) {
 const damageCycleScript = `git init -q r && cd r
 for i in 1 2 3 4 5; do echo "v$i" >>f; commit_all c$i; done
 cd ..
-obj() { echo .git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-); }
-cp -r r cycle && c2=$(git -C r rev-parse HEAD~3) && rm -f "cycle/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD~1))" "cycle/$(obj $c2)"
+` + looseObjectPathSh + `cp -r r cycle && c2=$(git -C r rev-parse HEAD~3) && rm -f "cycle/$(obj $c2)" && cp "r/$(obj $(git -C r rev-parse HEAD~1))" "cycle/$(obj $c2)"
 `
 
 // TestHistoryCycleEnds: where a commit is its own ancestor (objects whose
