@@ -14,7 +14,9 @@ or inserted, or the file cut), runs six blames with git and with
 GOBLAME, and prints the cases whose exit status, standard output or
 standard error differ (output is not compared for a failed
 --incremental blame), then counts. SRCS (space-separated) picks the
-repositories. The same SEED gives the same cases; KEEP=N keeps case N's
+repositories, KINDS the damage ("flip trunc insert zero", and "delete"
+and "swap" for a loose object's file deleted or replaced by another
+object's). The same SEED gives the same cases; KEEP=N keeps case N's
 repository in WORKDIR/caseN.
 
 Nothing here runs in the tests: it finds cases, which then go into a
@@ -26,6 +28,10 @@ GB, seed, n = os.path.abspath(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 work = sys.argv[4] if len(sys.argv) > 4 else "/tmp/damagefuzz"
 srcs = os.environ.get("SRCS", "loose packed").split()
 keep = int(os.environ.get("KEEP", "-1"))
+# KINDS picks the damage: a byte flipped, the file cut, bytes inserted or
+# zeroed (the default, flips twice as likely), or a loose object's file
+# deleted or replaced by another object's ("delete", "swap").
+kinds = os.environ.get("KINDS", "flip flip trunc insert zero").split()
 env = dict(os.environ, GOBLAME_CACHE="off", GIT_CONFIG_NOSYSTEM="1", HOME=os.path.join(work, "home"),
            TZ="UTC", LANG="C", GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@e")
 ARGS = [["a.txt"], ["HEAD", "--", "b.txt"], ["-p", "HEAD~3", "--", "a.txt"],
@@ -124,8 +130,21 @@ for k in range(n):
     p = rng.choice(files)
     os.chmod(p, 0o644)
     d = bytearray(open(p, "rb").read())
-    kind = rng.choice(["flip", "flip", "trunc", "insert", "zero"]) if d else "insert"
-    if kind == "flip":
+    kind = rng.choice(kinds) if d else "insert"
+    loose = [f for f in files if os.path.basename(os.path.dirname(f)) not in ("info", "pack")
+             and os.path.dirname(os.path.dirname(f)).endswith("objects")]
+    if kind in ("delete", "swap") and loose:
+        p = rng.choice(loose)
+        os.chmod(p, 0o644)
+        d = bytearray(open(p, "rb").read())
+    elif kind in ("delete", "swap"):
+        kind = "flip"  # no loose objects here
+    if kind == "delete":
+        os.remove(p)
+    elif kind == "swap":
+        # another object's file in its place: valid zlib, the wrong contents
+        d = bytearray(open(rng.choice([f for f in loose if f != p] or [p]), "rb").read())
+    elif kind == "flip":
         i = rng.randrange(len(d)); d[i] ^= 1 << rng.randrange(8)
     elif kind == "trunc":
         d = d[:rng.randrange(len(d))]
@@ -133,7 +152,8 @@ for k in range(n):
         i = rng.randrange(len(d) + 1); d[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
     else:
         i = rng.randrange(len(d)); m = rng.randint(1, 16); d[i:i + m] = bytes(len(d[i:i + m]))
-    open(p, "wb").write(d)
+    if kind != "delete":
+        open(p, "wb").write(d)
     if k == keep:
         shutil.rmtree(os.path.join(work, f"case{k}"), ignore_errors=True)
         shutil.copytree(dst, os.path.join(work, f"case{k}"), symlinks=True)
@@ -142,7 +162,14 @@ for k in range(n):
         try:
             g = subprocess.run(["git", "blame"] + a, cwd=dst, env=env, capture_output=True, timeout=20)
         except subprocess.TimeoutExpired:
-            stats["git-timeout"] += 1
+            # git hangs (a loop in the history, a tree peeled in a loop):
+            # goblame must still answer
+            try:
+                subprocess.run([GB] + a, cwd=dst, env=env, capture_output=True, timeout=20)
+                stats["git-timeout"] += 1
+            except subprocess.TimeoutExpired:
+                print(f"[{k}] {what} {' '.join(a)}: goblame TIMEOUT (git too)")
+                stats["goblame-timeout"] += 1
             continue
         try:
             b = subprocess.run([GB] + a, cwd=dst, env=env, capture_output=True, timeout=20)
