@@ -180,3 +180,27 @@ func BenchmarkReadCached(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHas asks whether the repository has each of its objects in
+// turn (blame asks it of the trees of commits reached without a read,
+// see blamecore's lookUp); reported per object.
+func BenchmarkHas(b *testing.B) {
+	objects, format, _, _ := benchRepo(b)
+	db, err := Open(objects, format, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ids := allObjects(b, db)
+	r := db.NewReader()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if !r.Has(ids[i]) {
+			b.Fatalf("%s: not found", ids[i])
+		}
+		if i++; i == len(ids) {
+			i = 0
+		}
+	}
+}
