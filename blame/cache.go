@@ -152,7 +152,7 @@ const (
 
 // usesCache says how this blame may use the cache.
 func (b *run) usesCache(core *blamecore.Options, req blamecore.Request, historyRewritten bool) cacheUse {
-	if b.r.cacheArea == nil || b.opts.NoCache || historyRewritten || core.Reverse {
+	if b.r.cacheArea == nil || b.opts.NoCache || historyRewritten || core.Reverse || core.SimplifyByDecoration {
 		return noCache
 	}
 	if !b.opts.NoTextConv {

@@ -370,6 +370,16 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core.NoFollow = opts.NoFollow
 	core.Reverse = opts.Reverse
 	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry
+	if opts.SimplifyByDecoration {
+		core.SimplifyByDecoration, core.Sparse = true, opts.Sparse
+		core.Decorations = func() (func(oid.ID) bool, error) {
+			dec, err := b.decorations()
+			if err != nil {
+				return nil, err
+			}
+			return func(id oid.ID) bool { return dec[id] }, nil
+		}
+	}
 	core.Move = opts.Move || opts.CopyLevel > 0
 	core.CopyLevel = opts.CopyLevel
 	core.MoveScore = opts.MoveScore
@@ -523,7 +533,7 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
 	}
 	if err != nil {
-		return nil, err
+		return nil, shortBadObject(err, display)
 	}
 	for i := range revs {
 		if short, ok := display[revs[i].Name]; ok {
@@ -591,7 +601,7 @@ func (b *run) revisionsEach(words []string, display map[string]string) ([]repo.R
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, shortBadObject(err, display)
 		}
 		for _, rv := range rs {
 			if !b.opts.WalkReflogs || rv.Type != object.Commit {
@@ -608,6 +618,21 @@ func (b *run) revisionsEach(words []string, display map[string]string) ([]repo.R
 		}
 	}
 	return revs, nil
+}
+
+// shortBadObject gives a ref listed by --branches, --tags or --remotes
+// the name git shows for it in "bad object X" (the category's prefix
+// stripped: git lists them so).
+func shortBadObject(err error, display map[string]string) error {
+	var re *repo.Error
+	if errors.As(err, &re) {
+		if full, ok := strings.CutPrefix(re.Msg, "bad object "); ok {
+			if short, ok := display[full]; ok {
+				re.Msg = "bad object " + short
+			}
+		}
+	}
+	return err
 }
 
 // TopPath resolves a file name git opens after changing to the top of

@@ -79,6 +79,16 @@ type Options struct {
 	// goblame.
 	AncestryPath        bool
 	AncestryPathCommits []string
+	// SimplifyByDecoration is --simplify-by-decoration: blame passes
+	// from each commit to the nearest commits below it that a ref (or
+	// HEAD, a replace ref or a graft) names, or roots, as git's merge
+	// simplification rewrites the parents its walk follows; each line is
+	// blamed on one of those (or on the commit blamed, or a boundary).
+	SimplifyByDecoration bool
+	// Sparse is --sparse: with SimplifyByDecoration, a commit with one
+	// parent is never passed over, whether a ref names it or not (git's
+	// history that is not dense). Without it, it changes nothing.
+	Sparse bool
 	// WalkReflogs is -g (--walk-reflogs): git hands the commits the
 	// revisions name to its reflog walk, which blame does not use, so
 	// they are not blamed (a tag or another object named stays): with

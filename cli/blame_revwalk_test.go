@@ -173,17 +173,15 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	}
 }
 
-// TestRefusedRevisionOptions: --simplify-by-decoration, which goblame
-// does not model, is refused with status 128 and a line that names it,
-// never answered otherwise, and so is --alternate-refs where the
-// repository has alternate object directories; the git shim leaves both
-// to git.
+// TestRefusedRevisionOptions: --alternate-refs where the repository has
+// alternate object directories, which goblame does not model, is refused
+// with status 128 and a line that names it, never answered otherwise; the
+// git shim leaves it to git.
 func TestRefusedRevisionOptions(t *testing.T) {
 	dirs := fixtureDirs(t, "ancestry", ancestryScript)
 	dir := dirs[oid.SHA1]
 	shared := filepath.Join(filepath.Dir(dir), "shared")
 	for _, c := range []struct{ dir, opt, why string }{
-		{dir, "--simplify-by-decoration", ""},
 		{shared, "--alternate-refs", " with alternate object directories"},
 	} {
 		for _, args := range [][]string{{c.opt, "HEAD", "--", "file"}, {c.opt, "--", "file"}, {"-p", c.opt, "file"}} {
@@ -201,7 +199,7 @@ func TestRefusedRevisionOptions(t *testing.T) {
 			t.Errorf("git blame HEAD -- %s through the shim: left to git (%s)", c.opt, p.reason)
 		}
 	}
-	if len(gitRevisionOptions) != 2 {
-		t.Errorf("the shim leaves %q to git; this test covers two", gitRevisionOptions)
+	if len(gitRevisionOptions) != 1 {
+		t.Errorf("the shim leaves %q to git; this test covers one", gitRevisionOptions)
 	}
 }

@@ -56,7 +56,8 @@ type RevOptions struct {
 	AncestryPath           bool     // --ancestry-path (the range's bottoms)
 	AncestryPathBottoms    []string // the <commit> values of --ancestry-path=<commit>
 	SimplifyMerges         bool     // --simplify-merges, --simplify-by-decoration
-	SimplifyByDecoration   bool     // --simplify-by-decoration (refused: git rewrites the walk's parents)
+	SimplifyByDecoration   bool     // --simplify-by-decoration: git rewrites the walk's parents
+	Sparse                 bool     // --sparse (--dense: false): with --simplify-by-decoration, every one-parent commit counts
 	TopoOrder              bool     // --topo-order, --date-order, --author-date-order, --graph, --simplify-*, --early-output
 	// Limited is set by options that make prepare_revision_walk run
 	// limit_list over the whole history: --children (and so --reverse),
@@ -354,7 +355,11 @@ func (r *revParser) flagOption(arg string) (int, error, bool) {
 		rev.TopoOrder = true
 	case "--parents":
 		rev.rewriteParents = true
-	case "--dense", "--sparse", "--in-commit-order", "--remove-empty", "--merges",
+	case "--sparse":
+		rev.Sparse = true
+	case "--dense":
+		rev.Sparse = false
+	case "--in-commit-order", "--remove-empty", "--merges",
 		"--no-merges", "--no-min-parents", "--no-max-parents", "--boundary", "--left-right",
 		"--count", "--objects", "--objects-edge", "--objects-edge-aggressive",
 		"--verify-objects", "--unpacked", "--no-kept-objects", "-r", "-t", "-v",

@@ -416,6 +416,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		OutputEncoding:   "",
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
+	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
 	opts.WalkReflogs, opts.IgnoreMissing = a.Rev.WalkReflogs, a.Rev.IgnoreMissing
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic
@@ -450,13 +451,6 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 			// now; this is for one a later git adds.)
 			return opts, die("goblame does not support the revision option %s", w)
 		}
-	}
-	if a.Rev.SimplifyByDecoration {
-		// git rewrites the parents the walk follows to the nearest
-		// commits a ref names (simplify_merges), and blames across
-		// them; goblame does not, and refuses rather than answer
-		// otherwise.
-		return opts, die("goblame does not support the revision option %s", "--simplify-by-decoration")
 	}
 	if a.NoDashDash {
 		for _, w := range opts.Revisions {

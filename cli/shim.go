@@ -43,7 +43,7 @@ import (
 // GIT_TRACE_<x>, GIT_TRACE2, GIT_TRACE2_EVENT, GIT_TRACE2_PERF),
 // GIT_PAGER_IN_USE (which git's auto colours and dates treat as a
 // terminal), the revision options goblame does not answer everywhere
-// (gitRevisionOptions: --simplify-by-decoration, --alternate-refs), and
+// (gitRevisionOptions: --alternate-refs), and
 // --bare on a repository whose core.worktree gives it a
 // work tree or cannot be opened (git's --bare then has no work tree and
 // looks at no core.worktree, unless core.bare says false).
@@ -242,13 +242,12 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 }
 
 // gitRevisionOptions are the revision options git blame takes that goblame
-// does not answer as git does everywhere: --simplify-by-decoration, which
-// it refuses, and --alternate-refs, which it refuses where the repository
-// has alternate object directories (git runs a command in each to list
-// their refs). A blame command line with one goes to git. (A word that
-// only looks like one, the value of an option or a path, sends it to git
-// too, which answers as it would have.)
-var gitRevisionOptions = []string{"--simplify-by-decoration", "--alternate-refs"}
+// does not answer as git does everywhere: --alternate-refs, which it
+// refuses where the repository has alternate object directories (git runs
+// a command in each to list their refs). A blame command line with one
+// goes to git. (A word that only looks like one, the value of an option
+// or a path, sends it to git too, which answers as it would have.)
+var gitRevisionOptions = []string{"--alternate-refs"}
 
 // tracing reports whether the variable k=v turns on one of git's traces
 // (trace.c's trace_want, trace2's target variables). GIT_TRACE_BARE,

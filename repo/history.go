@@ -92,7 +92,10 @@ func (r *Repository) replacements() (map[oid.ID]oid.ID, error) {
 	}
 	m := map[oid.ID]oid.ID{}
 	hexLen := r.Format.HexSize()
-	err = r.refStore().forEachRef(r.ReplaceRefBase(), func(name string, id oid.ID) error {
+	base := r.ReplaceRefBase()
+	err = r.refStore().forEachRef(base, func(name string, id oid.ID) error {
+		// (git names the ref without the base in its messages.)
+		name = strings.TrimPrefix(name, base)
 		last := name[strings.LastIndexByte(name, '/')+1:]
 		if len(last) < hexLen {
 			r.warn("warning: bad replace ref name: " + name)

@@ -124,6 +124,13 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 		res.lookupID = id
 		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
 	}
+	if typ == object.Commit {
+		// get_reference parses it, which reads the grafts (and
+		// prints their hint before a later argument's death).
+		if err := res.loadParents(); err != nil {
+			return nil, false, err
+		}
+	}
 	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg}), true, nil
 }
 

@@ -305,35 +305,46 @@ func (res *resolver) commitReference(id oid.ID) (oid.ID, bool) {
 	return c, ok
 }
 
+// loadParents reads the command's grafts and shallow boundary the first
+// time a resolution parses a commit (git's parse_commit_buffer looks the
+// commit up among the grafts, which reads them).
+func (res *resolver) loadParents() error {
+	if res.loaded {
+		return nil
+	}
+	res.loaded = true
+	// git prints the grafts' hint as it reads them: before the
+	// lines and the death of a revision that fails, after the
+	// warnings so far (an ambiguous ref name's). With nothing held
+	// for a death yet, it goes out now through the command's
+	// Print; else after what is held, among the error's Before
+	// lines, or through Print once the resolution succeeded.
+	read := res.src.Read
+	if read == nil {
+		read = res.r.EffectiveParents
+	}
+	p, msgs, err := read()
+	if res.src.Print != nil && len(res.before) == 0 && res.lookupErr == nil {
+		for _, l := range msgs {
+			res.src.Print(l)
+		}
+	} else {
+		res.before = append(res.before, msgs...)
+		res.readLines = msgs
+	}
+	if err != nil {
+		return fatalError{err}
+	}
+	res.parents = p
+	return nil
+}
+
 // commitParents returns the parents of a commit as git sees them: the
 // object's parent lines unless info/grafts or the shallow file say
 // otherwise.
 func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
-	if !res.loaded {
-		res.loaded = true
-		// git prints the grafts' hint as it reads them: before the
-		// lines and the death of a revision that fails, after the
-		// warnings so far (an ambiguous ref name's). With nothing held
-		// for a death yet, it goes out now through the command's
-		// Print; else after what is held, among the error's Before
-		// lines, or through Print once the resolution succeeded.
-		read := res.src.Read
-		if read == nil {
-			read = res.r.EffectiveParents
-		}
-		p, msgs, err := read()
-		if res.src.Print != nil && len(res.before) == 0 && res.lookupErr == nil {
-			for _, l := range msgs {
-				res.src.Print(l)
-			}
-		} else {
-			res.before = append(res.before, msgs...)
-			res.readLines = msgs
-		}
-		if err != nil {
-			return nil, false, fatalError{err}
-		}
-		res.parents = p
+	if err := res.loadParents(); err != nil {
+		return nil, false, err
 	}
 	typ, data, err := res.readErr(id)
 	ok := err == nil

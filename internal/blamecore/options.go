@@ -52,6 +52,18 @@ type Options struct {
 	AncestryPath bool
 	// AncestryBottoms are the commits --ancestry-path=<commit> named.
 	AncestryBottoms []AncestryBottom
+	// SimplifyByDecoration is --simplify-by-decoration: blame goes from
+	// each commit to the nearest ones below it that a ref names (or roots),
+	// as git's merge simplification rewrites the parents
+	// (traverse.LimitOptions). Decorations loads what tells the
+	// commits refs name (git's name decorations: every ref and HEAD,
+	// tags peeled, replaced and grafted commits); it is called where
+	// git loads them, when the walk first asks.
+	SimplifyByDecoration bool
+	Decorations          func() (func(oid.ID) bool, error)
+	// Sparse is --sparse: with SimplifyByDecoration, every commit with
+	// one parent changes something (git's dense off).
+	Sparse bool
 
 	// Ignore lists commits whose changes are re-attributed to their
 	// parents (--ignore-rev, --ignore-revs-file).

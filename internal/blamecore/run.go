@@ -174,7 +174,12 @@ func New(ctx context.Context, hist *History, format oid.Format, req Request, opt
 	// final version (working tree, --contents) keeps them too, as in git:
 	// the pseudo commit is never asked (findOrigin compares its blob with
 	// the parent's tree entry), only the commits below it.
-	if hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() {
+	//
+	// Under --simplify-by-decoration the first parent is the rewritten
+	// one, of which a commit's filter knows nothing: git asks it all the
+	// same (and may pass lines on past their change), but not under -C,
+	// and neither may goblame then.
+	if hist.commits.Graph() == nil || !hist.commits.Graph().HasBloom() || (opts.SimplifyByDecoration && opts.CopyLevel > 0) {
 		sb.useBloom = false
 	} else {
 		sb.useBloom = opts.UseBloom
@@ -369,9 +374,10 @@ func (sb *scoreboard) limit(req Request) error {
 	for _, b := range sb.opts.AncestryBottoms {
 		ancestry = append(ancestry, traverse.AncestryBottom{Commit: sb.hist.commits.Lookup(b.ID), Named: b.Named})
 	}
-	if sb.opts.AncestryPath || len(ancestry) > 0 {
-		// Commits off the path become boundaries: what the cache's
-		// snapshots say of a commit's lines may not hold.
+	if sb.opts.AncestryPath || len(ancestry) > 0 || sb.opts.SimplifyByDecoration {
+		// Commits off the path become boundaries, or parents are
+		// rewritten: what the cache's snapshots say of a commit's
+		// lines may not hold.
 		sb.hasBottoms = true
 	}
 	if sb.final.Uncommitted {
@@ -392,9 +398,14 @@ func (sb *scoreboard) limit(req Request) error {
 
 		AncestryPath:    sb.opts.AncestryPath,
 		AncestryBottoms: ancestry,
+
+		SimplifyByDecoration: sb.opts.SimplifyByDecoration,
+		Sparse:               sb.opts.Sparse,
+		Decorated:            sb.decorated,
+		EmptyTree:            sb.emptyRootTree,
 	})
 	if err != nil {
-		return err
+		return sb.limitFailed(err)
 	}
 	sb.marks = marks
 	if sb.opts.Reverse && !req.ReverseEnd.IsZero() {
@@ -407,6 +418,56 @@ func (sb *scoreboard) limit(req Request) error {
 		}
 	}
 	return nil
+}
+
+// decorated reports whether a ref names c (--simplify-by-decoration),
+// loading the decorations the first time.
+func (sb *scoreboard) decorated(c *traverse.Commit) (bool, error) {
+	if sb.isDecorated == nil {
+		if sb.opts.Decorations == nil {
+			return false, nil
+		}
+		f, err := sb.opts.Decorations()
+		if err != nil {
+			return false, err
+		}
+		sb.isDecorated = f
+	}
+	return sb.isDecorated(sb.hist.commits.ID(c)), nil
+}
+
+// errTreeHasFile stops emptyRootTree's diff at the first file.
+var errTreeHasFile = errors.New("tree has a file")
+
+// emptyRootTree reports whether root commit c's tree holds no file, in
+// any subtree (git's rev_same_tree_as_empty: a recursive diff against
+// the empty tree that finds nothing).
+func (sb *scoreboard) emptyRootTree(c *traverse.Commit) (bool, error) {
+	err := sb.hist.trees.DiffTrees(oid.ID{}, sb.hist.commits.Tree(c), func(*traverse.Change) error { return errTreeHasFile })
+	if err == errTreeHasFile {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// limitFailed reports a limiting pass's failure as git does: a parent it
+// could not parse is reported as parse_commit reports it, then git dies
+// "revision walk setup failed" or, simplifying, "cannot simplify commit
+// X (because of P)"; damage is fatal with its own message.
+func (sb *scoreboard) limitFailed(err error) error {
+	var setup *traverse.WalkSetupError
+	var simplify *traverse.SimplifyError
+	switch {
+	case errors.As(err, &simplify):
+		if fatal := sb.reportUnparsed(simplify.Parent, simplify.Err); fatal != nil {
+			return fatal
+		}
+	case errors.As(err, &setup):
+		if fatal := sb.reportUnparsed(setup.Parent, setup.Err); fatal != nil {
+			return fatal
+		}
+	}
+	return err
 }
 
 // result sorts and coalesces the guilty entries.

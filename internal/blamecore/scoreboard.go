@@ -125,6 +125,9 @@ type scoreboard struct {
 	lastBloomPath   string                        // bloomKey's last answer
 	lastBloomKey    *traverse.BloomKey
 	useBloom        bool
+	// isDecorated tells the commits refs name, once loaded
+	// (--simplify-by-decoration: scoreboard.decorated).
+	isDecorated func(oid.ID) bool
 
 	ignore map[oid.ID]bool
 	// hasBottoms: the command line named a range bottom (^A, A..B) or
@@ -221,6 +224,13 @@ func (sb *scoreboard) markParentsUninteresting(c *commitNode) {
 // parse_commit does: a missing or malformed commit is reported as an
 // error line and skipped; damage to the object database is fatal.
 func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
+	return sb.reportUnparsed(sb.id(c), err)
+}
+
+// reportUnparsed writes what git's parse_commit says of commit id, which
+// could not be parsed (err), and returns nil; or returns the error where
+// git dies of it (damage to the object database).
+func (sb *scoreboard) reportUnparsed(id oid.ID, err error) error {
 	var corrupt *odb.CorruptError
 	var format *object.FormatError
 	var unusable *odb.LookupError
@@ -234,17 +244,17 @@ func (sb *scoreboard) parseFailed(c *commitNode, err error) error {
 		for _, l := range odb.LookupLines(err, 1) {
 			sb.warn(l)
 		}
-		sb.warn("error: Could not read " + sb.id(c).String())
+		sb.warn("error: Could not read " + id.String())
 	case errors.As(err, &corrupt):
 		return err
 	case errors.Is(err, odb.ErrNotFound):
-		sb.warn("error: Could not read " + sb.id(c).String())
+		sb.warn("error: Could not read " + id.String())
 	case errors.Is(err, traverse.ErrNotCommit):
-		sb.warn("error: Object " + sb.id(c).String() + " not a commit")
+		sb.warn("error: Object " + id.String() + " not a commit")
 	case errors.As(err, &format) && strings.Contains(format.Msg, "parent"):
-		sb.warn("error: bad parents in commit " + sb.id(c).String())
+		sb.warn("error: bad parents in commit " + id.String())
 	case errors.As(err, &format):
-		sb.warn("error: bogus commit object " + sb.id(c).String())
+		sb.warn("error: bogus commit object " + id.String())
 	default:
 		return err
 	}

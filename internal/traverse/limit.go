@@ -22,6 +22,9 @@ const (
 	// flagTmp is TMP_MARK, limitToAncestry's mark of the bottoms and the
 	// commits that reach one.
 	flagTmp
+	// flagTreesame is TREESAME: a commit that changes nothing, under
+	// --simplify-by-decoration (simplify.go).
+	flagTreesame
 )
 
 // ErrNoAncestryBottoms is git's death when --ancestry-path (without a
@@ -87,7 +90,31 @@ type LimitOptions struct {
 	// Either forces the limiting pass.
 	AncestryPath    bool
 	AncestryBottoms []AncestryBottom
+	// SimplifyByDecoration (--simplify-by-decoration) rewrites the
+	// parents of the commits of the limiting pass as git's
+	// simplify_merges does, where a commit changes something if
+	// Decorated says a ref names it and a root commit if EmptyTree says
+	// its tree holds a file (simplify.go); it forces the limiting pass.
+	// Blame then follows the rewritten Commit.Parents.
+	SimplifyByDecoration bool
+	Decorated            func(*Commit) (bool, error)
+	EmptyTree            func(*Commit) (bool, error)
+	// Sparse (--sparse) makes every commit with one parent change
+	// something under SimplifyByDecoration (git's dense off).
+	Sparse bool
 }
+
+// WalkSetupError is a parent of an interesting commit that the limiting
+// pass cannot parse: git reports the parse's error (Err) and dies
+// "revision walk setup failed".
+type WalkSetupError struct {
+	Parent oid.ID
+	Err    error
+}
+
+func (e *WalkSetupError) Error() string { return "revision walk setup failed" }
+
+func (e *WalkSetupError) Unwrap() error { return e.Err }
 
 // AncestryBottom is a commit --ancestry-path=<commit> named.
 type AncestryBottom struct {
@@ -226,7 +253,7 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 			m.set(c, flagUninteresting|flagBottom)
 		}
 	}
-	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0
+	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0 || opts.SimplifyByDecoration
 	var start []*Commit
 	for i, c := range commits {
 		parse := cs.Parse
@@ -249,8 +276,13 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 		return m, nil
 	}
 	m.limited = true
-	if err := m.limitList(start, opts); err != nil {
+	if err := m.limitList(start, &opts); err != nil {
 		return nil, err
+	}
+	if opts.SimplifyByDecoration {
+		if err := m.simplifyMerges(opts.FirstParent); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Children {
 		m.setChildren()
@@ -262,7 +294,7 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 // uses is a queue ordered by date with insertion order breaking ties
 // (commit_list_insert_by_date inserts after equal dates, and the initial
 // list is sorted stably), which is exactly Queue.
-func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
+func (m *Marks) limitList(start []*Commit, opts *LimitOptions) error {
 	var bottoms []*Commit
 	if opts.AncestryPath || len(opts.AncestryBottoms) > 0 {
 		for _, b := range opts.AncestryBottoms {
@@ -294,7 +326,7 @@ func (m *Marks) limitList(start []*Commit, opts LimitOptions) error {
 		if opts.HasSince && c.Time < opts.Since {
 			m.set(c, flagUninteresting)
 		}
-		if err := m.processParents(c, &q, opts.FirstParent); err != nil {
+		if err := m.processParents(c, &q, opts); err != nil {
 			return err
 		}
 		if m.Uninteresting(c) {
@@ -359,8 +391,9 @@ func (m *Marks) limitToAncestry(bottoms []*Commit) {
 	}
 }
 
-// processParents is revision.c's process_parents without path pruning.
-func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
+// processParents is revision.c's process_parents; its path pruning is
+// --simplify-by-decoration's (tryToSimplify).
+func (m *Marks) processParents(c *Commit, q *Queue, opts *LimitOptions) error {
 	cs := m.commits
 	if m.get(c)&flagAdded != 0 {
 		return nil
@@ -394,11 +427,16 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 		}
 		return nil
 	}
+	if opts.SimplifyByDecoration {
+		if err := m.tryToSimplify(c, opts); err != nil {
+			return err
+		}
+	}
 	// An interesting commit passes ANCESTRY_PATH on to its parents.
 	pass := m.get(c) & flagAncestryPath
 	for _, p := range c.Parents {
 		if err := cs.Parse(p); err != nil {
-			return fmt.Errorf("parent %s of %s: %w", cs.ID(p), cs.ID(c), err)
+			return &WalkSetupError{Parent: cs.ID(p), Err: err}
 		}
 		if pass != 0 {
 			m.set(p, pass)
@@ -407,7 +445,7 @@ func (m *Marks) processParents(c *Commit, q *Queue, firstParent bool) error {
 			m.set(p, flagSeen)
 			q.Push(p)
 		}
-		if firstParent {
+		if opts.FirstParent {
 			break
 		}
 	}

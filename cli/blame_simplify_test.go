@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/goblame/goblame/internal/testgit"
+)
+
+// simplifyScript makes a history for --simplify-by-decoration: tags
+// (annotated, light, a tag of a tag) and branches on some commits, merged
+// branches with and without a ref on their commits, an unrelated history
+// merged, a root with an empty tree merged with -s ours, an octopus, a
+// remote-tracking ref, a notes ref, and a last commit that changes
+// another file (so its changed-path filter says "file" did not change
+// from its first parent, which the simplification rewrites). Every line
+// of "file" is changed by one commit. Beside r: graph (r with a
+// commit-graph and changed-path filters), replaced (a commit replaced),
+// shallow (a shallow clone), odd (a ref to a missing object, a replace
+// ref that names no object, info/grafts) and missing (a side branch's
+// commit deleted).
+const simplifyScript = `git init -q r && cd r
+seq 1 32 | sed 's/^/line /' >file
+echo base >other.txt
+commit_all R
+edit () { sed -i "s/^line $1\$/line $1 $2/" file; commit_all "$2"; }
+edit 2 A
+edit 4 B
+git tag -a -m "tag B" vB
+git checkout -q -b topic
+edit 6 T1
+edit 8 T2
+git tag t2
+edit 10 T3
+git checkout -q main
+edit 12 C
+test_tick
+git merge -q --no-edit topic
+edit 14 D
+git branch keep-d
+git checkout -q -b side2 vB
+edit 16 S1
+edit 18 S2
+git checkout -q main
+edit 20 E
+test_tick
+git merge -q --no-edit side2
+git checkout -q --orphan other
+git rm -rq --cached .
+rm -f file other.txt
+echo x >o.txt
+commit_all O1
+git tag o1
+git checkout -q -f main
+test_tick
+git merge -q --no-edit --allow-unrelated-histories other
+git checkout -q --orphan empty
+git rm -rq --cached .
+commit_all Z
+git checkout -q -f main
+test_tick
+git merge -q --no-edit --allow-unrelated-histories -s ours empty
+git checkout -q -b oct1 main
+edit 22 O1x
+git checkout -q -b oct2 main~1
+edit 24 O2x
+git checkout -q main
+edit 26 P
+test_tick
+git merge -q --no-edit oct1 oct2
+git tag -a -m "outer" vOuter $(git rev-parse vB)
+git tag -a -m "tag of tag" vNested vOuter
+edit 28 F
+edit 30 F2
+git branch -q -D topic side2 oct2 empty other
+git update-ref refs/remotes/origin/main HEAD~1
+echo change >>other.txt
+commit_all G
+git notes add -m note HEAD~2
+sed -i 's/^line 32$/line 32 wt/' file
+cd .. && cp -a r graph && git -C graph commit-graph write --reachable --changed-paths
+cp -a r replaced && cd replaced && git replace $(git rev-parse main~2) $(git rev-parse main~3) && cd ..
+git clone -q --depth 4 file://$PWD/r shallow
+cp -a r odd && cd odd
+git rev-parse HEAD | sed 's/./1/g' >.git/refs/heads/zz-dangling
+mkdir -p .git/refs/replace && git rev-parse main~1 >.git/refs/replace/not-hex
+echo "$(git rev-parse main~4) $(git rev-parse keep-d)" >.git/info/grafts
+cd .. && cp -a r missing && cd missing
+s1=$(git rev-parse main~7^2^)
+rm .git/objects/$(echo $s1 | cut -c1-2)/$(echo $s1 | cut -c3-)
+cd ..
+`
+
+// TestSimplifyByDecorationMatchesGit: --simplify-by-decoration makes git
+// rewrite the parents its blame follows to the nearest commits a ref
+// names (git's merge simplification, with a ref as the only change); the
+// changed-path filters answer for the rewritten first parent as git asks
+// them (but not under -C); a commit the simplification cannot parse is
+// git's death.
+func TestSimplifyByDecorationMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "simplify", simplifyScript)
+	all := [][]string{
+		{"-s", "file"},
+		{"HEAD", "--", "file"},
+		{"-s", "--root", "file"},
+		{"HEAD~1", "--", "file"},
+		{"HEAD~3", "--", "file"},
+		{"keep-d", "--", "file"},
+		{"t2", "--", "file"},
+		{"--first-parent", "HEAD", "--", "file"},
+		{"--sparse", "HEAD", "--", "file"},
+		{"--sparse", "--dense", "HEAD", "--", "file"},
+		{"--sparse", "--first-parent", "HEAD", "--", "file"},
+		{"vB..HEAD", "--", "file"},
+		{"t2..HEAD", "--", "file"},
+		{"^keep-d", "HEAD", "--", "file"},
+		{"--since=1112912500", "HEAD", "--", "file"},
+		{"-p", "HEAD", "--", "file"},
+		{"--incremental", "HEAD", "--", "file"},
+		{"-L", "10,20", "HEAD", "--", "file"},
+		{"-M", "HEAD", "--", "file"},
+		{"-C", "-C", "HEAD", "--", "file"},
+		{"--reverse", "vB..HEAD", "--", "file"},
+		{"--reverse", "keep-d..HEAD", "--", "file"},
+		{"--reverse", "--first-parent", "vB..HEAD", "--", "file"},
+		{"--ancestry-path", "vB..HEAD", "--", "file"},
+		{"HEAD", "--", "o.txt"},
+		{"--all", "--", "file"},
+		{"oct1", "--", "file"},
+		{"-w", "--porcelain", "HEAD", "--", "file"},
+		{"--contents", "file", "HEAD", "--", "file"},
+	}
+	few := [][]string{
+		{"HEAD", "--", "file"},
+		{"-s", "file"},
+		{"--first-parent", "HEAD", "--", "file"},
+		{"vB..HEAD", "--", "file"},
+		{"--all", "--", "file"},
+		{"-C", "HEAD", "--", "file"},
+	}
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, repo := range []string{"r", "graph", "replaced", "shallow", "odd", "missing"} {
+			list := few
+			if repo == "r" || repo == "graph" {
+				list = all
+			}
+			at := filepath.Join(filepath.Dir(dir), repo)
+			for _, args := range list {
+				compareWithGit(t, at, format, nil, nil, append([]string{"--simplify-by-decoration"}, args...)...)
+			}
+		}
+		// A limiting walk that cannot read a commit (--simplify-merges
+		// alone changes nothing for blame).
+		compareWithGit(t, filepath.Join(filepath.Dir(dir), "missing"), format, nil, nil, "^vB", "HEAD", "--", "file")
+		compareWithGit(t, filepath.Join(filepath.Dir(dir), "r"), format, nil, nil, "--simplify-merges", "HEAD", "--", "file")
+	}
+}
