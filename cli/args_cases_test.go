@@ -518,6 +518,13 @@ func argsCases(t *testing.T) []argsCase {
 		cmd("-g", "--children", "file"),
 		cmd("--graph", "--no-walk", "file"),
 		cmd("--graph", "--no-walk", "--do-walk", "file").accepted(),
+		// An exclusion after --no-walk turns it off again.
+		cmd("--graph", "--no-walk", "v1..", "file").accepted(),
+		cmd("--graph", "--no-walk=unsorted", "^v1", "HEAD", "file").accepted(),
+		cmd("--graph", "--no-walk", "--not", "v1", "--not", "HEAD", "file").accepted(),
+		cmd("--graph", "--no-walk", "HEAD^!", "file").accepted(),
+		cmd("--graph", "^v1", "--no-walk", "HEAD", "file"),
+		cmd("--graph", "--no-walk", "v1", "HEAD", "file"),
 		cmd("--grep-reflog=x", "file"),
 		cmd("-g", "--grep-reflog=x", "file").accepted(),
 		cmd("--merge", "file").then("fatal: --merge without MERGE_HEAD?\n"),

@@ -514,16 +514,7 @@ func runArgsCase(t *testing.T, r *argsRepo, c argsCase) {
 	// setup_revisions' checks come after the revisions are resolved: git
 	// reports them unless resolving failed first, which the canonical
 	// command line (without the options the checks are about) shows.
-	noWalk := false
-	for _, w := range got.RevArgs {
-		switch {
-		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
-			noWalk = true
-		case w == "--do-walk":
-			noWalk = false
-		}
-	}
-	if err := got.CheckRevisionSetup(false, noWalk); err != nil {
+	if err := got.CheckRevisionSetup(false, got.NoWalk()); err != nil {
 		fe := err.(*FatalError)
 		mine := testgit.Result{Stderr: []byte(callbackOutput.String() + fe.Stderr()), ExitCode: 128}
 		switch {

@@ -648,6 +648,31 @@ func isBuiltinFormat(name string) bool {
 	return false
 }
 
+// NoWalk reports whether --no-walk is in effect once the pass-through
+// words (RevArgs) are read: --no-walk[=...] sets it and --do-walk clears
+// it, as does an exclusion added to the revisions after it
+// (add_pending_object_with_path): ^A, a range's bottom, A^!, A^-, or any
+// revision after --not. (A ref listing after --not that lists nothing
+// adds nothing, and would leave it set.)
+func (a *BlameArgs) NoWalk() bool {
+	noWalk, not := false, false
+	for _, w := range a.RevArgs {
+		switch {
+		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
+			noWalk = true
+		case w == "--do-walk":
+			noWalk = false
+		case w == "--not":
+			not = !not
+		case strings.HasPrefix(w, "-") && !not:
+		case not != strings.HasPrefix(w, "^") || strings.Contains(w, "..") ||
+			strings.HasSuffix(w, "^!") || strings.Contains(w, "^-"):
+			noWalk = false
+		}
+	}
+	return noWalk
+}
+
 // CheckRevisionSetup raises the errors git's setup_revisions reports after
 // the revision words have been resolved successfully, in git's order. The
 // driver calls it after resolving RevArgs (and handling --default and

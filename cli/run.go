@@ -437,15 +437,11 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 			opts.ContentsFile = *a.Contents
 		}
 	}
-	noWalk := false
 	for _, w := range a.RevArgs {
 		switch {
 		case w == "--not" || !strings.HasPrefix(w, "-") || blame.IsRefListing(w):
 			opts.Revisions = append(opts.Revisions, w)
-		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk="):
-			noWalk = true
-		case w == "--do-walk":
-			noWalk = false
+		case w == "--no-walk" || strings.HasPrefix(w, "--no-walk=") || w == "--do-walk":
 		default:
 			// (Every pseudo revision git 2.39.5 takes is a ref listing
 			// now; this is for one a later git adds.)
@@ -465,7 +461,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		}
 	}
 	opts.AfterRevisions = func() error {
-		return a.CheckRevisionSetup(a.Rev.TopoOrder && b.lib.HasCommitGraph(), noWalk)
+		return a.CheckRevisionSetup(a.Rev.TopoOrder && b.lib.HasCommitGraph(), a.NoWalk())
 	}
 	if a.Since != nil {
 		since, err := b.sinceValue(a.Since)
