@@ -17,8 +17,14 @@ import (
 // of "file" is changed by one commit. Beside r: graph (r with a
 // commit-graph and changed-path filters), replaced (a commit replaced),
 // shallow (a shallow clone), odd (a ref to a missing object, a replace
-// ref that names no object, info/grafts) and missing (a side branch's
-// commit deleted).
+// ref that names no object, info/grafts), missing (a side branch's
+// commit deleted) and trap, a history with a commit-graph where the
+// filters' answers for rewritten first parents pass a newer version of a
+// path down to commits whose trees hold another version (a change
+// reverted), none (a file added late) or a directory, where git then
+// dies (a file deleted and added again), and where git's filter test of
+// the path alone says "maybe" and its leading directory's would say "no"
+// (deep: the file f2-0.txt sets the bits of dir/file but not of dir).
 const simplifyScript = `git init -q r && cd r
 seq 1 32 | sed 's/^/line /' >file
 echo base >other.txt
@@ -89,6 +95,57 @@ cd .. && cp -a r missing && cd missing
 s1=$(git rev-parse main~7^2^)
 rm .git/objects/$(echo $s1 | cut -c1-2)/$(echo $s1 | cut -c3-)
 cd ..
+git init -q trap && cd trap
+seq 1 10 | sed 's/^/line /' >file
+echo a >other.txt
+commit_all R
+git tag vR
+sed -i 's/^line 2$/line 2 x/' file
+commit_all Q0
+sed -i 's/^line 2 x$/line 2/' file
+commit_all Q
+git tag vQ
+sed -i 's/^line 5$/line 5 P/' file
+echo new >added.txt
+commit_all P
+echo b >o2.txt
+commit_all X
+git checkout -q -b del vR
+sed -i 's/^line 3$/line 3 y/' file
+commit_all D0
+git rm -q file
+commit_all D1
+git tag vD
+seq 1 10 | sed 's/^/line /' >file
+commit_all D2
+echo c >o1.txt
+commit_all D3
+git checkout -q -b dir vR
+mkdir sub && echo 1 >sub/a && echo 2 >sub/b
+commit_all E0
+git tag vE0
+echo 3 >sub/b
+commit_all E1
+git tag vE
+echo 4 >sub/a
+commit_all E2
+git rm -rq sub && echo "sub file" >sub
+commit_all E3
+echo d >o2.txt
+commit_all E4
+git checkout -q --orphan deep
+git rm -rq --cached .
+rm -rf file other.txt o1.txt o2.txt added.txt sub
+mkdir dir && seq 1 10 | sed 's/^/line /' >dir/file
+commit_all K0
+git tag vK
+sed -i 's/^line 5$/line 5 K1/' dir/file
+commit_all K1
+echo x >f2-0.txt
+commit_all K2
+git checkout -q -f main
+git commit-graph write --reachable --changed-paths
+cd ..
 `
 
 // TestSimplifyByDecorationMatchesGit: --simplify-by-decoration makes git
@@ -138,8 +195,22 @@ func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 		{"--all", "--", "file"},
 		{"-C", "HEAD", "--", "file"},
 	}
+	trap := [][]string{
+		{"HEAD", "--", "file"},
+		{"HEAD", "--", "added.txt"},
+		{"-M", "HEAD", "--", "file"},
+		{"-C", "HEAD", "--", "file"},
+		{"--incremental", "HEAD", "--", "file"},
+		{"del", "--", "file"},
+		{"dir", "--", "sub"},
+		{"-p", "dir", "--", "sub"},
+		{"deep", "--", "dir/file"},
+	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]
+		for _, args := range trap {
+			compareWithGit(t, filepath.Join(filepath.Dir(dir), "trap"), format, nil, nil, append([]string{"--simplify-by-decoration"}, args...)...)
+		}
 		for _, repo := range []string{"r", "graph", "replaced", "shallow", "odd", "missing"} {
 			list := few
 			if repo == "r" || repo == "graph" {

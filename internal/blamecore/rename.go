@@ -49,6 +49,9 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 	}
 	p := sb.getOrigin(parent, src.Path)
 	p.blob, p.mode, p.blobKnown = src.OldID, src.OldMode, true
+	if sb.opts.SimplifyByDecoration {
+		sb.renamedPaths = append(sb.blamedPaths(), src.Path) // (maybeChanged)
+	}
 	return p, nil
 }
 

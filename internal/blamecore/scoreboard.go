@@ -123,8 +123,11 @@ type scoreboard struct {
 	hunks           []diff.Hunk
 	bloomKeys       map[string]*traverse.BloomKey // by origin path
 	lastBloomPath   string                        // bloomKey's last answer
-	lastBloomKey    *traverse.BloomKey
-	useBloom        bool
+	// renamedPaths are, under --simplify-by-decoration, the blamed path
+	// and the paths the walk found renamed from (see maybeChanged).
+	renamedPaths []string
+	lastBloomKey *traverse.BloomKey
+	useBloom     bool
 	// isDecorated tells the commits refs name, once loaded
 	// (--simplify-by-decoration: scoreboard.decorated).
 	isDecorated func(oid.ID) bool
@@ -723,7 +726,8 @@ func (sb *scoreboard) passBlame(o *origin) error {
 func (sb *scoreboard) moveWhole(parent *commitNode, o *origin, look *parentLookup) bool {
 	c := o.commit
 	if sb.opts.Record || sb.opts.Bases != nil ||
-		sb.opts.Reverse || len(sb.ignore) > 0 || c.Uncommitted {
+		sb.opts.Reverse || len(sb.ignore) > 0 || c.Uncommitted ||
+		sb.opts.SimplifyByDecoration { // (findOriginInTrees)
 		return false
 	}
 	if o.prevRefs > 0 || o.guilty || o == sb.finalOrigin || o.previous != nil || o.suspects == nil {
@@ -808,12 +812,42 @@ func (sb *scoreboard) unchangedToFirstParent(parent *commitNode, o *origin, filt
 	if *filter == filterUnasked {
 		*filter = filterMaybe
 		c := o.commit.tc
-		if ps := c.Parents; sb.useBloom && len(ps) > 0 && ps[0] == parent.tc &&
-			!sb.hist.commits.MaybeChangedKey(c, sb.bloomKey(o.path)) {
+		if ps := c.Parents; sb.useBloom && len(ps) > 0 && ps[0] == parent.tc && !sb.maybeChanged(c, o.path) {
 			*filter = filterUnchanged
 		}
 	}
 	return *filter == filterUnchanged
+}
+
+// blamedPaths returns the blamed path and the paths the walk found
+// renamed from so far (git's keys of the changed-path filters).
+func (sb *scoreboard) blamedPaths() []string {
+	if sb.renamedPaths == nil {
+		sb.renamedPaths = []string{sb.finalOrigin.path}
+	}
+	return sb.renamedPaths
+}
+
+// maybeChanged is the changed-path filter's answer for path at commit
+// c, as unchangedToFirstParent needs it. Where the first parent is the
+// commit's own, a "maybe" only makes the walk read the trees, which find
+// the path unchanged where the filter could have said so, so goblame asks
+// about the origin's path and its leading directories (fewer false
+// "maybe"s). Under --simplify-by-decoration the first parent may be
+// another commit, and the pass depends on the answer: it is git's, which
+// asks each of its keys alone, the blamed path and every path the walk
+// found renamed from so far, whatever the origin.
+func (sb *scoreboard) maybeChanged(c *traverse.Commit, path string) bool {
+	cs := sb.hist.commits
+	if !sb.opts.SimplifyByDecoration {
+		return cs.MaybeChangedKey(c, sb.bloomKey(path))
+	}
+	for _, p := range sb.blamedPaths() {
+		if cs.MaybeChangedPath(c, sb.bloomKey(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // passWholeBlame hands every suspect of o to porigin, whose blob is
@@ -990,6 +1024,9 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 				return nil, err
 			}
 			pmode, pid, found = look.mode, look.id, look.found
+			if sb.opts.SimplifyByDecoration {
+				return sb.findOriginInTrees(parent, o, pmode, pid, found)
+			}
 			if found && pmode == o.mode && pid == o.blob {
 				unchanged = true
 			}
@@ -1009,6 +1046,68 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 	p := sb.getOrigin(parent, o.path)
 	p.blob, p.mode, p.blobKnown = pid, pmode, true
 	return p, nil
+}
+
+// findOriginInTrees is findOrigin's comparison of the trees under
+// --simplify-by-decoration, as git's find_origin diffs the parent's tree
+// with the commit's, whatever the origin's blob: a changed-path filter
+// answer for a rewritten first parent can have passed a descendant's
+// blob down to a commit whose tree holds another version of the path, or
+// none, and git then keeps that blob where the trees agree. (Elsewhere an
+// origin's blob is its tree's, and findOrigin compares with the blob.)
+// pmode, pid and pfound are the parent's entry for the path. Where the
+// diff has no pair named by the path, git takes its last pair; where
+// that pair (or the one named) is a deletion, git dies.
+func (sb *scoreboard) findOriginInTrees(parent *commitNode, o *origin, pmode uint32, pid oid.ID, pfound bool) (*origin, error) {
+	mode, id, found, err := sb.hist.treeEntry(sb.hist.commits.Tree(o.commit.tc), o.path)
+	if err != nil {
+		return nil, err
+	}
+	inherit := func() *origin {
+		p := sb.getOrigin(parent, o.path)
+		p.blob, p.mode, p.blobKnown = o.blob, o.mode, true
+		return p
+	}
+	modified := func(blob oid.ID, mode uint32) *origin {
+		p := sb.getOrigin(parent, o.path)
+		p.blob, p.mode, p.blobKnown = blob, mode, true
+		return p
+	}
+	deleted := errors.New("internal error in blame::find_origin (D)")
+	file, pfile := found && !object.IsTree(mode), pfound && !object.IsTree(pmode)
+	switch {
+	case !found && !pfound, found && pfound && mode == pmode && id == pid:
+		return inherit(), nil // no pair: the path is the same
+	case file && pfile:
+		if mode&0o170000 != pmode&0o170000 {
+			return nil, nil // 'T'
+		}
+		return modified(pid, pmode), nil // 'M'
+	case file:
+		return nil, nil // 'A' (the parent has none, or a directory)
+	case pfile:
+		return nil, deleted // the commit has none, or a directory
+	case !found:
+		return nil, deleted // the parent's directory's files, deleted
+	case !pfound:
+		return nil, nil // the commit's directory's files, added
+	}
+	// Two directories: the last pair of the files under them.
+	var last traverse.Change
+	err = sb.hist.trees.DiffTrees(pid, id, func(ch *traverse.Change) error {
+		last = traverse.Change{OldMode: ch.OldMode, NewMode: ch.NewMode, OldID: ch.OldID, NewID: ch.NewID}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch last.Status() {
+	case 'M':
+		return modified(last.OldID, last.OldMode), nil
+	case 'D':
+		return nil, deleted
+	}
+	return nil, nil
 }
 
 // publicCommit returns c's detached public record, reading its details

@@ -528,6 +528,20 @@ func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
 	return false
 }
 
+// MaybeChangedPath is MaybeChangedKey testing the path alone, without its
+// leading directories, as git's blame asks its keys: "maybe" more often,
+// where a directory's test would have said "no". Walks whose passes the
+// answer decides only where it is "no" need the stricter MaybeChangedKey;
+// one that asks of a parent the filter does not describe (blame under
+// --simplify-by-decoration) must get git's answer.
+func (cs *Commits) MaybeChangedPath(commit *Commit, key *BloomKey) bool {
+	if len(key.components) == 0 {
+		return true
+	}
+	path := BloomKey{path: key.path, components: key.components[:1]}
+	return cs.MaybeChangedKey(commit, &path)
+}
+
 // rawMaybeChanged answers for a commit of a layer whose Bloom index git
 // reads unchecked (Graph.rawContains), as git 2.39.5's blame asks: each
 // path's own key, "maybe" if any filter bit says so. ok is false for
