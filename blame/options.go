@@ -85,6 +85,13 @@ type Options struct {
 	// simplification rewrites the parents its walk follows; each line is
 	// blamed on one of those (or on the commit blamed, or a boundary).
 	SimplifyByDecoration bool
+	// LimitedWalk walks the whole history from the revisions before the
+	// blame, as git's limited revision walk does (limit_list: git runs
+	// it for --simplify-merges, --cherry-pick, or --topo-order without
+	// a commit-graph's generation numbers, and for every range): the
+	// blame is the same, but a commit that cannot be read anywhere in
+	// that history is then git's death ("revision walk setup failed").
+	LimitedWalk bool
 	// Sparse is --sparse: with SimplifyByDecoration, a commit with one
 	// parent is never passed over, whether a ref names it or not (git's
 	// history that is not dense). Without it, it changes nothing.

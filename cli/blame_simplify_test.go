@@ -153,7 +153,7 @@ cd ..
 // names (git's merge simplification, with a ref as the only change); the
 // changed-path filters answer for the rewritten first parent as git asks
 // them (but not under -C); a commit the simplification cannot parse is
-// git's death.
+// git's death, and so is one that a limited walk cannot parse.
 func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 	dirs := fixtureDirs(t, "simplify", simplifyScript)
 	all := [][]string{
@@ -221,9 +221,21 @@ func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 				compareWithGit(t, at, format, nil, nil, append([]string{"--simplify-by-decoration"}, args...)...)
 			}
 		}
-		// A limiting walk that cannot read a commit (--simplify-merges
-		// alone changes nothing for blame).
-		compareWithGit(t, filepath.Join(filepath.Dir(dir), "missing"), format, nil, nil, "^vB", "HEAD", "--", "file")
+		// A limiting walk that cannot read a commit: a range's, and
+		// the whole history's where an option makes git's walk limited
+		// (--simplify-merges, --cherry-pick, --topo-order without a
+		// commit-graph), which otherwise change nothing for blame.
+		missing := filepath.Join(filepath.Dir(dir), "missing")
+		for _, args := range [][]string{
+			{"^vB", "HEAD", "--", "file"},
+			{"--simplify-merges", "HEAD", "--", "file"},
+			{"--cherry-pick", "HEAD", "--", "file"},
+			{"--topo-order", "HEAD", "--", "file"},
+			{"--date-order", "-L", "1,3", "HEAD", "--", "file"},
+		} {
+			compareWithGit(t, missing, format, nil, nil, args...)
+		}
 		compareWithGit(t, filepath.Join(filepath.Dir(dir), "r"), format, nil, nil, "--simplify-merges", "HEAD", "--", "file")
+		compareWithGit(t, filepath.Join(filepath.Dir(dir), "r"), format, nil, nil, "--topo-order", "--since=1112912500", "HEAD", "--", "file")
 	}
 }

@@ -648,6 +648,17 @@ func isBuiltinFormat(name string) bool {
 	return false
 }
 
+// LimitedWalk reports whether the revision options make git's walk limited
+// (revs->limited: --ancestry-path, --simplify-merges,
+// --simplify-by-decoration, --cherry-pick, --cherry-mark, --cherry,
+// --children; --topo-order, its kin and --graph where the commit-graph
+// gives no generation numbers), which walks the whole history before
+// blame starts (limit_list).
+func (a *BlameArgs) LimitedWalk(generationNumbers bool) bool {
+	rev := &a.Rev
+	return rev.Limited || ((rev.TopoOrder || rev.graph) && !generationNumbers)
+}
+
 // NoWalk reports whether --no-walk is in effect once the pass-through
 // words (RevArgs) are read: --no-walk[=...] sets it and --do-walk clears
 // it, as does an exclusion added to the revisions after it
@@ -689,7 +700,7 @@ func (a *BlameArgs) CheckRevisionSetup(generationNumbers, noWalk bool) error {
 	if rev.graph && rev.trackLinear {
 		return fatalf("options '%s' and '%s' cannot be used together", "--show-linear-break", "--graph")
 	}
-	limited := rev.Limited || ((rev.TopoOrder || rev.graph) && !generationNumbers)
+	limited := a.LimitedWalk(generationNumbers)
 	if rev.combinedAllPaths && !rev.combineMerges {
 		return fatalf("--combined-all-paths makes no sense without -c or --cc")
 	}

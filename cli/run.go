@@ -417,6 +417,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
 	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
+	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph())
 	opts.WalkReflogs, opts.IgnoreMissing = a.Rev.WalkReflogs, a.Rev.IgnoreMissing
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic

@@ -52,6 +52,9 @@ type Options struct {
 	AncestryPath bool
 	// AncestryBottoms are the commits --ancestry-path=<commit> named.
 	AncestryBottoms []AncestryBottom
+	// LimitedWalk makes the limiting pass run whatever the revisions
+	// (git's limit_list for a limited walk: Options of package blame).
+	LimitedWalk bool
 	// SimplifyByDecoration is --simplify-by-decoration: blame goes from
 	// each commit to the nearest ones below it that a ref names (or roots),
 	// as git's merge simplification rewrites the parents

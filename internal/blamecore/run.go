@@ -399,6 +399,7 @@ func (sb *scoreboard) limit(req Request) error {
 		AncestryPath:    sb.opts.AncestryPath,
 		AncestryBottoms: ancestry,
 
+		Limited:              sb.opts.LimitedWalk,
 		SimplifyByDecoration: sb.opts.SimplifyByDecoration,
 		Sparse:               sb.opts.Sparse,
 		Decorated:            sb.decorated,

@@ -90,6 +90,9 @@ type LimitOptions struct {
 	// Either forces the limiting pass.
 	AncestryPath    bool
 	AncestryBottoms []AncestryBottom
+	// Limited forces the limiting pass (git's revs->limited, which other
+	// revision options set).
+	Limited bool
 	// SimplifyByDecoration (--simplify-by-decoration) rewrites the
 	// parents of the commits of the limiting pass as git's
 	// simplify_merges does, where a commit changes something if
@@ -253,7 +256,7 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 			m.set(c, flagUninteresting|flagBottom)
 		}
 	}
-	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0 || opts.SimplifyByDecoration
+	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0 || opts.SimplifyByDecoration || opts.Limited
 	var start []*Commit
 	for i, c := range commits {
 		parse := cs.Parse
