@@ -1,9 +1,11 @@
 package traverse
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -319,7 +321,15 @@ func (s *simplifier) paintDown(ps []*Commit, one int, twos []int) error {
 				continue
 			}
 			if err := cs.Parse(p); err != nil {
-				return fmt.Errorf("parent %s of %s: %w", cs.ID(p), cs.ID(c), err)
+				if diesInRead(err) {
+					return err
+				}
+				// git's paint stops there, and its redundancy check
+				// takes what was painted so far.
+				if cs.warn != nil && errors.Is(err, odb.ErrNotFound) {
+					cs.warn("error: Could not read " + cs.ID(p).String())
+				}
+				return nil
 			}
 			add(p, f)
 		}
