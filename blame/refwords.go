@@ -217,10 +217,14 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			}
 		case w == "--alternate-refs":
 			// The refs of the repositories of the alternate object
-			// directories, which git lists by running a command in each;
-			// none without alternates.
-			if b.repo.Objects.HasAlternates() {
-				return nil, nil, fatalf("goblame does not support the revision option %s with alternate object directories", w)
+			// directories, each named ".alternate".
+			ids, aerr := b.alternateRefs()
+			if aerr != nil {
+				return nil, nil, aerr
+			}
+			for _, id := range ids {
+				out = append(out, id.String())
+				display[id.String()] = ".alternate"
 			}
 		case strings.HasPrefix(w, "--exclude-hidden="):
 			section := w[len("--exclude-hidden="):]

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
-	"github.com/goblame/goblame/oid"
 )
 
 // ancestryScript makes a history with two side branches merged, an
@@ -173,33 +172,39 @@ func TestWalkReflogsAndFiltersMatchGit(t *testing.T) {
 	}
 }
 
-// TestRefusedRevisionOptions: --alternate-refs where the repository has
-// alternate object directories, which goblame does not model, is refused
-// with status 128 and a line that names it, never answered otherwise; the
-// git shim leaves it to git.
-func TestRefusedRevisionOptions(t *testing.T) {
+// TestAlternateRefsMatchGit: --alternate-refs takes the object names a
+// command run for each alternate's repository prints (git for-each-ref,
+// core.alternateRefsPrefixes' refs, or core.alternateRefsCommand), each a
+// revision named ".alternate"; a line that is no object name ends the list
+// with git's warning, a command that fails or is missing gives git's
+// lines. The git shim answers it too.
+func TestAlternateRefsMatchGit(t *testing.T) {
 	dirs := fixtureDirs(t, "ancestry", ancestryScript)
-	dir := dirs[oid.SHA1]
-	shared := filepath.Join(filepath.Dir(dir), "shared")
-	for _, c := range []struct{ dir, opt, why string }{
-		{shared, "--alternate-refs", " with alternate object directories"},
-	} {
-		for _, args := range [][]string{{c.opt, "HEAD", "--", "file"}, {c.opt, "--", "file"}, {"-p", c.opt, "file"}} {
-			got := runGoblame(c.dir, oid.SHA1, nil, nil, args...)
-			want := "fatal: goblame does not support the revision option " + c.opt + c.why + "\n"
-			if got.ExitCode != 128 || string(got.Stderr) != want || len(got.Stdout) != 0 {
-				t.Errorf("goblame %q: exit %d, stderr %q, %d bytes out; want 128 and %q", args, got.ExitCode, got.Stderr, len(got.Stdout), want)
-			}
-			if p := planShim(append([]string{"blame"}, args...), nil, func() bool { return false }); !p.delegate {
-				t.Errorf("git blame %q through the shim: not left to git", args)
-			}
-		}
-		// After "--" it is a path.
-		if p := planShim([]string{"blame", "HEAD", "--", c.opt}, nil, func() bool { return false }); p.delegate {
-			t.Errorf("git blame HEAD -- %s through the shim: left to git (%s)", c.opt, p.reason)
+	cfg := func(k, v string) []string {
+		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + k, "GIT_CONFIG_VALUE_0=" + v}
+	}
+	for _, format := range testgit.Formats {
+		shared := filepath.Join(filepath.Dir(dirs[format]), "shared")
+		for _, c := range []struct {
+			env  []string
+			args []string
+		}{
+			{nil, []string{"--alternate-refs", "HEAD", "--", "file"}},
+			{nil, []string{"-s", "--alternate-refs", "--", "file"}},
+			{nil, []string{"--not", "--alternate-refs", "--not", "HEAD", "--", "file"}},
+			{nil, []string{"^HEAD~2", "--alternate-refs", "--", "file"}},
+			{cfg("core.alternateRefsPrefixes", "refs/heads/side1"), []string{"-s", "--alternate-refs", "--", "file"}},
+			{cfg("core.alternateRefsPrefixes", "refs/heads/side1 refs/tags"), []string{"--alternate-refs", "--", "file"}},
+			{cfg("core.alternateRefsCommand", `git --git-dir="$1" rev-parse side2 #`), []string{"-s", "--alternate-refs", "--", "file"}},
+			{cfg("core.alternateRefsCommand", "echo garbage"), []string{"--alternate-refs", "HEAD", "--", "file"}},
+			{cfg("core.alternateRefsCommand", "nosuchcommand"), []string{"--alternate-refs", "HEAD", "--", "file"}},
+			{cfg("core.alternateRefsCommand", "exit 3 #"), []string{"--alternate-refs", "HEAD", "--", "file"}},
+			{cfg("core.alternateRefsCommand", "kill -TERM $$ #"), []string{"--alternate-refs", "HEAD", "--", "file"}},
+		} {
+			compareWithGit(t, shared, format, nil, c.env, c.args...)
 		}
 	}
-	if len(gitRevisionOptions) != 1 {
-		t.Errorf("the shim leaves %q to git; this test covers one", gitRevisionOptions)
+	if p := planShim([]string{"blame", "--alternate-refs", "HEAD", "--", "file"}, nil, func() bool { return false }); p.delegate {
+		t.Errorf("git blame --alternate-refs through the shim: left to git (%s)", p.reason)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -42,9 +41,7 @@ import (
 // before the command, with pager.blame ignored), tracing (GIT_TRACE,
 // GIT_TRACE_<x>, GIT_TRACE2, GIT_TRACE2_EVENT, GIT_TRACE2_PERF),
 // GIT_PAGER_IN_USE (which git's auto colours and dates treat as a
-// terminal), the revision options goblame does not answer everywhere
-// (gitRevisionOptions: --alternate-refs), and
-// --bare on a repository whose core.worktree gives it a
+// terminal), and --bare on a repository whose core.worktree gives it a
 // work tree or cannot be opened (git's --bare then has no work tree and
 // looks at no core.worktree, unless core.bare says false).
 // Aliases are the real git's too: git looks them up only for names that
@@ -208,14 +205,6 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 	if len(p.args) > 0 && p.args[0] == "--help" {
 		return delegate("git help " + p.command)
 	}
-	for _, a := range p.args {
-		if a == "--" {
-			break
-		}
-		if slices.Contains(gitRevisionOptions, a) {
-			return delegate(a)
-		}
-	}
 	switch pager {
 	case 0:
 		// commit_pager_choice, when the command starts.
@@ -240,14 +229,6 @@ func planShim(args []string, environ []string, stdoutIsTerminal func() bool) shi
 	}
 	return p
 }
-
-// gitRevisionOptions are the revision options git blame takes that goblame
-// does not answer as git does everywhere: --alternate-refs, which it
-// refuses where the repository has alternate object directories (git runs
-// a command in each to list their refs). A blame command line with one
-// goes to git. (A word that only looks like one, the value of an option
-// or a path, sends it to git too, which answers as it would have.)
-var gitRevisionOptions = []string{"--alternate-refs"}
 
 // tracing reports whether the variable k=v turns on one of git's traces
 // (trace.c's trace_want, trace2's target variables). GIT_TRACE_BARE,

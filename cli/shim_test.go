@@ -365,6 +365,7 @@ func TestShimGlobalOptions(t *testing.T) {
 			{dir: ".", args: w("blame", "r/main.c")},
 			{dir: "r", args: w("blame", "--", "--help")},
 			{dir: "r", args: w("blame", "--simplify-by-decoration", "HEAD", "--", "main.c")},
+			{dir: "r", args: w("blame", "--alternate-refs", "main.c")},
 		}
 		for _, c := range cases {
 			compareThroughShim(t, in, root, format, c)
@@ -413,9 +414,6 @@ func TestShimDelegates(t *testing.T) {
 		{dir: ".", args: w("--bare", "-C", "bare.git", "blame", "HEAD", "--", "main.c")},
 		{dir: "r", args: w("blame", "--date=auto:human", "HEAD", "--", "main.c"), env: w("GIT_PAGER_IN_USE=true")},
 		{dir: "r", args: w("blame", "HEAD", "--", "main.c"), env: w("GIT_PAGER_IN_USE=maybe")},
-		// The revision option goblame does not answer everywhere
-		// (gitRevisionOptions).
-		{dir: "r", args: w("blame", "--alternate-refs", "main.c")},
 	}
 	for _, c := range cases {
 		dir := filepath.Join(root, c.dir)

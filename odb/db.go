@@ -552,3 +552,7 @@ func isCorrupt(err error) bool {
 // HasAlternates reports whether the database has alternate object
 // directories besides its own.
 func (db *DB) HasAlternates() bool { return len(db.dirs) > 1 }
+
+// AlternateDirs returns the alternate object directories, in git's order
+// (foreach_alt_odb's).
+func (db *DB) AlternateDirs() []string { return slices.Clone(db.dirs[1:]) }

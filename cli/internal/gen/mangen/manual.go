@@ -206,9 +206,7 @@ func revisionOptionItems() []block {
 	}
 	blocks = append(blocks, para("Every other option of git rev-list and git diff is accepted and ignored, "+
 		"as git blame accepts it (`--max-count`, `--author`, `-U5`, ...), with git's errors for bad values; "+
-		"an option that neither parser knows is a usage error (status 129). goblame refuses (status 128) "+
-		"`--alternate-refs` where the repository has alternate object directories, "+
-		"which git blame takes; the git shim leaves command lines with it to git."))
+		"an option that neither parser knows is a usage error (status 129)."))
 	return blocks
 }
 
