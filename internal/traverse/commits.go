@@ -166,6 +166,7 @@ type Commits struct {
 
 	aheadReader ObjectReader // for the read-ahead, once it starts
 	ahead       *readAhead   // the running read-ahead, if any
+	taken       aheadCommit  // takeAhead's copy of the entry Parse takes
 }
 
 // SetReader makes cs read commit objects through rd from now on (the
@@ -409,7 +410,7 @@ func (cs *Commits) dropGraph(err error) {
 }
 
 func (cs *Commits) parseObject(c *Commit) error {
-	if e := cs.takeAhead(c.obj.id); e != nil {
+	if e := &cs.taken; cs.takeAhead(c.obj.id, e) {
 		cs.link(c, e.tree, e.time, e.parents)
 		cs.stats.ReadAhead++
 		return nil
