@@ -333,7 +333,7 @@ func (ra *readAhead) dropPassed() bool {
 		ra.ahead--
 		dropped = true
 	}
-	ra.order = ra.order[n:]
+	ra.dropOrder(n)
 	return dropped
 }
 
@@ -344,9 +344,25 @@ func (ra *readAhead) trimOrder() {
 	for n < len(ra.order) && ra.entry(ra.order[n]) == nil {
 		n++
 	}
-	if n > 0 {
-		ra.order = ra.order[n:]
+	ra.dropOrder(n)
+}
+
+// dropOrder takes the first n entries off ra.order. Where no more are
+// left than were taken off, it moves them to the front of the array, so
+// that the next appends reuse it (a list resliced from its front at each
+// entry the walk took reallocated its few entries as often: a twelfth of
+// a blame's allocations); the copies cost no more than the entries taken
+// off.
+func (ra *readAhead) dropOrder(n int) {
+	if n == 0 {
+		return
 	}
+	if rest := len(ra.order) - n; rest <= n {
+		copy(ra.order, ra.order[n:])
+		ra.order = ra.order[:rest]
+		return
+	}
+	ra.order = ra.order[n:]
 }
 
 // readAheadCommit reads and parses commit id for the read-ahead (buf and
