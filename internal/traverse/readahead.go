@@ -83,6 +83,8 @@ type readAhead struct {
 	// order lists the entries read, oldest read first (dropPassed's
 	// queue; taken ones leave it as it or the next store gets to them).
 	order []oid.ID
+	// orderHead is where the list starts in order (dropOrder).
+	orderHead int
 	// free holds entries taken or dropped, which the goroutine fills
 	// again (an entry and its parents a commit: on vim README.md
 	// without a commit-graph, 19,000 of them were a fifth of what the
@@ -319,8 +321,9 @@ func (ra *readAhead) dropPassed() bool {
 	}
 	dropped := false
 	n := 0
-	for ; n < len(ra.order); n++ {
-		id := ra.order[n]
+	list := ra.orderList()
+	for ; n < len(list); n++ {
+		id := list[n]
 		e := ra.entry(id)
 		if e == nil || e.taken {
 			continue
@@ -338,31 +341,42 @@ func (ra *readAhead) dropPassed() bool {
 }
 
 // trimOrder takes the entries the walk took off the front of ra.order
-// (ra.mu held), so that the list holds about what is not taken yet.
+// (ra.mu held), and out of the rest once they are most of it (an entry
+// the walk never takes holds those behind it), so that the list holds
+// about what is not taken yet.
 func (ra *readAhead) trimOrder() {
+	list := ra.orderList()
 	n := 0
-	for n < len(ra.order) && ra.entry(ra.order[n]) == nil {
+	for n < len(list) && ra.entry(list[n]) == nil {
 		n++
 	}
 	ra.dropOrder(n)
+	if list = ra.orderList(); len(list) > 64 && len(list) > 2*ra.ahead {
+		kept := ra.order[:0]
+		for _, id := range list {
+			if e := ra.entry(id); e != nil && !e.taken {
+				kept = append(kept, id)
+			}
+		}
+		ra.order, ra.orderHead = kept, 0
+	}
 }
 
-// dropOrder takes the first n entries off ra.order. Where no more are
-// left than were taken off, it moves them to the front of the array, so
+// orderList returns the list of entries read, oldest read first.
+func (ra *readAhead) orderList() []oid.ID { return ra.order[ra.orderHead:] }
+
+// dropOrder takes the first n entries off the list. Once the entries
+// taken off are half of the array, it moves the rest to its front, so
 // that the next appends reuse it (a list resliced from its front at each
-// entry the walk took reallocated its few entries as often: a twelfth of
-// a blame's allocations); the copies cost no more than the entries taken
-// off.
+// entry the walk took reallocated its entries every few appends: a
+// twelfth of a blame's allocations); the copies cost no more than the
+// entries taken off.
 func (ra *readAhead) dropOrder(n int) {
-	if n == 0 {
-		return
+	ra.orderHead += n
+	if ra.orderHead > 0 && 2*ra.orderHead >= len(ra.order) {
+		m := copy(ra.order, ra.order[ra.orderHead:])
+		ra.order, ra.orderHead = ra.order[:m], 0
 	}
-	if rest := len(ra.order) - n; rest <= n {
-		copy(ra.order, ra.order[n:])
-		ra.order = ra.order[:rest]
-		return
-	}
-	ra.order = ra.order[n:]
 }
 
 // readAheadCommit reads and parses commit id for the read-ahead (buf and

@@ -203,8 +203,8 @@ func TestTakenEntriesLeave(t *testing.T) {
 		t.Errorf("%d entries to fill again after 6 were taken", len(ra.free))
 	}
 	ra.trimOrder()
-	if len(ra.ready) != 4 || ra.ahead != 4 || len(ra.order) != 4 {
-		t.Errorf("after 6 of 10 entries were taken: %d kept, %d counted ahead, %d in order; want 4, 4 and 4", len(ra.ready), ra.ahead, len(ra.order))
+	if len(ra.ready) != 4 || ra.ahead != 4 || len(ra.orderList()) != 4 {
+		t.Errorf("after 6 of 10 entries were taken: %d kept, %d counted ahead, %d in order; want 4, 4 and 4", len(ra.ready), ra.ahead, len(ra.orderList()))
 	}
 	// Another commit whose key is the same is not kept in its place.
 	other := id(7)
@@ -301,8 +301,8 @@ func TestDropPassed(t *testing.T) {
 			t.Errorf("entry of date %d (taken %v): kept %v", 100-i, i == 3, e != nil)
 		}
 	}
-	if ra.ahead != 5 || len(ra.order) != 5 {
-		t.Errorf("ahead %d, order %d; want 5 and 5", ra.ahead, len(ra.order))
+	if ra.ahead != 5 || len(ra.orderList()) != 5 {
+		t.Errorf("ahead %d, order %d; want 5 and 5", ra.ahead, len(ra.orderList()))
 	}
 	if ra.dropPassed() {
 		t.Error("dropped again with the frontier unchanged")
