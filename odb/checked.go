@@ -82,11 +82,11 @@ func (r *Reader) readCheckedPrefix(loc location, raw []byte, n int, dst []byte, 
 		return 0, nil, false
 	}
 	// The entry's bytes from its start: its header is just before the
-	// stream in the window (slot 0) or the mapping.
+	// stream in the window (a full entry's) or the mapping.
 	hdrLen := h.dataOff - off
 	var entry []byte
 	if fromFile {
-		entry = r.windows[0][:hdrLen+uint64(len(stream))]
+		entry = r.fullWindow[:hdrLen+uint64(len(stream))]
 	} else {
 		all, _ := p.packData()
 		entry = all[off : h.dataOff+uint64(len(stream))]

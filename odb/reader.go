@@ -40,13 +40,19 @@ type Reader struct {
 	// ReadPrefix's deltas, inflated, and what it knows of each.
 	prefixDeltas []byte
 	prefixLinks  []prefixLink
-	windows      [][]byte // pread windows of the entries of one read (see entry)
-	recent       recentWindows
-	refHops      []baseKey
-	deltaBuf     []byte
-	looseBuf     []byte
-	hdrBuf       [maxLooseHeader]byte
-	sizeBuf      [20]byte // the two size varints at the start of delta data
+	windows      [][]byte // pread windows of the delta entries of one read (see entry)
+	// fullWindow is the pread window of the full entry of a read (at
+	// the bottom of its chain), apart from the deltas': in its link's
+	// slot, each slot's buffer grew to the largest full entry a chain of
+	// that depth had, and 64 slots of a reader kept dozens of them (vim
+	// -C src/insexpand.c: 20 MB of the readers' buffers live).
+	fullWindow []byte
+	recent     recentWindows
+	refHops    []baseKey
+	deltaBuf   []byte
+	looseBuf   []byte
+	hdrBuf     [maxLooseHeader]byte
+	sizeBuf    [20]byte // the two size varints at the start of delta data
 
 	growCache bool // default cache size: grow it for bulk reads
 	// stride: only every stride-th intermediate result of a delta chain
@@ -885,9 +891,14 @@ func (r *Reader) readEntry(p *pack, off uint64, slot int, packLen uint64) (h ent
 	}
 	// The entry's bytes go to the slot's own buffer: a recent window is
 	// replaced by the next read that misses, which may be a deeper link
-	// of this same read.
+	// of this same read. A full entry, which ends the chain, goes to
+	// fullWindow.
+	target := &r.windows[slot]
+	if h.typ < typeOfsDelta {
+		target = &r.fullWindow
+	}
 	n := min(need, uint64(len(win)))
-	buf := grow(r.windows[slot], int(n))
+	buf := grow(*target, int(n))
 	copy(buf, win[:n])
 	if h.baseID != nil {
 		// The REF_DELTA base id ends where the stream starts: a view
@@ -907,7 +918,7 @@ func (r *Reader) readEntry(p *pack, off uint64, slot int, packLen uint64) (h ent
 			return h, nil, false
 		}
 	}
-	r.windows[slot] = buf
+	*target = buf
 	return h, buf[h.dataOff-off : need], true
 }
 
