@@ -50,7 +50,7 @@ func (sb *scoreboard) findRename(parent *commitNode, o *origin) (*origin, error)
 	p := sb.getOrigin(parent, src.Path)
 	p.blob, p.mode, p.blobKnown = src.OldID, src.OldMode, true
 	if sb.opts.SimplifyByDecoration {
-		sb.renamedPaths = append(sb.blamedPaths(), src.Path) // (maybeChanged)
+		sb.filterPaths = append(sb.filterKeys(), src.Path) // (maybeChanged)
 	}
 	return p, nil
 }

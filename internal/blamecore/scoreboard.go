@@ -123,11 +123,12 @@ type scoreboard struct {
 	hunks           []diff.Hunk
 	bloomKeys       map[string]*traverse.BloomKey // by origin path
 	lastBloomPath   string                        // bloomKey's last answer
-	// renamedPaths are, under --simplify-by-decoration, the blamed path
-	// and the paths the walk found renamed from (see maybeChanged).
-	renamedPaths []string
-	lastBloomKey *traverse.BloomKey
-	useBloom     bool
+	lastBloomKey    *traverse.BloomKey
+	useBloom        bool
+	// filterPaths are, under --simplify-by-decoration, git's keys of the
+	// changed-path filters: the blamed path and the paths the walk found
+	// renamed from (see maybeChanged).
+	filterPaths []string
 	// isDecorated tells the commits refs name, once loaded
 	// (--simplify-by-decoration: scoreboard.decorated).
 	isDecorated func(oid.ID) bool
@@ -819,13 +820,13 @@ func (sb *scoreboard) unchangedToFirstParent(parent *commitNode, o *origin, filt
 	return *filter == filterUnchanged
 }
 
-// blamedPaths returns the blamed path and the paths the walk found
+// filterKeys returns the blamed path and the paths the walk found
 // renamed from so far (git's keys of the changed-path filters).
-func (sb *scoreboard) blamedPaths() []string {
-	if sb.renamedPaths == nil {
-		sb.renamedPaths = []string{sb.finalOrigin.path}
+func (sb *scoreboard) filterKeys() []string {
+	if sb.filterPaths == nil {
+		sb.filterPaths = []string{sb.finalOrigin.path}
 	}
-	return sb.renamedPaths
+	return sb.filterPaths
 }
 
 // maybeChanged is the changed-path filter's answer for path at commit
@@ -842,7 +843,7 @@ func (sb *scoreboard) maybeChanged(c *traverse.Commit, path string) bool {
 	if !sb.opts.SimplifyByDecoration {
 		return cs.MaybeChangedKey(c, sb.bloomKey(path))
 	}
-	for _, p := range sb.blamedPaths() {
+	for _, p := range sb.filterKeys() {
 		if cs.MaybeChangedPath(c, sb.bloomKey(p)) {
 			return true
 		}
