@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goblame/goblame/internal/binheap"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
@@ -293,13 +294,15 @@ func (s *simplifier) paintDown(ps []*Commit, one int, twos []int) error {
 	if s.paint == nil {
 		s.paint = make(map[*Commit]uint8)
 	}
-	var q paintQueue
+	var q []paintItem
+	var seq uint64
 	add := func(c *Commit, f uint8) {
 		if s.paint[c] == 0 {
 			s.touched = append(s.touched, c)
 		}
 		s.paint[c] |= f
-		q.push(c, cs.Generation(c))
+		q = binheap.Push(q, paintItem{c: c, gen: cs.Generation(c), seq: seq}, paintBefore)
+		seq++
 	}
 	minGen := cs.Generation(ps[one])
 	add(ps[one], paintOne)
@@ -307,8 +310,10 @@ func (s *simplifier) paintDown(ps []*Commit, one int, twos []int) error {
 		minGen = min(minGen, cs.Generation(ps[j]))
 		add(ps[j], paintTwo)
 	}
-	for s.nonstale(&q) {
-		c := q.pop()
+	for s.nonstale(q) {
+		var it paintItem
+		q, it = binheap.Pop(q, paintBefore)
+		c := it.c
 		if cs.Generation(c) < minGen {
 			break
 		}
@@ -337,8 +342,8 @@ func (s *simplifier) paintDown(ps []*Commit, one int, twos []int) error {
 	return nil
 }
 
-func (s *simplifier) nonstale(q *paintQueue) bool {
-	for _, it := range q.items {
+func (s *simplifier) nonstale(q []paintItem) bool {
+	for _, it := range q {
 		if s.paint[it.c]&paintStale == 0 {
 			return true
 		}
@@ -346,20 +351,15 @@ func (s *simplifier) nonstale(q *paintQueue) bool {
 	return false
 }
 
-// paintQueue pops the commit with the highest generation, then the
-// newest, then the first pushed (a prio_queue of
-// compare_commits_by_gen_then_commit_date).
-type paintQueue struct {
-	items []paintItem
-	seq   uint64
-}
-
+// paintItem is a commit queued by paintDown: a prio_queue of
+// compare_commits_by_gen_then_commit_date pops the highest generation,
+// then the newest, then the first pushed.
 type paintItem struct {
 	c        *Commit
 	gen, seq uint64
 }
 
-func (q *paintQueue) before(a, b *paintItem) bool {
+func paintBefore(a, b paintItem) bool {
 	switch {
 	case a.gen != b.gen:
 		return a.gen > b.gen
@@ -367,39 +367,4 @@ func (q *paintQueue) before(a, b *paintItem) bool {
 		return a.c.Time > b.c.Time
 	}
 	return a.seq < b.seq
-}
-
-func (q *paintQueue) push(c *Commit, gen uint64) {
-	q.items = append(q.items, paintItem{c: c, gen: gen, seq: q.seq})
-	q.seq++
-	for i := len(q.items) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !q.before(&q.items[i], &q.items[p]) {
-			break
-		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
-		i = p
-	}
-}
-
-func (q *paintQueue) pop() *Commit {
-	top := q.items[0].c
-	last := len(q.items) - 1
-	q.items[0] = q.items[last]
-	q.items = q.items[:last]
-	for i := 0; ; {
-		l, r, b := 2*i+1, 2*i+2, i
-		if l < last && q.before(&q.items[l], &q.items[b]) {
-			b = l
-		}
-		if r < last && q.before(&q.items[r], &q.items[b]) {
-			b = r
-		}
-		if b == i {
-			break
-		}
-		q.items[i], q.items[b] = q.items[b], q.items[i]
-		i = b
-	}
-	return top
 }
