@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -237,5 +238,30 @@ func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 		}
 		compareWithGit(t, filepath.Join(filepath.Dir(dir), "r"), format, nil, nil, "--simplify-merges", "HEAD", "--", "file")
 		compareWithGit(t, filepath.Join(filepath.Dir(dir), "r"), format, nil, nil, "--topo-order", "--since=1112912500", "HEAD", "--", "file")
+	}
+}
+
+// TestGraftsHintBeforeBadObjectMatchesGit: git reads info/grafts (and
+// prints its hint) at the first revision it looks up, through the
+// commit-graph's first use, whatever the object is, or with
+// core.commitGraph off at the first commit it parses; a ref --branches
+// lists is named as listed (the fixture's odd repository: grafts, a
+// branch whose object is missing).
+func TestGraftsHintBeforeBadObjectMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "simplify", simplifyScript)
+	for _, format := range testgit.Formats {
+		odd := filepath.Join(filepath.Dir(dirs[format]), "odd")
+		missing := strings.Repeat("2", format.HexSize())
+		for _, env := range [][]string{nil, {"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}} {
+			for _, args := range [][]string{
+				{"--branches=zz*", "--", "file"},
+				{"--branches", "--", "file"},
+				{"refs/heads/keep-d", "refs/heads/zz-dangling", "--", "file"},
+				{missing, "--", "file"},
+				{"vB", "--", "file"},
+			} {
+				compareWithGit(t, odd, format, nil, env, args...)
+			}
+		}
 	}
 }

@@ -126,6 +126,21 @@ func (r *Repository) Replacements() map[oid.ID]oid.ID { return r.replaced }
 // the commit-graph then.
 func (r *Repository) HasReplacements() bool { return len(r.replaced) > 0 }
 
+// commitGraphConsidered reports whether git's first use of the
+// commit-graph (prepare_commit_graph) goes as far as reading the grafts:
+// core.commitGraph is on (or GIT_TEST_COMMIT_GRAPH) and no replace ref is
+// in effect (commit_graph_compatible checks those first).
+func (r *Repository) commitGraphConsidered() bool {
+	if r.HasReplacements() {
+		return false
+	}
+	if on, err := r.env.envBool("GIT_TEST_COMMIT_GRAPH", false); err == nil && on {
+		return true
+	}
+	b, ok, err := r.Config.Bool("core.commitgraph")
+	return err == nil && (!ok || b)
+}
+
 // ShallowFile returns the path of the shallow file: GIT_SHALLOW_FILE
 // (an empty value means none) or <common>/shallow.
 func (r *Repository) ShallowFile() string {

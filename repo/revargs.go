@@ -114,6 +114,14 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	if !found {
 		return nil, false, nil
 	}
+	if res.r.commitGraphConsidered() {
+		// get_reference looks the object up in the commit-graph first,
+		// whose first use checks the grafts, which reads them (and
+		// prints their hint), whatever the object is.
+		if err := res.loadParents(); err != nil {
+			return nil, false, err
+		}
+	}
 	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
