@@ -202,15 +202,20 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// The index's blobs (and its cache tree's trees), each named
 			// "": blame dies at the first one ("Non commit ?") where it
 			// counts; the others never matter, so only the first entry
-			// that is not a submodule is listed.
+			// that is not a submodule is listed, or, with none, the
+			// cache tree's first tree (an index emptied by git read-tree
+			// --empty keeps the empty tree there).
 			if ix, ierr := b.repo.ReadIndex(); ierr == nil {
+				first := ix.CacheTreeFirst
 				for _, e := range ix.EntryList {
-					if e.Mode == object.ModeGitlink {
-						continue
+					if e.Mode != object.ModeGitlink {
+						first = e.ID
+						break
 					}
-					out = append(out, e.ID.String())
-					display[e.ID.String()] = ""
-					break
+				}
+				if !first.IsZero() {
+					out = append(out, first.String())
+					display[first.String()] = ""
 				}
 			} else if !errors.Is(ierr, fs.ErrNotExist) {
 				return nil, nil, ierr

@@ -25,7 +25,9 @@ import (
 // reverted), none (a file added late) or a directory, where git then
 // dies (a file deleted and added again), and where git's filter test of
 // the path alone says "maybe" and its leading directory's would say "no"
-// (deep: the file f2-0.txt sets the bits of dir/file but not of dir).
+// (deep: the file f2-0.txt sets the bits of dir/file but not of dir);
+// and emptied, r with its index emptied by git read-tree --empty (which
+// keeps the empty tree as its cache tree).
 const simplifyScript = `git init -q r && cd r
 seq 1 32 | sed 's/^/line /' >file
 echo base >other.txt
@@ -147,6 +149,7 @@ commit_all K2
 git checkout -q -f main
 git commit-graph write --reachable --changed-paths
 cd ..
+cp -a r emptied && git -C emptied read-tree --empty
 `
 
 // TestSimplifyByDecorationMatchesGit: --simplify-by-decoration makes git
@@ -262,6 +265,24 @@ func TestGraftsHintBeforeBadObjectMatchesGit(t *testing.T) {
 			} {
 				compareWithGit(t, odd, format, nil, env, args...)
 			}
+		}
+	}
+}
+
+// TestIndexedObjectsCacheTreeMatchesGit: --indexed-objects lists the
+// index's blobs, then its cache tree's trees: an index emptied by git
+// read-tree --empty still gives the empty tree, which git's blame dies of
+// (the fixture's emptied repository).
+func TestIndexedObjectsCacheTreeMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "simplify", simplifyScript)
+	for _, format := range testgit.Formats {
+		emptied := filepath.Join(filepath.Dir(dirs[format]), "emptied")
+		for _, args := range [][]string{
+			{"--indexed-objects", "--", "file"},
+			{"HEAD", "--indexed-objects", "--", "file"},
+			{"-s", "--not", "--indexed-objects", "HEAD", "--", "file"},
+		} {
+			compareWithGit(t, emptied, format, nil, nil, args...)
 		}
 	}
 }

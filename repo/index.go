@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -84,6 +85,12 @@ type Index struct {
 	// Checksum is the file's trailing hash (all zeros when index.skipHash
 	// wrote none).
 	Checksum oid.ID
+	// CacheTreeFirst is the first tree of the cache tree (the TREE
+	// extension) in the order git's --indexed-objects lists them (the
+	// root, then each directory's subtrees, shorter names first), of
+	// those whose entry is valid; zero when there is none, or the
+	// extension does not parse (git then has no cache tree).
+	CacheTreeFirst oid.ID
 }
 
 // Entries returns every stage of path (nil when the index does not
@@ -533,7 +540,11 @@ func parseIndexExtensions(ix *Index, body []byte, off int, format oid.Format) (*
 		}
 		ext := body[start:end]
 		switch string(sig) {
-		case "TREE", "REUC", "UNTR", "FSMN", "EOIE", "IEOT":
+		case "TREE":
+			if t, ok := parseCacheTree(ext, format); ok {
+				ix.CacheTreeFirst = t.first()
+			}
+		case "REUC", "UNTR", "FSMN", "EOIE", "IEOT":
 		case "link":
 			if len(ext) < hashLen {
 				return nil, nil, corrupt("error: corrupt link extension (too short)")
@@ -839,4 +850,114 @@ func indexOpenError(err error, name string, format oid.Format) error {
 		return &Error{Kind: ErrCorruptIndex, Msg: name + ": unable to map index file: No such device", Err: err}
 	}
 	return &Error{Kind: ErrCorruptIndex, Msg: name + ": index file open failed: " + errnoText(err), Err: err}
+}
+
+// cacheTree is a node of the index's cache tree (cache-tree.c).
+type cacheTree struct {
+	name  string
+	valid bool // entry_count >= 0: id is the directory's tree
+	id    oid.ID
+	subs  []*cacheTree
+}
+
+// parseCacheTree reads a TREE extension as cache_tree_read does; ok is
+// false where git's read fails (and the index has no cache tree): the
+// root named other than "", a count that is no number, a node cut short.
+func parseCacheTree(ext []byte, format oid.Format) (*cacheTree, bool) {
+	if len(ext) == 0 || ext[0] != 0 {
+		return nil, false
+	}
+	t, _, ok := readCacheTreeNode(ext, format, 0)
+	return t, ok
+}
+
+// maxCacheTreeDepth bounds the nesting a damaged extension could claim.
+const maxCacheTreeDepth = 4096
+
+func readCacheTreeNode(buf []byte, format oid.Format, depth int) (*cacheTree, []byte, bool) {
+	nul := bytes.IndexByte(buf, 0)
+	if nul < 0 || nul+1 >= len(buf) || depth > maxCacheTreeDepth {
+		return nil, nil, false
+	}
+	t := &cacheTree{name: string(buf[:nul])}
+	buf = buf[nul+1:]
+	nl := bytes.IndexByte(buf, '\n')
+	if nl < 0 {
+		return nil, nil, false
+	}
+	count, rest, ok := cStrtol(buf[:nl])
+	if !ok {
+		return nil, nil, false
+	}
+	nsub, _, ok := cStrtol(rest)
+	if !ok {
+		return nil, nil, false
+	}
+	buf = buf[nl+1:]
+	if count >= 0 {
+		if len(buf) < format.Size() {
+			return nil, nil, false
+		}
+		t.valid, t.id = true, oid.FromBytes(format, buf[:format.Size()])
+		buf = buf[format.Size():]
+	}
+	for i := int64(0); i < nsub; i++ {
+		sub, after, ok := readCacheTreeNode(buf, format, depth+1)
+		if !ok {
+			return nil, nil, false
+		}
+		t.subs = append(t.subs, sub)
+		buf = after
+	}
+	// (cache_tree_sub keeps them ordered by subtree_name_cmp.)
+	slices.SortStableFunc(t.subs, func(a, b *cacheTree) int {
+		if len(a.name) != len(b.name) {
+			return len(a.name) - len(b.name)
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return t, buf, true
+}
+
+// first is the first valid tree in add_cache_tree's order.
+func (t *cacheTree) first() oid.ID {
+	if t.valid {
+		return t.id
+	}
+	for _, s := range t.subs {
+		if id := s.first(); !id.IsZero() {
+			return id
+		}
+	}
+	return oid.ID{}
+}
+
+// cStrtol reads a decimal as strtol does at the start of b (leading
+// space, a sign, digits), returning the rest; ok is false where no
+// digit is read.
+func cStrtol(b []byte) (int64, []byte, bool) {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	start := i
+	var n int64
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		if n < 1<<40 {
+			n = n*10 + int64(b[i]-'0')
+		}
+		i++
+	}
+	if i == start {
+		return 0, b, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, b[i:], true
 }

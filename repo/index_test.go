@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -381,4 +382,46 @@ func TestEWAHDecode(t *testing.T) {
 		t.Error("truncated bitmap accepted")
 	}
 	_ = oid.SHA1
+}
+
+// TestCacheTreeFirst checks parseCacheTree and the order git's
+// --indexed-objects takes the cache tree's trees in: the root if valid,
+// else its subtrees depth first, shorter names first (subtree_name_cmp),
+// whatever their order in the extension; a node cut short leaves no
+// cache tree.
+func TestCacheTreeFirst(t *testing.T) {
+	f := oid.SHA1
+	id := func(b byte) []byte { return bytes.Repeat([]byte{b}, f.Size()) }
+	node := func(name string, count, subs int, tree []byte) []byte {
+		b := append([]byte(name), 0)
+		b = fmt.Appendf(b, "%d %d\n", count, subs)
+		return append(b, tree...)
+	}
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	for _, c := range []struct {
+		name string
+		ext  []byte
+		want byte // 0: none
+	}{
+		{"valid root", node("", 3, 0, id(1)), 1},
+		{"root invalid, subtrees by length", cat(node("", -1, 2, nil), node("longer", 2, 0, id(2)), node("ab", 1, 0, id(3))), 3},
+		{"equal lengths by bytes", cat(node("", -1, 2, nil), node("b", 1, 0, id(4)), node("a", 1, 0, id(5))), 5},
+		{"depth first", cat(node("", -1, 2, nil), node("a", -1, 1, nil), node("x", 1, 0, id(6)), node("bb", 1, 0, id(7))), 6},
+		{"none valid", cat(node("", -1, 1, nil), node("a", -1, 0, nil)), 0},
+		{"cut short", cat(node("", -1, 2, nil), node("a", 1, 0, id(8))), 0},
+		{"root named", node("x", 1, 0, id(9)), 0},
+		{"no count", append([]byte{0}, "x 0\n"...), 0},
+	} {
+		var got oid.ID
+		if tr, ok := parseCacheTree(c.ext, f); ok {
+			got = tr.first()
+		}
+		var want oid.ID
+		if c.want != 0 {
+			want = oid.FromBytes(f, id(c.want))
+		}
+		if got != want {
+			t.Errorf("%s: first tree %v, want %v", c.name, got, want)
+		}
+	}
 }
