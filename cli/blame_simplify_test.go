@@ -25,7 +25,9 @@ import (
 // reverted), none (a file added late) or a directory, where git then
 // dies (a file deleted and added again), and where git's filter test of
 // the path alone says "maybe" and its leading directory's would say "no"
-// (deep: the file f2-0.txt sets the bits of dir/file but not of dir);
+// (deep: the file f2-0.txt sets the bits of dir/file but not of dir),
+// and where a version 1 filter holds é.txt's bits as hashed with bytes
+// unsigned but not as git on x86-64 hashes them, signed (utf: g25.txt);
 // and emptied, r with its index emptied by git read-tree --empty (which
 // keeps the empty tree as its cache tree).
 const simplifyScript = `git init -q r && cd r
@@ -146,6 +148,16 @@ sed -i 's/^line 5$/line 5 K1/' dir/file
 commit_all K1
 echo x >f2-0.txt
 commit_all K2
+git checkout -q --orphan utf
+git rm -rq --cached .
+rm -rf dir f2-0.txt
+seq 1 10 | sed 's/^/line /' >é.txt
+commit_all U0
+git tag vU
+sed -i 's/^line 5$/line 5 U1/' é.txt
+commit_all U1
+echo x >g25.txt
+commit_all U2
 git checkout -q -f main
 git commit-graph write --reachable --changed-paths
 cd ..
@@ -209,6 +221,7 @@ func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 		{"dir", "--", "sub"},
 		{"-p", "dir", "--", "sub"},
 		{"deep", "--", "dir/file"},
+		{"utf", "--", "é.txt"},
 	}
 	for _, format := range testgit.Formats {
 		dir := dirs[format]

@@ -73,6 +73,10 @@ type bloomHash struct {
 	h0, h1   uint32 // true murmur3 (version 2; version 1 for ASCII strings)
 	s0, s1   uint32 // sign-extended bytes (version 1 as git writes it on x86-64)
 	highBits bool   // the string has a byte >= 0x80, so the two differ
+	// asGit asks a version 1 filter as git 2.39.5 built for x86-64 asks
+	// it, with the sign-extended hashes alone (as rawContains does),
+	// rather than either (see in).
+	asGit bool
 }
 
 func newBloomHash(s []byte) bloomHash {
@@ -125,6 +129,9 @@ func filterHas(filter []byte, k uint32, h0, h1 uint32) bool {
 // added, which keeps the filter sound for files written on any machine.
 func (bh *bloomHash) in(filter []byte, s bloomSettings) bool {
 	if s.version == 1 && bh.highBits {
+		if bh.asGit {
+			return filterHas(filter, s.numHashes, bh.s0, bh.s1)
+		}
 		return filterHas(filter, s.numHashes, bh.s0, bh.s1) || filterHas(filter, s.numHashes, bh.h0, bh.h1)
 	}
 	return filterHas(filter, s.numHashes, bh.h0, bh.h1)
