@@ -371,6 +371,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core.Reverse = opts.Reverse
 	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry
 	core.LimitedWalk = opts.LimitedWalk
+	core.TopoOrder = opts.TopoOrder
 	if opts.SimplifyByDecoration {
 		core.SimplifyByDecoration, core.Sparse = true, opts.Sparse
 		core.Decorations = func() (func(oid.ID) bool, error) {

@@ -92,6 +92,15 @@ type Options struct {
 	// blame is the same, but a commit that cannot be read anywhere in
 	// that history is then git's death ("revision walk setup failed").
 	LimitedWalk bool
+	// TopoOrder is --topo-order (--date-order, --author-date-order,
+	// --graph): where the commit-graph gives generation numbers, git
+	// prepares its topological walk instead of limiting it for a range,
+	// and marks UNINTERESTING only the commits down to the lowest
+	// generation of the revisions; blame may then go past the bottom
+	// into older history that reaches the blamed commit another way,
+	// as git's does. Without generation numbers it is a limited walk
+	// (LimitedWalk).
+	TopoOrder bool
 	// Sparse is --sparse: with SimplifyByDecoration, a commit with one
 	// parent is never passed over, whether a ref names it or not (git's
 	// history that is not dense). Without it, it changes nothing.

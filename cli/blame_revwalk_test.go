@@ -208,3 +208,59 @@ func TestAlternateRefsMatchGit(t *testing.T) {
 		t.Errorf("git blame --alternate-refs through the shim: left to git (%s)", p.reason)
 	}
 }
+
+// topoScript makes a history where a side branch forks three commits
+// below a range's bottom (bot) and is merged above it, taking back a
+// line the main line changed below the bottom, with a commit-graph.
+const topoScript = `git init -q r && cd r
+seq 1 12 | sed 's/^/line /' >f
+commit_all R
+sed -i 's/^line 1$/line 1 A/' f
+commit_all A
+sed -i 's/^line 2$/line 2 X/' f
+commit_all X
+git branch side
+for i in 3 4 5; do sed -i "s/^line $i\$/line $i B/" f; commit_all B$i; done
+git tag bot
+sed -i 's/^line 10$/line 10 C/' f
+commit_all C
+git checkout -q side
+sed -i 's/^line 12$/line 12 S1/' f
+commit_all S1
+git checkout -q main
+test_tick
+git merge -q --no-commit side >/dev/null 2>&1 || :
+sed -i 's/^line 3 B$/line 3/' f
+git add f
+git commit -q -m M
+git commit-graph write --reachable
+`
+
+// TestTopoOrderRangesMatchGit: under --topo-order (and its kin, and
+// --graph) with the commit-graph's generation numbers git prepares its
+// topological walk instead of limiting the walk for a range, and marks
+// UNINTERESTING only down to the lowest generation of the revisions:
+// blame goes past the bottom where a side branch forked below it leads
+// (here to the root), which the limiting pass (without the graph, or
+// without --topo-order) makes a boundary.
+func TestTopoOrderRangesMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "topo", topoScript)
+	noGraph := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		for _, env := range [][]string{nil, noGraph} {
+			for _, args := range [][]string{
+				{"bot..HEAD", "--", "f"},
+				{"--topo-order", "bot..HEAD", "--", "f"},
+				{"--date-order", "-p", "bot..HEAD", "--", "f"},
+				{"--author-date-order", "--incremental", "^bot", "HEAD", "--", "f"},
+				{"--graph", "bot..HEAD", "--", "f"},
+				{"--topo-order", "--first-parent", "bot..HEAD", "--", "f"},
+				{"--topo-order", "bot~1..HEAD", "--", "f"},
+				{"--topo-order", "--since=1112912200", "bot..HEAD", "--", "f"},
+			} {
+				compareWithGit(t, dir, format, nil, env, args...)
+			}
+		}
+	}
+}

@@ -418,6 +418,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
 	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
 	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph())
+	opts.TopoOrder = a.Rev.TopoOrder || a.Rev.graph
 	opts.WalkReflogs, opts.IgnoreMissing = a.Rev.WalkReflogs, a.Rev.IgnoreMissing
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic

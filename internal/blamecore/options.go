@@ -55,6 +55,11 @@ type Options struct {
 	// LimitedWalk makes the limiting pass run whatever the revisions
 	// (git's limit_list for a limited walk: Options of package blame).
 	LimitedWalk bool
+	// TopoOrder is --topo-order and its kin: with the commit-graph's
+	// generation numbers git prepares its topological walk instead of
+	// limiting the walk for a range (traverse.LimitOptions.TopoWalk);
+	// without them its walk is limited (LimitedWalk).
+	TopoOrder bool
 	// SimplifyByDecoration is --simplify-by-decoration: blame goes from
 	// each commit to the nearest ones below it that a ref names (or roots),
 	// as git's merge simplification rewrites the parents

@@ -385,6 +385,7 @@ func (sb *scoreboard) limit(req Request) error {
 		// after the command line's.
 		tips = append(append([]traverse.Tip(nil), tips...), traverse.Tip{ID: sb.id(sb.final), Commit: sb.final.tc})
 	}
+	gens := sb.hist.commits.Graph() != nil // (git's generation_numbers_enabled)
 	marks, err := traverse.Limit(sb.hist.commits, tips, traverse.LimitOptions{
 		FirstParent: sb.opts.FirstParent,
 		Since:       sb.opts.Since,
@@ -399,7 +400,8 @@ func (sb *scoreboard) limit(req Request) error {
 		AncestryPath:    sb.opts.AncestryPath,
 		AncestryBottoms: ancestry,
 
-		Limited:              sb.opts.LimitedWalk,
+		Limited:              sb.opts.LimitedWalk || (sb.opts.TopoOrder && !gens),
+		TopoWalk:             sb.opts.TopoOrder && gens,
 		SimplifyByDecoration: sb.opts.SimplifyByDecoration,
 		Sparse:               sb.opts.Sparse,
 		Decorated:            sb.decorated,

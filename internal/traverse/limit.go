@@ -93,6 +93,12 @@ type LimitOptions struct {
 	// Limited forces the limiting pass (git's revs->limited, which other
 	// revision options set).
 	Limited bool
+	// TopoWalk is --topo-order (or its kin, or --graph) where the
+	// commit-graph gives generation numbers: git then does not limit the
+	// walk for a range's bottoms, and prepares its topological walk
+	// instead (init_topo_walk, topowalk.go), which spreads UNINTERESTING
+	// only down to the lowest generation of the revisions.
+	TopoWalk bool
 	// SimplifyByDecoration (--simplify-by-decoration) rewrites the
 	// parents of the commits of the limiting pass as git's
 	// simplify_merges does, where a commit changes something if
@@ -268,7 +274,9 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 		}
 		if m.Uninteresting(c) {
 			m.MarkParentsUninteresting(c)
-			limited = true
+			if !opts.TopoWalk {
+				limited = true
+			}
 		}
 		if m.get(c)&flagSeen == 0 {
 			m.set(c, flagSeen)
@@ -276,6 +284,9 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 		}
 	}
 	if !limited {
+		if opts.TopoWalk {
+			m.initTopoWalk(start, &opts)
+		}
 		return m, nil
 	}
 	m.limited = true
@@ -426,7 +437,9 @@ func (m *Marks) processParents(c *Commit, q *Queue, opts *LimitOptions) error {
 				continue
 			}
 			m.set(p, flagSeen)
-			q.Push(p)
+			if q != nil {
+				q.Push(p)
+			}
 		}
 		return nil
 	}
@@ -446,7 +459,9 @@ func (m *Marks) processParents(c *Commit, q *Queue, opts *LimitOptions) error {
 		}
 		if m.get(p)&flagSeen == 0 {
 			m.set(p, flagSeen)
-			q.Push(p)
+			if q != nil {
+				q.Push(p)
+			}
 		}
 		if opts.FirstParent {
 			break
