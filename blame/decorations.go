@@ -14,10 +14,11 @@ import (
 // the object it replaces (and nothing where replace refs are not used);
 // and the commits info/grafts or the shallow file names.
 //
-// A ref whose object the repository lacks decorates nothing (git lists
-// it, GIT_REF_PARANOIA being on by default, and finds no object); a
-// replace ref whose name is no object name is passed over with "warning:
-// invalid replace ref <ref>".
+// A ref whose object the repository lacks is listed without a word (git
+// lists it, GIT_REF_PARANOIA being on by default, and finds no object;
+// its name decorates no commit the walk can reach); a replace ref whose
+// name is no object name is passed over with "warning: invalid replace
+// ref <ref>".
 func (b *run) decorations() (map[oid.ID]bool, error) {
 	r := b.repo
 	dec := map[oid.ID]bool{}

@@ -307,7 +307,8 @@ func (res *resolver) commitReference(id oid.ID) (oid.ID, bool) {
 
 // loadParents reads the command's grafts and shallow boundary the first
 // time a resolution parses a commit (git's parse_commit_buffer looks the
-// commit up among the grafts, which reads them).
+// commit up among the grafts, which reads them) or, where the
+// commit-graph is considered, looks an object up (revisionArg).
 func (res *resolver) loadParents() error {
 	if res.loaded {
 		return nil
