@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goblame/goblame/internal/binheap"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
@@ -407,8 +408,7 @@ type aheadQueue struct {
 	seq   uint64
 }
 
-func (q *aheadQueue) less(i, j int) bool {
-	a, b := &q.items[i], &q.items[j]
+func aheadBefore(a, b aheadItem) bool {
 	if a.time != b.time {
 		return a.time > b.time
 	}
@@ -418,35 +418,11 @@ func (q *aheadQueue) less(i, j int) bool {
 func (q *aheadQueue) push(it aheadItem) {
 	q.seq++
 	it.seq = q.seq
-	q.items = append(q.items, it)
-	for i := len(q.items) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !q.less(i, parent) {
-			break
-		}
-		q.items[i], q.items[parent] = q.items[parent], q.items[i]
-		i = parent
-	}
+	q.items = binheap.Push(q.items, it, aheadBefore)
 }
 
 func (q *aheadQueue) pop() aheadItem {
-	top := q.items[0]
-	last := len(q.items) - 1
-	q.items[0] = q.items[last]
-	q.items = q.items[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < last && q.less(l, m) {
-			m = l
-		}
-		if r < last && q.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
-		i = m
-	}
-	return top
+	var it aheadItem
+	q.items, it = binheap.Pop(q.items, aheadBefore)
+	return it
 }
