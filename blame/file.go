@@ -371,7 +371,14 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core.Reverse = opts.Reverse
 	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry
 	core.LimitedWalk = opts.LimitedWalk
-	core.TopoOrder = opts.TopoOrder
+	switch opts.Order {
+	case WalkTopo:
+		core.Order = traverse.SortGraph
+	case WalkTopoDate:
+		core.Order = traverse.SortCommitDate
+	case WalkTopoAuthorDate:
+		core.Order = traverse.SortAuthorDate
+	}
 	if opts.SimplifyByDecoration {
 		core.SimplifyByDecoration, core.Sparse = true, opts.Sparse
 		core.Decorations = func() (func(oid.ID) bool, error) {

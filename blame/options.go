@@ -92,15 +92,17 @@ type Options struct {
 	// blame is the same, but a commit that cannot be read anywhere in
 	// that history is then git's death ("revision walk setup failed").
 	LimitedWalk bool
-	// TopoOrder is --topo-order (--date-order, --author-date-order,
-	// --graph): where the commit-graph gives generation numbers, git
+	// Order is --topo-order (WalkTopo; also --graph), --date-order
+	// (WalkTopoDate) or --author-date-order (WalkTopoAuthorDate); zero
+	// for none. Where the commit-graph gives generation numbers, git
 	// prepares its topological walk instead of limiting it for a range,
 	// and marks UNINTERESTING only the commits down to the lowest
-	// generation of the revisions; blame may then go past the bottom
-	// into older history that reaches the blamed commit another way,
-	// as git's does. Without generation numbers it is a limited walk
-	// (LimitedWalk).
-	TopoOrder bool
+	// generation of the revisions: blame may then go past the bottom
+	// into older history that reaches the blamed commit another way, as
+	// git's does. Without generation numbers it is a limited walk
+	// (LimitedWalk). A limited walk sorts its commits in the order, which
+	// orders the children a --reverse blame passes lines to.
+	Order WalkOrder
 	// Sparse is --sparse: with SimplifyByDecoration, a commit with one
 	// parent is never passed over, whether a ref names it or not (git's
 	// history that is not dense). Without it, it changes nothing.
@@ -194,3 +196,21 @@ type Options struct {
 
 // ranges reports whether any -L range is given.
 func (o *Options) hasRanges() bool { return len(o.Ranges) > 0 || len(o.LineRanges) > 0 }
+
+// WalkOrder is the order a topological revision walk sorts its commits
+// in (Options.Order): git's rev_sort_order.
+type WalkOrder uint8
+
+const (
+	// WalkDefault is no topological order.
+	WalkDefault WalkOrder = iota
+	// WalkTopo is --topo-order: parents after their children, a branch
+	// kept together (git's REV_SORT_IN_GRAPH_ORDER).
+	WalkTopo
+	// WalkTopoDate is --date-order: parents after their children, newest
+	// committer date first.
+	WalkTopoDate
+	// WalkTopoAuthorDate is --author-date-order: newest author date
+	// first.
+	WalkTopoAuthorDate
+)

@@ -211,7 +211,10 @@ func TestAlternateRefsMatchGit(t *testing.T) {
 
 // topoScript makes a history where a side branch forks three commits
 // below a range's bottom (bot) and is merged above it, taking back a
-// line the main line changed below the bottom, with a commit-graph.
+// line the main line changed below the bottom, with a commit-graph; and
+// rev, a side branch merged back whose commits keep a line the main line
+// deletes (one authored earlier than it was committed), where the order
+// of a commit's children decides a --reverse blame.
 const topoScript = `git init -q r && cd r
 seq 1 12 | sed 's/^/line /' >f
 commit_all R
@@ -234,6 +237,26 @@ sed -i 's/^line 3 B$/line 3/' f
 git add f
 git commit -q -m M
 git commit-graph write --reachable
+cd .. && git init -q rev && cd rev
+seq 1 12 | sed 's/^/line /' >f
+commit_all R
+git tag base
+git checkout -q -b side
+sed -i 's/^line 12$/line 12 S1/' f
+commit_all S1
+sed -i 's/^line 11$/line 11 S2/' f
+test_tick
+GIT_AUTHOR_DATE="1112911000 -0700" git commit -q -am S2
+git checkout -q main
+sed -i '/^line 9$/d' f
+commit_all C1
+sed -i 's/^line 1$/line 1 C2/' f
+commit_all C2
+test_tick
+git merge -q --no-edit side >/dev/null 2>&1
+sed -i 's/^line 5$/line 5 E/' f
+commit_all E
+git commit-graph write --reachable
 `
 
 // TestTopoOrderRangesMatchGit: under --topo-order (and its kin, and
@@ -242,7 +265,8 @@ git commit-graph write --reachable
 // UNINTERESTING only down to the lowest generation of the revisions:
 // blame goes past the bottom where a side branch forked below it leads
 // (here to the root), which the limiting pass (without the graph, or
-// without --topo-order) makes a boundary.
+// without --topo-order) makes a boundary. A limited walk's list is sorted
+// in the order asked, which orders the children of a --reverse blame.
 func TestTopoOrderRangesMatchGit(t *testing.T) {
 	dirs := fixtureDirs(t, "topo", topoScript)
 	noGraph := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commitGraph", "GIT_CONFIG_VALUE_0=false"}
@@ -260,6 +284,12 @@ func TestTopoOrderRangesMatchGit(t *testing.T) {
 				{"--topo-order", "--since=1112912200", "bot..HEAD", "--", "f"},
 			} {
 				compareWithGit(t, dir, format, nil, env, args...)
+			}
+			// A --reverse blame passes lines to a commit's children in
+			// the order of the limited list, which the order sorts.
+			rev := filepath.Join(filepath.Dir(dir), "rev")
+			for _, order := range []string{"--topo-order", "--date-order", "--author-date-order", "--first-parent"} {
+				compareWithGit(t, rev, format, nil, env, "--reverse", order, "base..HEAD", "--", "f")
 			}
 		}
 	}

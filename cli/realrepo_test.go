@@ -183,7 +183,8 @@ var randomOptionSets = [][]string{
 	{"--since=2023-01-01"}, {"--score-debug"}, {"--color-lines"}, {"-p"}, {"--show-email"},
 	{"--show-name"}, {"--encoding=latin1"}, {"--no-progress"}, {"--ignore-rev", "HEAD~1"},
 	{"--ancestry-path"}, {"--since-as-filter=2023-06-01"}, {"--ignore-missing"},
-	{"--simplify-by-decoration"}, {"--topo-order"},
+	{"--simplify-by-decoration"}, {"--topo-order"}, {"--date-order"}, {"--graph"}, {"--cherry-pick"},
+	{"--simplify-merges"}, {"--sparse"}, {"--children"},
 }
 
 // TestRealRepositoriesRandomOptions blames GOBLAME_REAL_RANDOM random

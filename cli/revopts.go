@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/gitdate"
 )
@@ -52,13 +53,14 @@ type RevOptions struct {
 	// in order, detached values included ("--author", "me").
 	Args []string
 
-	ExcludeFirstParentOnly bool     // --exclude-first-parent-only: mark_parents_uninteresting follows first parents only
-	AncestryPath           bool     // --ancestry-path (the range's bottoms)
-	AncestryPathBottoms    []string // the <commit> values of --ancestry-path=<commit>
-	SimplifyMerges         bool     // --simplify-merges, --simplify-by-decoration
-	SimplifyByDecoration   bool     // --simplify-by-decoration: git rewrites the walk's parents
-	Sparse                 bool     // --sparse (--dense: false): with --simplify-by-decoration, every one-parent commit counts
-	TopoOrder              bool     // --topo-order, --date-order, --author-date-order, --graph, --simplify-*, --early-output
+	ExcludeFirstParentOnly bool            // --exclude-first-parent-only: mark_parents_uninteresting follows first parents only
+	AncestryPath           bool            // --ancestry-path (the range's bottoms)
+	AncestryPathBottoms    []string        // the <commit> values of --ancestry-path=<commit>
+	SimplifyMerges         bool            // --simplify-merges, --simplify-by-decoration
+	SimplifyByDecoration   bool            // --simplify-by-decoration: git rewrites the walk's parents
+	Sparse                 bool            // --sparse (--dense: false): with --simplify-by-decoration, every one-parent commit counts
+	TopoOrder              bool            // --topo-order, --date-order, --author-date-order, --graph, --simplify-*, --early-output
+	SortOrder              blame.WalkOrder // the order TopoOrder sorts in: the last of --topo-order, --date-order and --author-date-order (default WalkTopo)
 	// Limited is set by options that make prepare_revision_walk run
 	// limit_list over the whole history: --children (and so --reverse),
 	// --ancestry-path, --simplify-merges, --simplify-by-decoration,
@@ -344,8 +346,12 @@ func (r *revParser) flagOption(arg string) (int, error, bool) {
 		rev.WalkReflogs = true
 	case "--merge":
 		rev.ShowMerge = true
-	case "--topo-order", "--date-order", "--author-date-order":
-		rev.TopoOrder = true
+	case "--topo-order":
+		rev.TopoOrder, rev.SortOrder = true, blame.WalkTopo
+	case "--date-order":
+		rev.TopoOrder, rev.SortOrder = true, blame.WalkTopoDate
+	case "--author-date-order":
+		rev.TopoOrder, rev.SortOrder = true, blame.WalkTopoAuthorDate
 	case "--simplify-merges":
 		rev.SimplifyMerges, rev.TopoOrder, rev.rewriteParents, rev.Limited = true, true, true, true
 	case "--simplify-by-decoration":

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -418,7 +419,9 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
 	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
 	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph())
-	opts.TopoOrder = a.Rev.TopoOrder || a.Rev.graph
+	if a.Rev.TopoOrder || a.Rev.graph {
+		opts.Order = cmp.Or(a.Rev.SortOrder, blame.WalkTopo)
+	}
 	opts.WalkReflogs, opts.IgnoreMissing = a.Rev.WalkReflogs, a.Rev.IgnoreMissing
 	if a.IndentHeuristic != nil {
 		opts.NoIndentHeuristic = !*a.IndentHeuristic

@@ -2,6 +2,7 @@ package blamecore
 
 import (
 	"github.com/goblame/goblame/diff"
+	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -55,11 +56,13 @@ type Options struct {
 	// LimitedWalk makes the limiting pass run whatever the revisions
 	// (git's limit_list for a limited walk: Options of package blame).
 	LimitedWalk bool
-	// TopoOrder is --topo-order and its kin: with the commit-graph's
-	// generation numbers git prepares its topological walk instead of
-	// limiting the walk for a range (traverse.LimitOptions.TopoWalk);
-	// without them its walk is limited (LimitedWalk).
-	TopoOrder bool
+	// Order is --topo-order and its kin (0: none): with the
+	// commit-graph's generation numbers git prepares its topological walk
+	// instead of limiting the walk for a range
+	// (traverse.LimitOptions.TopoWalk); without them its walk is limited
+	// (LimitedWalk), and a limited walk's commits are sorted in the order
+	// (traverse.LimitOptions.Sort).
+	Order traverse.TopoSort
 	// SimplifyByDecoration is --simplify-by-decoration: blame goes from
 	// each commit to the nearest ones below it that a ref names (or roots),
 	// as git's merge simplification rewrites the parents

@@ -400,8 +400,10 @@ func (sb *scoreboard) limit(req Request) error {
 		AncestryPath:    sb.opts.AncestryPath,
 		AncestryBottoms: ancestry,
 
-		Limited:              sb.opts.LimitedWalk || (sb.opts.TopoOrder && !gens),
-		TopoWalk:             sb.opts.TopoOrder && gens,
+		Limited:              sb.opts.LimitedWalk || (sb.opts.Order != traverse.NoTopoSort && !gens),
+		TopoWalk:             sb.opts.Order != traverse.NoTopoSort && gens,
+		Sort:                 sb.opts.Order,
+		AuthorDate:           sb.authorDate,
 		SimplifyByDecoration: sb.opts.SimplifyByDecoration,
 		Sparse:               sb.opts.Sparse,
 		Decorated:            sb.decorated,
@@ -421,6 +423,40 @@ func (sb *scoreboard) limit(req Request) error {
 		}
 	}
 	return nil
+}
+
+// authorDate is the author date git's record_author_date finds in c's
+// object (--author-date-order): the "author" header's date, 0 where the
+// line is missing or its date is not all digits.
+func (sb *scoreboard) authorDate(c *traverse.Commit) uint64 {
+	body, err := sb.hist.commitBody(sb.hist.commits.ID(c))
+	if err != nil {
+		return 0
+	}
+	if end := bytes.Index(body, []byte("\n\n")); end >= 0 {
+		body = body[:end+1]
+	}
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte{'\n'})
+		body = rest
+		after, ok := bytes.CutPrefix(line, []byte("author "))
+		if !ok {
+			continue
+		}
+		id, ok := object.ParseIdent(after)
+		if !ok || len(id.Date) == 0 {
+			return 0
+		}
+		var d uint64
+		for _, b := range id.Date {
+			if b < '0' || b > '9' {
+				return 0
+			}
+			d = d*10 + uint64(b-'0')
+		}
+		return d
+	}
+	return 0
 }
 
 // decorated reports whether a ref names c (--simplify-by-decoration),

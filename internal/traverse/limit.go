@@ -93,6 +93,12 @@ type LimitOptions struct {
 	// Limited forces the limiting pass (git's revs->limited, which other
 	// revision options set).
 	Limited bool
+	// Sort sorts the limiting pass's commits as git's
+	// sort_in_topological_order does (--topo-order and its kin), before
+	// the simplification and the children lists; AuthorDate gives the
+	// author date it sorts by under SortAuthorDate.
+	Sort       TopoSort
+	AuthorDate func(*Commit) uint64
 	// TopoWalk is --topo-order (or its kin, or --graph) where the
 	// commit-graph gives generation numbers: git then does not limit the
 	// walk for a range's bottoms, and prepares its topological walk
@@ -292,6 +298,9 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	m.limited = true
 	if err := m.limitList(start, &opts); err != nil {
 		return nil, err
+	}
+	if opts.Sort != NoTopoSort {
+		m.list = m.sortTopo(m.list, &opts)
 	}
 	if opts.SimplifyByDecoration {
 		if err := m.simplifyMerges(opts.FirstParent); err != nil {

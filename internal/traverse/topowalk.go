@@ -1,6 +1,10 @@
 package traverse
 
-import "github.com/goblame/goblame/internal/binheap"
+import (
+	"slices"
+
+	"github.com/goblame/goblame/internal/binheap"
+)
 
 // initTopoWalk is revision.c's init_topo_walk as blame meets it: git
 // prepares the topological walk (--topo-order and its kin, with the
@@ -90,4 +94,105 @@ func (t *topoWalk) exploreTo(cutoff uint64) {
 			t.push(&t.explore, t.explored, p)
 		}
 	}
+}
+
+// TopoSort is the order of git's sort_in_topological_order
+// (rev_sort_order), for LimitOptions.Sort.
+type TopoSort uint8
+
+const (
+	// NoTopoSort leaves the limiting pass's list in its date order.
+	NoTopoSort TopoSort = iota
+	// SortGraph is --topo-order (REV_SORT_IN_GRAPH_ORDER): a stack.
+	SortGraph
+	// SortCommitDate is --date-order: newest committer date first.
+	SortCommitDate
+	// SortAuthorDate is --author-date-order: newest author date first.
+	SortAuthorDate
+)
+
+// sortTopo is commit.c's sort_in_topological_order over list: a commit
+// comes out once all its children in the list have; the commits waiting
+// come out last in first (graph order, with the first tips taken in the
+// list's order) or newest first (by committer or author date), equal
+// dates in the order they were queued.
+func (m *Marks) sortTopo(list []*Commit, opts *LimitOptions) []*Commit {
+	indegree := make(map[*Commit]int, len(list))
+	for _, c := range list {
+		indegree[c] = 1
+	}
+	for _, c := range list {
+		for _, p := range c.Parents {
+			if indegree[p] > 0 {
+				indegree[p]++
+			}
+		}
+	}
+	date := func(c *Commit) uint64 { return c.Time }
+	if opts.Sort == SortAuthorDate {
+		dates := make(map[*Commit]uint64, len(list))
+		for _, c := range list {
+			if opts.AuthorDate != nil {
+				dates[c] = opts.AuthorDate(c)
+			}
+		}
+		date = func(c *Commit) uint64 { return dates[c] }
+	}
+	var stack []*Commit
+	var heap []paintItem
+	var seq uint64
+	put := func(c *Commit) {
+		if opts.Sort == SortGraph {
+			stack = append(stack, c)
+			return
+		}
+		heap = binheap.Push(heap, paintItem{c: c, gen: date(c), seq: seq}, newestFirst)
+		seq++
+	}
+	get := func() *Commit {
+		if opts.Sort == SortGraph {
+			if len(stack) == 0 {
+				return nil
+			}
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			return c
+		}
+		if len(heap) == 0 {
+			return nil
+		}
+		var it paintItem
+		heap, it = binheap.Pop(heap, newestFirst)
+		return it.c
+	}
+	for _, c := range list {
+		if indegree[c] == 1 {
+			put(c)
+		}
+	}
+	// (The first tips come out in the list's order.)
+	slices.Reverse(stack)
+	out := make([]*Commit, 0, len(list))
+	for c := get(); c != nil; c = get() {
+		for _, p := range c.Parents {
+			if indegree[p] == 0 {
+				continue
+			}
+			if indegree[p]--; indegree[p] == 1 {
+				put(p)
+			}
+		}
+		indegree[c] = 0
+		out = append(out, c)
+	}
+	return out
+}
+
+// newestFirst orders sortTopo's queue: the newest date (in gen) first,
+// then the first queued.
+func newestFirst(a, b paintItem) bool {
+	if a.gen != b.gen {
+		return a.gen > b.gen
+	}
+	return a.seq < b.seq
 }
