@@ -57,6 +57,8 @@ func RevisionOptionDocs() []RevisionOptionDoc {
 		{Option: "--simplify-by-decoration",
 			Help: "pass blame from each commit to the nearest commits below it that a ref names (or roots), as git's history simplification rewrites their parents: lines are blamed on commits that refs name, the blamed commit, or boundaries"},
 		{Option: "--sparse", Help: "with --simplify-by-decoration, keep every commit with one parent too (--dense, the default, undoes it)"},
+		{Option: "--topo-order",
+			Help: "over a range, walk as git's topological walk does: with the commit-graph's generation numbers only the commits down to the revisions' lowest generation are boundaries (blame may go on past the bottom through a branch forked below it); a --reverse blame's children come in topological order (--date-order and --author-date-order: newest committer or author date first)"},
 		{Option: "--since", Value: "=<date>", Arg: ArgEither, Example: "2.weeks.ago", ValueKind: "date",
 			Help: "treat commits older than <date> as boundaries (also --after=<date>, --max-age=<seconds>)"},
 		{Option: "--date", Value: "=<format>", Arg: ArgEither, Example: "short", Values: DateFormatNames(),

@@ -184,7 +184,8 @@ var randomOptionSets = [][]string{
 	{"--show-name"}, {"--encoding=latin1"}, {"--no-progress"}, {"--ignore-rev", "HEAD~1"},
 	{"--ancestry-path"}, {"--since-as-filter=2023-06-01"}, {"--ignore-missing"},
 	{"--simplify-by-decoration"}, {"--topo-order"}, {"--date-order"}, {"--graph"}, {"--cherry-pick"},
-	{"--simplify-merges"}, {"--sparse"}, {"--children"},
+	{"--simplify-merges"}, {"--sparse"}, {"--children"}, {"--until=2024-06-01"}, {"--exclude-first-parent-only"},
+	{"--no-walk"}, {"--author-date-order"},
 }
 
 // TestRealRepositoriesRandomOptions blames GOBLAME_REAL_RANDOM random

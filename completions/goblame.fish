@@ -54,6 +54,7 @@ complete -c goblame -l first-parent -d 'follow only the first parent of merge co
 complete -c goblame -l ancestry-path -d 'of the range\'s commits, walk only the bottoms of the range'
 complete -c goblame -l simplify-by-decoration -d 'pass blame from each commit to the nearest commits below it that a ref names'
 complete -c goblame -l sparse -d 'with --simplify-by-decoration, keep every commit with one parent too'
+complete -c goblame -l topo-order -d 'over a range, walk as git\'s topological walk does'
 complete -c goblame -l since -x -d 'treat commits older than <date> as boundaries'
 complete -c goblame -l date -x -a 'relative local iso iso8601 iso-strict iso8601-strict rfc rfc2822 short raw unix human default format:' -d 'the format of dates in the output'
 complete -c goblame -l relative-date -d 'same as --date=relative'
