@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -885,12 +886,14 @@ func readCacheTreeNode(buf []byte, format oid.Format, depth int) (*cacheTree, []
 	if nl < 0 {
 		return nil, nil, false
 	}
-	count, rest, ok := cStrtol(buf[:nl])
-	if !ok {
+	// (strtol twice, each with at least one digit.)
+	line := string(buf[:nl])
+	count, end, _ := cnum.Strtol(line, 10)
+	if end == 0 {
 		return nil, nil, false
 	}
-	nsub, _, ok := cStrtol(rest)
-	if !ok {
+	nsub, end2, _ := cnum.Strtol(line[end:], 10)
+	if end2 == 0 {
 		return nil, nil, false
 	}
 	buf = buf[nl+1:]
@@ -930,34 +933,4 @@ func (t *cacheTree) first() oid.ID {
 		}
 	}
 	return oid.ID{}
-}
-
-// cStrtol reads a decimal as strtol does at the start of b (leading
-// space, a sign, digits), returning the rest; ok is false where no
-// digit is read.
-func cStrtol(b []byte) (int64, []byte, bool) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(b) && (b[i] == '-' || b[i] == '+') {
-		neg = b[i] == '-'
-		i++
-	}
-	start := i
-	var n int64
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		if n < 1<<40 {
-			n = n*10 + int64(b[i]-'0')
-		}
-		i++
-	}
-	if i == start {
-		return 0, b, false
-	}
-	if neg {
-		n = -n
-	}
-	return n, b[i:], true
 }

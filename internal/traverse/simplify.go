@@ -311,9 +311,7 @@ func (s *simplifier) paintDown(ps []*Commit, one int, twos []int) error {
 		add(ps[j], paintTwo)
 	}
 	for s.nonstale(q) {
-		var it paintItem
-		q, it = binheap.Pop(q, paintBefore)
-		c := it.c
+		c := popPaint(&q)
 		if cs.Generation(c) < minGen {
 			break
 		}

@@ -33,9 +33,7 @@ func (m *Marks) initTopoWalk(start []*Commit, opts *LimitOptions) {
 	}
 	// compute_indegrees_to_depth
 	for len(t.indegree) > 0 && t.indegree[0].gen >= minGen {
-		var it paintItem
-		t.indegree, it = binheap.Pop(t.indegree, paintBefore)
-		c := it.c
+		c := popPaint(&t.indegree)
 		if cs.Parse(c) != nil {
 			continue
 		}
@@ -70,14 +68,19 @@ func (t *topoWalk) push(q *[]paintItem, seen map[*Commit]bool, c *Commit) {
 	t.seq++
 }
 
+// popPaint takes the first commit off q.
+func popPaint(q *[]paintItem) *Commit {
+	var it paintItem
+	*q, it = binheap.Pop(*q, paintBefore)
+	return it.c
+}
+
 // exploreTo is explore_to_depth: explore_walk_step while the next commit
 // is of generation cutoff or higher.
 func (t *topoWalk) exploreTo(cutoff uint64) {
 	m, cs := t.m, t.m.commits
 	for len(t.explore) > 0 && t.explore[0].gen >= cutoff {
-		var it paintItem
-		t.explore, it = binheap.Pop(t.explore, paintBefore)
-		c := it.c
+		c := popPaint(&t.explore)
 		if cs.Parse(c) != nil {
 			continue
 		}
