@@ -10,9 +10,10 @@ package cli
 //   - honoured: it changes blame (--first-parent, --since, --date,
 //     --encoding, --no-follow, --find-copies-harder, --textconv,
 //     --indent-heuristic, --default, --pretty=reference through the date,
+//     --simplify-by-decoration, --topo-order and --graph through the walk,
 //     ...); BlameArgs carries the result.
 //   - accepted and ignored: it sets something in git's rev_info that
-//     blame never reads (--max-count, --author, --graph, -U5, --stat, ...);
+//     blame never reads (--max-count, --author, -U5, --stat, ...);
 //     it still consumes a detached value and still fails on a bad value
 //     exactly as in git. RevOptions records what a walk could observe.
 //   - passed through: a pseudo revision (--all, --not, --branches=..., --glob=,
