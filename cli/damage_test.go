@@ -420,3 +420,34 @@ func TestHistoryCycleEnds(t *testing.T) {
 		}
 	}
 }
+
+// unsortedIndexScript commits a.txt, b.txt and z.txt, changes a.txt in
+// the work tree, and renames z.txt to !.txt inside the index file (the
+// same length; git does not check the index's checksum), so that the
+// index's last entry sorts before the others.
+const unsortedIndexScript = `git init -q r && cd r
+printf 'one\ntwo\n' >a.txt
+printf 'b\n' >b.txt
+printf 'z\n' >z.txt
+commit_all c1
+echo three >>a.txt
+off=$(grep -boa 'z.txt' .git/index | head -1 | cut -d: -f1)
+printf '!' | dd of=.git/index bs=1 seek=$off conv=notrunc 2>/dev/null
+`
+
+// TestUnsortedIndexMatchesGit: git's working-tree blame adds the file's
+// new version to its index with add_index_entry, which appends a name
+// that sorts after the last entry without looking for it; in an index
+// whose last entry sorts first the file is then there twice, and git's
+// diff against HEAD says it was added: every line is "Not Committed
+// Yet", even of a file that did not change (the damage fuzzer found such
+// indexes, cut or with bytes inserted).
+func TestUnsortedIndexMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "unsorted-index", unsortedIndexScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{{"-s", "a.txt"}, {"-s", "b.txt"}, {"-s", "z.txt"}, {"-s", "-M", "--", "b.txt"}} {
+			compareWithGit(t, dirs[format], format, nil, nil, args...)
+		}
+		compareWithGit(t, dirs[format], format, []byte("one\n"), nil, "-s", "--contents", "-", "--", "b.txt")
+	}
+}

@@ -86,6 +86,10 @@ type Index struct {
 	// Checksum is the file's trailing hash (all zeros when index.skipHash
 	// wrote none).
 	Checksum oid.ID
+	// LastPath is the name of the index's last entry in the file's
+	// order ("" for none), also where only some entries are kept: a
+	// damaged index whose names are out of order is told by it.
+	LastPath string
 	// CacheTreeFirst is the first tree of the cache tree (the TREE
 	// extension) in the order git's --indexed-objects lists them (the
 	// root, then each directory's subtrees, shorter names first), of
@@ -428,6 +432,9 @@ func parseIndexEntries(ix *Index, entries, body []byte, count, version uint32, f
 			ix.Sparse = true
 		}
 	}
+	if n := len(ix.EntryList); n > 0 {
+		ix.LastPath = ix.EntryList[n-1].Path
+	}
 	return parseIndexExtensions(ix, body, off, format)
 }
 
@@ -464,6 +471,9 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 			if err != nil {
 				return 0, err
 			}
+			if i == count-1 {
+				ix.LastPath = string(name)
+			}
 			if path, ok := only.keeps(name); ok {
 				e, _, _, err := parseIndexEntry(body, off, version, format, &names, [2]int{}, false)
 				if err != nil {
@@ -488,6 +498,9 @@ func scanIndexEntries(ix *Index, body []byte, count, version int, format oid.For
 		}
 		off += size
 		name := names[span[0]:span[1]]
+		if i == count-1 {
+			ix.LastPath = string(name)
+		}
 		if path, ok := only.keeps(name); ok {
 			e.Path = path
 			ix.EntryList = append(ix.EntryList, e)

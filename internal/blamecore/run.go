@@ -102,6 +102,12 @@ type WorkTree struct {
 	IndexFunc func(blob oid.ID) []IndexEntry
 	// InIndex reports that Path has an index entry (any stage).
 	InIndex bool
+	// AddedInIndex: git's index with the final image holds Path twice
+	// (a damaged index whose last entry sorts before Path: git appends
+	// the new entry after it), so git's diff against each parent says
+	// Path was added, and every line is the pseudo commit's unless a
+	// rename is found.
+	AddedInIndex bool
 	// BeforeDiff, when set, runs before each comparison of the
 	// uncommitted version with a parent (git's do_diff_cache, which
 	// reads the exclude files each time, and dies of one it cannot

@@ -129,6 +129,8 @@ type scoreboard struct {
 	// changed-path filters: the blamed path and the paths the walk found
 	// renamed from (see maybeChanged).
 	filterPaths []string
+	// addedInIndex is WorkTree.AddedInIndex.
+	addedInIndex bool
 	// isDecorated tells the commits refs name, once loaded
 	// (--simplify-by-decoration: scoreboard.decorated).
 	isDecorated func(oid.ID) bool
@@ -1000,6 +1002,9 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 	if o.commit.Uncommitted {
 		if err := sb.beforeUncommittedDiff(); err != nil {
 			return nil, err
+		}
+		if sb.addedInIndex {
+			return nil, nil // 'A' (WorkTree.AddedInIndex)
 		}
 		root := sb.hist.commits.Tree(parent.tc)
 		m, id, ok, err := sb.hist.treeEntry(root, o.path)
