@@ -85,15 +85,23 @@ func allObjects(b *testing.B, db *DB) []oid.ID {
 	return ids
 }
 
-// BenchmarkReadAllObjects reads every object in pack order (the order of
-// git cat-file --batch-all-objects --unordered) with one Reader.
-func BenchmarkReadAllObjects(b *testing.B) {
-	objects, format, _, _ := benchRepo(b)
+// openBenchDB opens the benchmarks' object directory, closed when the
+// benchmark ends.
+func openBenchDB(b *testing.B, objects string, format oid.Format) *DB {
+	b.Helper()
 	db, err := Open(objects, format, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// BenchmarkReadAllObjects reads every object in pack order (the order of
+// git cat-file --batch-all-objects --unordered) with one Reader.
+func BenchmarkReadAllObjects(b *testing.B) {
+	objects, format, _, _ := benchRepo(b)
+	db := openBenchDB(b, objects, format)
 	ids := allObjects(b, db)
 	b.ReportAllocs()
 	cpu := startCPU()
@@ -122,11 +130,7 @@ func BenchmarkReadFileHistory(b *testing.B) {
 	if file == "" {
 		b.Skip("set GOBLAME_ODB_FILE")
 	}
-	db, err := Open(objects, format, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := openBenchDB(b, objects, format)
 	ids := historyBlobs(b, repoDir, file, format)
 	for _, size := range []struct {
 		name  string
@@ -162,11 +166,7 @@ func BenchmarkReadFileHistory(b *testing.B) {
 // BenchmarkReadCached is a by-ID cache hit.
 func BenchmarkReadCached(b *testing.B) {
 	objects, format, _, _ := benchRepo(b)
-	db, err := Open(objects, format, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := openBenchDB(b, objects, format)
 	ids := allObjects(b, db)
 	r := db.NewReader()
 	id := ids[len(ids)/2]
@@ -186,11 +186,7 @@ func BenchmarkReadCached(b *testing.B) {
 // see blamecore's lookUp); reported per object.
 func BenchmarkHas(b *testing.B) {
 	objects, format, _, _ := benchRepo(b)
-	db, err := Open(objects, format, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := openBenchDB(b, objects, format)
 	ids := allObjects(b, db)
 	r := db.NewReader()
 	b.ReportAllocs()
