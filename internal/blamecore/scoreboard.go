@@ -458,7 +458,7 @@ func (sb *scoreboard) assign() error {
 			// own ancestor (objects whose contents name commits that
 			// lead back to them), where git loops for ever.
 			if c.visits++; int(c.visits) > max(len(sb.lineStarts)-1, 1) {
-				return &HistoryCycleError{Commit: sb.id(c)}
+				return &traverse.LoopError{Commit: sb.id(c)}
 			}
 			if err := sb.parse(c); err != nil {
 				return fmt.Errorf("could not parse commit %s: %w", sb.id(c), err)
@@ -954,17 +954,6 @@ func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
 	}
 	sb.lastBloomPath, sb.lastBloomKey = path, k
 	return k
-}
-
-// HistoryCycleError reports a commit the blame reached again from itself:
-// its ancestry loops (objects whose contents name commits that lead back
-// to them, which only damage or tampering makes). git loops for ever.
-type HistoryCycleError struct {
-	Commit oid.ID
-}
-
-func (e *HistoryCycleError) Error() string {
-	return "the history loops: commit " + e.Commit.String() + " is its own ancestor"
 }
 
 // DiffCacheError is a working-tree blame's parent tree that git's diff

@@ -75,3 +75,14 @@ func treeReadError(id oid.ID, err error) error {
 	}
 	return fmt.Errorf("reading tree %s: %w", id, err)
 }
+
+// LoopError is a commit reached again from itself, in a history whose
+// ancestry loops (objects whose contents name commits that lead back to
+// them, which only damage or tampering makes): git's simplify_merges
+// waits for its parents for ever, and git's blame passes the same lines
+// around the loop for ever (blamecore stops there too).
+type LoopError struct{ Commit oid.ID }
+
+func (e *LoopError) Error() string {
+	return "the history loops: commit " + e.Commit.String() + " is its own ancestor"
+}

@@ -40,15 +40,6 @@ func (e *SimplifyError) Error() string {
 
 func (e *SimplifyError) Unwrap() error { return e.Err }
 
-// LoopError is a commit that simplification reached from itself, in a
-// history whose ancestry loops (a damaged repository: git's
-// simplify_merges waits for the commit's parents for ever).
-type LoopError struct{ Commit oid.ID }
-
-func (e *LoopError) Error() string {
-	return "the history loops: commit " + e.Commit.String() + " is its own ancestor"
-}
-
 // tryToSimplify is revision.c's try_to_simplify_commit for
 // --simplify-by-decoration: it parses the parents git compares (the first
 // only with --first-parent) and flags c TREESAME if it changes nothing.
