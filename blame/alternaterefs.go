@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goblame/goblame/internal/startcmd"
@@ -60,14 +61,12 @@ func (b *run) alternateRefs() ([]oid.ID, error) {
 		if shell {
 			name, args = line, []string{path}
 		}
-		c, err := startcmd.Command(name, args, b.commandDir(), env)
+		c, stderrOut, err := b.commandWith(env, name, name, args...)
 		if err != nil {
-			b.warn(startcmd.NotFoundLine(name))
 			continue
 		}
 		var stdout bytes.Buffer
 		c.Stdout = &stdout
-		stderrOut := attachStderr(c, b.opts.CommandStderr)
 		err = startcmd.Run(c)
 		stderrOut()
 		b.runStatus(err, name)
@@ -104,15 +103,7 @@ func withoutLocalRepoEnv(env []string) []string {
 	}
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		drop := false
-		for _, l := range localRepoEnv {
-			if k == l {
-				drop = true
-				break
-			}
-		}
-		if !drop {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(localRepoEnv, k) {
 			out = append(out, kv)
 		}
 	}

@@ -132,7 +132,12 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 // command). stderrOut is called once the command has ended (see
 // commandStderr).
 func (b *run) command(name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
-	c, err = startcmd.Command(line, args, b.commandDir(), b.commandEnv())
+	return b.commandWith(b.commandEnv(), name, line, args...)
+}
+
+// commandWith is command with the environment env.
+func (b *run) commandWith(env []string, name, line string, args ...string) (c *exec.Cmd, stderrOut func(), err error) {
+	c, err = startcmd.Command(line, args, b.commandDir(), env)
 	if err != nil {
 		b.warn(startcmd.NotFoundLine(line))
 		return nil, nil, err
