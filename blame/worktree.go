@@ -89,11 +89,15 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	parents = append(parents, merges...)
 
 	wt := &blamecore.WorkTree{Parents: parents, InIndex: len(ix.Entries(path)) > 0}
-	// git's add_index_entry appends a name that sorts after the last
-	// entry without looking for it: where a damaged index's last name
-	// sorts before the path it already holds, the index then has it
-	// twice, and git's diff of it against a parent says it was added.
-	wt.AddedInIndex = wt.InIndex && path > ix.LastPath
+	if ix.OutOfOrder {
+		// A damaged index: where git's diff against a parent meets
+		// the path depends on the order of all its entries.
+		full, err := whole()
+		if err != nil {
+			return nil, err
+		}
+		wt.IndexWalk = indexWalk(full, path)
+	}
 	_, offset := b.now.In(b.local).Zone()
 	wt.Time = uint64(b.now.Unix())
 	wt.TZ = tzString(offset)

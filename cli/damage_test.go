@@ -421,10 +421,13 @@ func TestHistoryCycleEnds(t *testing.T) {
 	}
 }
 
-// unsortedIndexScript commits a.txt, b.txt and z.txt, changes a.txt in
-// the work tree, and renames z.txt to !.txt inside the index file (the
+// unsortedIndexScript commits a.txt, b.txt and z.txt in r, changes a.txt
+// in the work tree, and renames z.txt to !.txt inside the index file (the
 // same length; git does not check the index's checksum), so that the
-// index's last entry sorts before the others.
+// index's last entry sorts before the others. In m, m.txt and y.txt are
+// added to the index only, and the committed q.txt is renamed 0.txt in
+// the index, between them: a.txt m.txt 0.txt y.txt z.txt, where git's
+// binary search for m.txt meets 0.txt, then y.txt, and misses it.
 const unsortedIndexScript = `git init -q r && cd r
 printf 'one\ntwo\n' >a.txt
 printf 'b\n' >b.txt
@@ -433,6 +436,21 @@ commit_all c1
 echo three >>a.txt
 off=$(grep -boa 'z.txt' .git/index | head -1 | cut -d: -f1)
 printf '!' | dd of=.git/index bs=1 seek=$off conv=notrunc 2>/dev/null
+cd ..
+git init -q m && cd m
+for f in a q z; do echo $f >$f.txt; done
+commit_all c1
+for f in m y; do echo $f >$f.txt; done
+git add m.txt y.txt
+off=$(grep -boa 'q.txt' .git/index | head -1 | cut -d: -f1)
+printf '0' | dd of=.git/index bs=1 seek=$off conv=notrunc 2>/dev/null
+cd .. && cp -r m m-gone && rm m-gone/m.txt
+git init -q d && cd d
+for f in a b c; do echo $f >$f.txt; done
+commit_all c1
+echo c2 >>c.txt
+off=$(grep -boa 'a.txt' .git/index | head -1 | cut -d: -f1)
+printf '~' | dd of=.git/index bs=1 seek=$off conv=notrunc 2>/dev/null
 `
 
 // TestUnsortedIndexMatchesGit: git's working-tree blame adds the file's
@@ -449,5 +467,23 @@ func TestUnsortedIndexMatchesGit(t *testing.T) {
 			compareWithGit(t, dirs[format], format, nil, nil, args...)
 		}
 		compareWithGit(t, dirs[format], format, []byte("one\n"), nil, "-s", "--contents", "-", "--", "b.txt")
+		// git's search misses m.txt, which is not in HEAD either: "no
+		// such path", with the file there, missing, or given on
+		// standard input; y.txt and a.txt it finds.
+		m := filepath.Join(filepath.Dir(dirs[format]), "m")
+		for _, args := range [][]string{{"-s", "m.txt"}, {"-s", "y.txt"}, {"-s", "a.txt"}, {"-s", "z.txt"}} {
+			compareWithGit(t, m, format, nil, nil, args...)
+		}
+		compareWithGit(t, m, format, []byte("m\n"), nil, "-s", "--contents", "-", "--", "m.txt")
+		compareWithGit(t, m+"-gone", format, nil, nil, "-s", "m.txt")
+		// In d, git's diff against HEAD meets ~.txt at b.txt's and
+		// c.txt's entries in HEAD's tree: a deletion, and git dies
+		// "internal error in blame::find_origin (D)"; a.txt goes first
+		// in the index, where the search for it ends.
+		d := filepath.Join(filepath.Dir(dirs[format]), "d")
+		for _, args := range [][]string{{"-s", "a.txt"}, {"-s", "b.txt"}, {"-s", "c.txt"}, {"--incremental", "c.txt"}, {"-s", "-M", "b.txt"}} {
+			compareWithGit(t, d, format, nil, nil, args...)
+		}
+		compareWithGit(t, d, format, []byte("b\n"), nil, "-s", "--contents", "-", "--", "b.txt")
 	}
 }

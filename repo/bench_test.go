@@ -71,6 +71,19 @@ func BenchmarkReadIndex(b *testing.B) {
 	}
 }
 
+// BenchmarkReadIndexFor reads the index for one path, as a working-tree
+// blame does: the 20,000 entries scanned, one kept.
+func BenchmarkReadIndexFor(b *testing.B) {
+	r, _ := benchRepo(b, "bigindex", bigIndexScript, "r")
+	b.ReportAllocs()
+	for b.Loop() {
+		ix, _, err := r.ReadIndexFor("dir005/sub05/file00005.txt")
+		if err != nil || len(ix.EntryList) != 1 {
+			b.Fatal(err, len(ix.EntryList))
+		}
+	}
+}
+
 func BenchmarkAttributes(b *testing.B) {
 	r, _ := benchRepo(b, "attributes", attrScript, "r")
 	b.ReportAllocs()

@@ -102,12 +102,10 @@ type WorkTree struct {
 	IndexFunc func(blob oid.ID) []IndexEntry
 	// InIndex reports that Path has an index entry (any stage).
 	InIndex bool
-	// AddedInIndex: git's index with the final image holds Path twice
-	// (a damaged index whose last entry sorts before Path: git appends
-	// the new entry after it), so git's diff against each parent says
-	// Path was added, and every line is the pseudo commit's unless a
-	// rename is found.
-	AddedInIndex bool
+	// IndexWalk, for an index whose entries are out of order (a damaged
+	// one), is where git's diff of it against a parent meets Path; nil
+	// for an index in order.
+	IndexWalk *IndexWalk
 	// BeforeDiff, when set, runs before each comparison of the
 	// uncommitted version with a parent (git's do_diff_cache, which
 	// reads the exclude files each time, and dies of one it cannot
@@ -118,6 +116,30 @@ type WorkTree struct {
 	// Time and TZ ("+hhmm") stamp the pseudo commit.
 	Time uint64
 	TZ   string
+}
+
+// IndexWalk is where git's diff of the pseudo commit's index against a
+// parent's tree (do_diff_cache) meets Path in an index whose entries are
+// out of order: git reads a damaged index as it is, adds the final image
+// where its binary search for Path ends (or after the last entry, when
+// Path sorts after it), and its unpack_trees walks the index in that
+// order: at the tree's entry for Path it passes the entries whose names
+// sort before Path and takes the next one if it is named Path. Where the
+// parent has no file at Path, the final image is added, as in any index.
+type IndexWalk struct {
+	// Met reports that the walk took an entry named Path at the tree's
+	// entry; without one git's pair for Path is a deletion, and git
+	// dies "internal error in blame::find_origin (D)".
+	Met bool
+	// Final: the entry met holds the final image; else it is another
+	// entry named Path, with Mode and ID.
+	Final bool
+	Mode  uint32
+	ID    oid.ID
+	// Later reports an entry named Path after the one met, which the
+	// walk's end lists as added: where the one met is the parent's
+	// version, the first pair git finds for Path says it was added.
+	Later bool
 }
 
 // IndexEntry is one index entry as blame needs it.

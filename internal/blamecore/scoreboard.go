@@ -129,8 +129,8 @@ type scoreboard struct {
 	// changed-path filters: the blamed path and the paths the walk found
 	// renamed from (see maybeChanged).
 	filterPaths []string
-	// addedInIndex is WorkTree.AddedInIndex.
-	addedInIndex bool
+	// indexWalk is WorkTree.IndexWalk.
+	indexWalk *IndexWalk
 	// isDecorated tells the commits refs name, once loaded
 	// (--simplify-by-decoration: scoreboard.decorated).
 	isDecorated func(oid.ID) bool
@@ -992,9 +992,6 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 		if err := sb.beforeUncommittedDiff(); err != nil {
 			return nil, err
 		}
-		if sb.addedInIndex {
-			return nil, nil // 'A' (WorkTree.AddedInIndex)
-		}
 		root := sb.hist.commits.Tree(parent.tc)
 		m, id, ok, err := sb.hist.treeEntry(root, o.path)
 		var missing *traverse.MissingTreeError
@@ -1008,7 +1005,27 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 		pmode, pid, found = m, id, ok
 		// The fake commit's "tree" is the index with the final image
 		// in place of the path: compare with the origin's blob and mode.
+		if w := sb.indexWalk; w != nil && found && !object.IsTree(pmode) && !w.Final {
+			// A damaged index's walk meets another entry first, or
+			// none.
+			switch {
+			case !w.Met:
+				return nil, errFindOriginDeleted
+			case w.Mode == pmode && w.ID == pid:
+				return nil, nil // the pair of a later entry: 'A'
+			case pmode&0o170000 != w.Mode&0o170000:
+				return nil, nil // 'T'
+			}
+			p := sb.getOrigin(parent, o.path) // 'M'
+			p.blob, p.mode, p.blobKnown = pid, pmode, true
+			return p, nil
+		}
 		if found && pmode == o.mode && pid == o.blob {
+			if sb.indexWalk != nil && sb.indexWalk.Later {
+				// A damaged index's later entry with the path
+				// is the first pair: 'A'.
+				return nil, nil
+			}
 			unchanged = true
 		}
 	} else {
@@ -1043,6 +1060,10 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 	return p, nil
 }
 
+// errFindOriginDeleted is git's death where the diff find_origin reads
+// says the path was deleted, which no commit's own tree can say.
+var errFindOriginDeleted = errors.New("internal error in blame::find_origin (D)")
+
 // findOriginInTrees is findOrigin's comparison of the trees under
 // --simplify-by-decoration, as git's find_origin diffs the parent's tree
 // with the commit's, whatever the origin's blob: a changed-path filter
@@ -1068,7 +1089,6 @@ func (sb *scoreboard) findOriginInTrees(parent *commitNode, o *origin, pmode uin
 		p.blob, p.mode, p.blobKnown = blob, mode, true
 		return p
 	}
-	deleted := errors.New("internal error in blame::find_origin (D)")
 	file, pfile := found && !object.IsTree(mode), pfound && !object.IsTree(pmode)
 	switch {
 	case !found && !pfound, found && pfound && mode == pmode && id == pid:
@@ -1081,9 +1101,9 @@ func (sb *scoreboard) findOriginInTrees(parent *commitNode, o *origin, pmode uin
 	case file:
 		return nil, nil // 'A' (the parent has none, or a directory)
 	case pfile:
-		return nil, deleted // the commit has none, or a directory
+		return nil, errFindOriginDeleted // the commit has none, or a directory
 	case !found:
-		return nil, deleted // the parent's directory's files, deleted
+		return nil, errFindOriginDeleted // the parent's directory's files, deleted
 	case !pfound:
 		return nil, nil // the commit's directory's files, added
 	}
@@ -1100,7 +1120,7 @@ func (sb *scoreboard) findOriginInTrees(parent *commitNode, o *origin, pmode uin
 	case 'M':
 		return modified(last.OldID, last.OldMode), nil
 	case 'D':
-		return nil, deleted
+		return nil, errFindOriginDeleted
 	}
 	return nil, nil
 }

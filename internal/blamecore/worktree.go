@@ -72,7 +72,7 @@ func (sb *scoreboard) setupWorkTree(req Request) error {
 	sb.finalOrigin = o
 	sb.index, sb.indexFunc = wt.Index, wt.IndexFunc
 	sb.beforeDiff = wt.BeforeDiff
-	sb.addedInIndex = wt.AddedInIndex
+	sb.indexWalk = wt.IndexWalk
 	sb.stats.ReadBlobs++
 	sb.setFinal(append([]byte(nil), content...))
 	return nil

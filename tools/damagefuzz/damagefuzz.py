@@ -16,13 +16,15 @@ standard error differ (output is not compared for a failed
 --incremental blame), then counts. SRCS (space-separated) picks the
 repositories, KINDS the damage ("flip trunc insert zero", and "delete"
 and "swap" for a loose object's file deleted or replaced by another
-object's). The same SEED gives the same cases; KEEP=N keeps case N's
-repository in WORKDIR/caseN.
+object's). FILES, a regular expression, picks the files damaged by
+their paths in the repository (FILES='^\.git/index$': the index alone).
+The same SEED gives the same cases; KEEP=N keeps case N's repository in
+WORKDIR/caseN.
 
 Nothing here runs in the tests: it finds cases, which then go into a
 fixture script and a differential test (cli/damage_*_test.go).
 """
-import collections, hashlib, os, random, shutil, subprocess, sys
+import collections, hashlib, os, random, re, shutil, subprocess, sys
 
 GB, seed, n = os.path.abspath(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 work = sys.argv[4] if len(sys.argv) > 4 else "/tmp/damagefuzz"
@@ -32,6 +34,7 @@ keep = int(os.environ.get("KEEP", "-1"))
 # zeroed (the default, flips twice as likely), or a loose object's file
 # deleted or replaced by another object's ("delete", "swap").
 kinds = os.environ.get("KINDS", "flip flip trunc insert zero").split()
+only = re.compile(os.environ.get("FILES", ""))
 env = dict(os.environ, GOBLAME_CACHE="off", GIT_CONFIG_NOSYSTEM="1", HOME=os.path.join(work, "home"),
            TZ="UTC", LANG="C", GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@e")
 ARGS = [["a.txt"], ["HEAD", "--", "b.txt"], ["-p", "HEAD~3", "--", "a.txt"],
@@ -126,7 +129,7 @@ for k in range(n):
         for f in sorted(fs):
             if f not in ("description", "COMMIT_EDITMSG", "ORIG_HEAD", "packs", "exclude"):
                 files.append(os.path.join(root, f))
-    files.sort()
+    files = sorted(f for f in files if only.search(os.path.relpath(f, dst)))
     p = rng.choice(files)
     os.chmod(p, 0o644)
     d = bytearray(open(p, "rb").read())
