@@ -197,6 +197,10 @@ func (r *Repository) attrIndex(x *attrIndex) *Index {
 		return nil
 	}
 	if x.ix == nil {
+		if ix := r.attrIndexOffer.Load(); ix != nil {
+			x.ix = ix // collected by ReadIndexFor's pass
+			return ix
+		}
 		x.passes++
 		ix, err := r.readIndexOf(&indexFilter{attrFiles: true})
 		if err != nil {

@@ -168,7 +168,8 @@ printf '100644 %s\tdir07/deep/.gitattributes\n100644 %s\tdir07/deep/x.c\n' "$att
 // what the index's 6,000 entries take parsed (about 1.5 MB; reading
 // only the attribute entries takes 74–133 KB); and in one pass over it,
 // however many directories are asked about (as -C asks about every
-// candidate path's).
+// candidate path's); in none after ReadIndexFor's pass, which collects
+// them.
 func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "attributes-big-index", f, attrBigIndexScript)
@@ -200,6 +201,22 @@ func TestAttributesReadOnlyTheirIndexEntries(t *testing.T) {
 		}
 		if n := r.attrCheck.index.passes; n != 1 {
 			t.Errorf("%s: %d passes over the index for 51 directories' attributes, want 1", f, n)
+		}
+		// A working-tree blame's pass over the index for its file
+		// collects the attribute files too: no pass of their own.
+		r2, err := Discover(EnvFromList(filepath.Join(root, "r"), testgit.Env(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, _, err := r2.ReadIndexFor("dir07/deep/x.c")
+		if err != nil || len(ix.EntryList) != 1 || ix.EntryList[0].Path != "dir07/deep/x.c" {
+			t.Fatalf("%s: ReadIndexFor: %v, %+v: want the file's entry alone", f, err, ix)
+		}
+		if got := r2.Attributes("dir07/deep/x.c", "from-index")["from-index"]; got != "set" {
+			t.Errorf("%s: from-index %q after ReadIndexFor, want set", f, got)
+		}
+		if n := r2.attrCheck.index.passes; n != 0 {
+			t.Errorf("%s: %d passes over the index for the attributes after ReadIndexFor, want 0", f, n)
 		}
 	}
 }

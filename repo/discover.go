@@ -92,6 +92,10 @@ type Repository struct {
 
 	attrOnce  sync.Once
 	attrCheck *attrChecker
+	// attrIndexOffer holds the attribute files' index entries that
+	// ReadIndexFor's pass over the index collected, for attrCheck's
+	// first need of them (no second pass).
+	attrIndexOffer atomic.Pointer[Index]
 	// commitAttrOnce makes commitAttrCheck, the attributes as a blame
 	// of a commit reads them (CommitAttributes).
 	commitAttrOnce  sync.Once
