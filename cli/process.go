@@ -505,6 +505,25 @@ func (h *hugeSchedule) prepared(lines int) {
 	}
 }
 
+// withoutGraph: the walk reads its commits from their objects (no
+// commit-graph in use), on the second processor ahead of it. Its start
+// is then the size of a small repository's (hugeHeapFreshBytes), and so
+// is what prepared and beforeWalk make of it: such a walk allocates
+// 300-600 bytes a commit, which whole huge pages held above git's half
+// (vim README.md, 19,500 commits: 33 MB, 11 allocated, against git's
+// 53-56), and its time is its inflating and parsing, not its faults.
+// Measured (paired rounds, ms, against the repository's start): vim
+// README.md +1.7 [+0.0, +3.0] of 107 and 33 -> 27.6 MB, gitoxide
+// README.md +0.4 [-2.4, +1.4] of 65 and 27.7 -> 23.1 MB, gix/src/lib.rs
+// -2.7 [-4.5, -1.1] of 31 and 21 -> 18.8 MB, git/git README.md +2.3
+// [-3.0, +8.0] of 147 and 49.5 -> 46.7 MB, builtin/blame.c +5.3 [-1.3,
+// +8.2] of 242 and 66 -> 66 MB. (With a commit-graph the start pays:
+// capped the same way, git/git builtin/blame.c took 4.9 ms [+4.2, +6.6]
+// longer, 79 ms.)
+func (h *hugeSchedule) withoutGraph() {
+	h.heapBytes = min(h.heapBytes, hugeHeapFreshBytes)
+}
+
 // beforeWalk: the walk has proved long (Options.BeforeWalk). It gets the
 // second processor for its look-ahead (under --incremental with the
 // first entry, or lookAheadDelay into the walk if that is sooner) and

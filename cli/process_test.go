@@ -885,6 +885,39 @@ func TestHugeSchedule(t *testing.T) {
 	}
 }
 
+// TestHugeScheduleWithoutGraph: a walk that reads its commits from their
+// objects makes a start of a small repository's size (hugeHeapFreshBytes)
+// whatever the size of the packs, and a small blame's advice is withdrawn
+// and no start made, as in a small repository.
+func TestHugeScheduleWithoutGraph(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		heapBytes int
+		lines     int
+		want      string
+	}{
+		{"large repository, long file", 16 << 20, 1000, "heap 4194304 procs"},
+		{"large repository, small file", 16 << 20, 10, "undo procs"},
+		{"small repository, long file", 4 << 20, 1000, "heap 4194304 procs"},
+	} {
+		var got []string
+		h := &hugeSchedule{
+			heapBytes: c.heapBytes,
+			heap:      func(n int) { got = append(got, "heap", strconv.Itoa(n)) },
+			more:      func() { got = append(got, "more") },
+			undo:      func() { got = append(got, "undo") },
+			procs:     func() { got = append(got, "procs") },
+			fresh:     func() { got = append(got, "fresh") },
+		}
+		h.withoutGraph()
+		h.prepared(c.lines)
+		h.beforeWalk()
+		if s := strings.Join(got, " "); s != c.want {
+			t.Errorf("%s: %q, want %q", c.name, s, c.want)
+		}
+	}
+}
+
 func TestMayBeIncremental(t *testing.T) {
 	for _, c := range []struct {
 		args []string

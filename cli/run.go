@@ -296,6 +296,9 @@ func (b *blameRun) run(args []string) error {
 	}
 	defer p.Close()
 	if huge != nil {
+		if !p.UsesCommitGraph() {
+			huge.withoutGraph()
+		}
 		huge.prepared(p.NumLines())
 	}
 	if env.Process && a.CopyLevel == 0 {
