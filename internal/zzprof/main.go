@@ -24,7 +24,10 @@ func main() {
 	}
 	runtime.ReadMemStats(&ms)
 	fmt.Println(len(res.Entries), "entries; total alloc", ms.TotalAlloc>>10, "KB, mallocs", ms.Mallocs, "heapinuse", ms.HeapInuse>>10)
+	runtime.KeepAlive(r)
 	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	fmt.Println("after GC heapalloc", ms.HeapAlloc>>10, "KB")
 	f, _ := os.Create(os.Args[3])
 	pprof.Lookup("allocs").WriteTo(f, 0)
 	f.Close()
