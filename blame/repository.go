@@ -277,8 +277,12 @@ func (r *Repository) IsRevision(word string) bool {
 }
 
 // HasCommitGraph reports whether git would read a commit-graph here:
-// one exists and no replace refs or shallow boundary turn it off.
+// one exists and neither core.commitGraph nor replace refs or a shallow
+// boundary turn it off.
 func (r *Repository) HasCommitGraph() bool {
+	if s, err := r.readSettings(); err == nil && !s.CommitGraph {
+		return false // (nor opened)
+	}
 	if r.repo.HasReplacements() || len(r.repo.Shallow()) > 0 {
 		return false
 	}

@@ -660,10 +660,11 @@ func isBuiltinFormat(name string) bool {
 // --simplify-by-decoration, --cherry-pick, --cherry-mark, --cherry,
 // --children; --topo-order, its kin and --graph where the commit-graph
 // gives no generation numbers), which walks the whole history before
-// blame starts (limit_list).
-func (a *BlameArgs) LimitedWalk(generationNumbers bool) bool {
+// blame starts (limit_list). generationNumbers is asked only where it
+// decides (it opens the commit-graph).
+func (a *BlameArgs) LimitedWalk(generationNumbers func() bool) bool {
 	rev := &a.Rev
-	return rev.Limited || ((rev.TopoOrder || rev.graph) && !generationNumbers)
+	return rev.Limited || ((rev.TopoOrder || rev.graph) && !generationNumbers())
 }
 
 // NoWalk reports whether --no-walk is in effect once the pass-through
@@ -707,7 +708,7 @@ func (a *BlameArgs) CheckRevisionSetup(generationNumbers, noWalk bool) error {
 	if rev.graph && rev.trackLinear {
 		return fatalf("options '%s' and '%s' cannot be used together", "--show-linear-break", "--graph")
 	}
-	limited := a.LimitedWalk(generationNumbers)
+	limited := a.LimitedWalk(func() bool { return generationNumbers })
 	if rev.combinedAllPaths && !rev.combineMerges {
 		return fatalf("--combined-all-paths makes no sense without -c or --cc")
 	}

@@ -421,7 +421,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
 	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
-	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph())
+	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph)
 	if a.Rev.TopoOrder || a.Rev.graph {
 		opts.Order = cmp.Or(a.Rev.SortOrder, blame.WalkTopo)
 	}
