@@ -526,7 +526,7 @@ func (b *run) ancestryBottoms() ([]blamecore.AncestryBottom, error) {
 // blame: --not and the revisions, then --default and --merge.
 func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	r, opts := b.repo, b.opts
-	words, display, err := b.expandRefWords(words)
+	words, display, listed, err := b.expandRefWords(words)
 	if err != nil {
 		return nil, err
 	}
@@ -536,8 +536,8 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 		}
 	}
 	var revs []repo.Revision
-	if opts.WalkReflogs || opts.IgnoreMissing {
-		revs, err = b.revisionsEach(words, display)
+	if opts.WalkReflogs || opts.IgnoreMissing || len(listed) > 0 {
+		revs, err = b.revisionsEach(words, display, listed)
 	} else {
 		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
 	}
@@ -588,12 +588,18 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 // as an exclusion is git's death there, before the words after it are
 // read; other objects (a tag, a blob) stay. Under --ignore-missing a word
 // that names nothing is passed over, after the lines git prints for it.
-func (b *run) revisionsEach(words []string, display map[string]string) ([]repo.Revision, error) {
+// A word of listed (expandRefWords) is its object, unread.
+func (b *run) revisionsEach(words []string, display map[string]string, listed map[string]repo.Revision) ([]repo.Revision, error) {
 	var revs []repo.Revision
 	negate := false
 	for _, w := range words {
 		if w == "--not" {
 			negate = !negate
+			continue
+		}
+		if rv, ok := listed[w]; ok {
+			rv.Negative = negate
+			revs = append(revs, rv)
 			continue
 		}
 		args := []string{w}

@@ -34,19 +34,24 @@ func IsRefListing(word string) bool {
 // setup_revisions — --all, --branches[=pat], --tags[=pat],
 // --remotes[=pat], --glob=pat, with --exclude=pat before them — by the
 // names of the refs they list, in git's order (refs by name; --all adds
-// HEAD last). Other words pass through.
+// HEAD, then the other worktrees' HEADs, last). Other words pass through.
 //
 // display maps the full names listed by --branches, --tags and --remotes
 // to the short names git shows for them (it strips the category's
-// prefix; --all and --glob show full names), and the IDs --reflog and
-// --indexed-objects list to "" (a word naming the same ID in full is
-// shown as "" too).
+// prefix; --all and --glob show full names), and the IDs --reflog lists
+// to "" (a word naming the same ID in full is shown as "" too).
 //
 // --exclude-hidden=<section> leaves out of the next --all or --glob the
 // refs that <section>.hideRefs and transfer.hideRefs hide; git refuses it
 // before --branches, --tags and --remotes with an "error:" line, and
 // leaves that word out.
-func (b *run) expandRefWords(words []string) (out []string, display map[string]string, err error) {
+//
+// listed holds the objects git adds by their type without reading them
+// (--indexed-objects: an index's blobs, its cache tree's trees), each
+// under the word that stands for it in out (a NUL and the object name,
+// which no argument can be): one the repository lacks is no "bad
+// object" to git.
+func (b *run) expandRefWords(words []string) (out []string, display map[string]string, listed map[string]repo.Revision, err error) {
 	var exclude []string
 	// hidden: the hideRefs patterns of --exclude-hidden (hiding set once
 	// it is given, until the next listing).
@@ -91,6 +96,19 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		if head && !excluded("HEAD", "HEAD") {
 			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() {
 				out = append(out, "HEAD")
+			}
+		}
+		if head {
+			// And the other worktrees' HEADs, as the current one
+			// names them (git's other_head_refs).
+			for _, w := range b.repo.OtherWorktrees() {
+				name := w.RefName("HEAD")
+				if excluded(name, name) {
+					continue
+				}
+				if id, err := b.repo.ResolveRef(name); err == nil && !id.IsZero() {
+					out = append(out, name)
+				}
 			}
 		}
 		// An exclusion applies to the next listing only.
@@ -154,7 +172,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// the next listing).
 			bad, good, terr := b.repo.BisectTerms()
 			if terr != nil {
-				return nil, nil, terr
+				return nil, nil, nil, terr
 			}
 			var refs []string
 			err = b.repo.ForEachRef("refs/bisect/", func(name string, _ oid.ID) error {
@@ -204,28 +222,49 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// counts; the others never matter, so only the first entry
 			// that is not a submodule is listed, or, with none, the
 			// cache tree's first tree (an index emptied by git read-tree
-			// --empty keeps the empty tree there).
-			if ix, ierr := b.repo.ReadIndex(); ierr == nil {
-				first := ix.CacheTreeFirst
+			// --empty keeps the empty tree there), or with neither the
+			// first of another worktree's index.
+			// Then the other worktrees' indexes, each read whole
+			// (and so able to end the blame as git's read does).
+			indexes := []func() (*repo.Index, error){b.repo.ReadIndex}
+			for _, w := range b.repo.OtherWorktrees() {
+				indexes = append(indexes, func() (*repo.Index, error) { return b.repo.ReadWorktreeIndex(w) })
+			}
+			var first oid.ID
+			firstType := object.Blob
+			for _, read := range indexes {
+				ix, ierr := read()
+				if ierr != nil {
+					if errors.Is(ierr, fs.ErrNotExist) {
+						continue
+					}
+					return nil, nil, nil, ierr
+				}
+				if !first.IsZero() {
+					continue
+				}
+				first, firstType = ix.CacheTreeFirst, object.Tree
 				for _, e := range ix.EntryList {
 					if e.Mode != object.ModeGitlink {
-						first = e.ID
+						first, firstType = e.ID, object.Blob
 						break
 					}
 				}
-				if !first.IsZero() {
-					out = append(out, first.String())
-					display[first.String()] = ""
+			}
+			if !first.IsZero() {
+				word := "\x00" + first.String()
+				if listed == nil {
+					listed = map[string]repo.Revision{}
 				}
-			} else if !errors.Is(ierr, fs.ErrNotExist) {
-				return nil, nil, ierr
+				listed[word] = repo.Revision{ID: first, Type: firstType}
+				out = append(out, word)
 			}
 		case w == "--alternate-refs":
 			// The refs of the repositories of the alternate object
 			// directories, each named ".alternate".
 			ids, aerr := b.alternateRefs()
 			if aerr != nil {
-				return nil, nil, aerr
+				return nil, nil, nil, aerr
 			}
 			for _, id := range ids {
 				out = append(out, id.String())
@@ -234,16 +273,16 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		case strings.HasPrefix(w, "--exclude-hidden="):
 			section := w[len("--exclude-hidden="):]
 			if section != "receive" && section != "uploadpack" {
-				return nil, nil, fatalf("unsupported section for hidden refs: %s", section)
+				return nil, nil, nil, fatalf("unsupported section for hidden refs: %s", section)
 			}
 			if hiding {
-				return nil, nil, fatalf("--exclude-hidden= passed more than once")
+				return nil, nil, nil, fatalf("--exclude-hidden= passed more than once")
 			}
 			hiding = true
 			for _, e := range b.repo.Config.Entries() {
 				if e.Key == "transfer.hiderefs" || e.Key == section+".hiderefs" {
 					if !e.HasValue {
-						return nil, nil, repo.MissingValueError(e)
+						return nil, nil, nil, repo.MissingValueError(e)
 					}
 					hidden = append(hidden, strings.TrimRight(e.Value, "/"))
 				}
@@ -252,10 +291,10 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			out = append(out, w)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return out, display, nil
+	return out, display, listed, nil
 }
 
 // refHidden is git's ref_is_hidden for a repository without a namespace:

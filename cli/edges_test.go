@@ -144,6 +144,63 @@ git update-ref refs/remotes/origin/main HEAD~1
 cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t1
 `
 
+// worktreesScript: r's history c1-c3, a linked worktree w2 at c2 with a
+// commit of its own (w2c), another (w3) detached at c1, and a stale entry
+// (worktrees/gone, without a gitdir file) git passes over; r is then
+// reset to c1, so that w2c and c3 are reachable only from w2's HEAD and
+// the reflogs. In s, the index holds a blob the repository lacks; in t,
+// whose index has nothing, a linked worktree's index is cut short.
+const worktreesScript = `git init -q r && cd r
+for i in 1 2 3; do echo "l$i" >>f; commit_all c$i; done
+git worktree add -q ../w2 HEAD~1
+(cd ../w2 && echo "w2 line" >>f && commit_all w2c)
+git worktree add -q --detach ../w3 HEAD~2
+mkdir .git/worktrees/gone
+git reset -q --hard HEAD~2
+cd .. && git init -q s && cd s
+echo a >f && commit_all s1
+git update-index --add --info-only --cacheinfo 100644,` + "`" + `printf '%0*d' $(git rev-parse HEAD | wc -c | tr -d ' ') 0 | sed 's/0$//; s/^0/1/'` + "`" + `,a0
+cd .. && git init -q t && cd t
+echo a >f && commit_all t1
+git worktree add -q ../t2
+printf garbage >.git/worktrees/t2/index
+git rm -q --cached f
+`
+
+// TestOtherWorktreesMatchGit: --all lists the other worktrees' HEADs too
+// ("main-worktree/HEAD", "worktrees/<id>/HEAD"), --reflog their reflogs
+// (and the shared ones again for each linked worktree), --indexed-objects
+// their indexes; the objects an index lists are not read (a blob the
+// repository lacks is git's "Non commit ?", not "bad object").
+func TestOtherWorktreesMatchGit(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	for _, f := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-worktrees", f, worktreesScript)
+		for _, c := range []struct {
+			dir  string
+			args []string
+		}{
+			{"r", []string{"--all"}},
+			{"r", []string{"--reflog"}},
+			{"r", []string{"worktrees/w2/HEAD", "--not", "--all"}},
+			{"r", []string{"worktrees/w2/HEAD", "--not", "--reflog"}},
+			{"r", []string{"worktrees/w2/HEAD", "--not", "--indexed-objects"}},
+			{"r", []string{"--exclude=worktrees/*", "--all"}},
+			{"r", []string{"-p", "worktrees/w2/HEAD", "--not", "--exclude=worktrees/w2/HEAD", "--all"}},
+			{"w2", []string{"--all"}},
+			{"w2", []string{"main-worktree/HEAD~0", "--not", "--all"}},
+			{"w2", []string{"HEAD", "--not", "--reflog"}},
+			{"w2", []string{"--indexed-objects"}},
+			{"w3", []string{"--all"}},
+			{"s", []string{"--indexed-objects"}},
+			{"s", []string{"HEAD", "--not", "--indexed-objects"}},
+			{"t", []string{"--indexed-objects"}},
+		} {
+			compareWithGit(t, filepath.Join(root, c.dir), f, nil, nil, append(c.args, "--", "f")...)
+		}
+	}
+}
+
 // TestRefListingRevisions: --all, --branches, --tags, --remotes, --glob,
 // --exclude and --exclude-hidden list refs as setup_revisions does: one tip blames, more
 // are git's "More than one commit to dig from" with git's names.

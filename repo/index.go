@@ -312,8 +312,27 @@ type indexData struct{ data []byte }
 
 // ReadIndexSparse is ReadIndex without expanding sparse directories.
 func (r *Repository) ReadIndexSparse() (*Index, error) {
-	path := r.IndexFile()
-	name := r.indexFileName()
+	return r.readIndexSparseAt(r.IndexFile(), r.indexFileName(), r.GitDir, r.gitDirName)
+}
+
+// ReadWorktreeIndex reads another worktree's index as ReadIndex reads
+// the current one's (git's read_index_from of its index file, as
+// --indexed-objects reads them).
+func (r *Repository) ReadWorktreeIndex(w Worktree) (*Index, error) {
+	ix, err := r.readIndexSparseAt(w.GitDir+"/index", w.gitDirName+"/index", w.GitDir, w.gitDirName)
+	if err != nil || !ix.Sparse {
+		return ix, err
+	}
+	if err := ix.Expand(r.Objects.NewReader(), r.Format); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// readIndexSparseAt reads the index file at path (name: as git names it
+// in its messages) of the worktree whose git directory is gitDir, where
+// a split index's shared index is looked for first.
+func (r *Repository) readIndexSparseAt(path, name, gitDir, gitDirName string) (*Index, error) {
 	ix, link, err := readIndexFile(path, name, r.Format, false)
 	if err != nil {
 		return nil, err
@@ -322,8 +341,8 @@ func (r *Repository) ReadIndexSparse() (*Index, error) {
 		return ix, nil
 	}
 	hexBase := link.base.String()
-	basePath := r.GitDir + "/sharedindex." + hexBase
-	baseName := r.gitDirName + "/sharedindex." + hexBase
+	basePath := gitDir + "/sharedindex." + hexBase
+	baseName := gitDirName + "/sharedindex." + hexBase
 	base, _, err := readIndexFile(basePath, baseName, r.Format, false)
 	if err != nil {
 		return nil, err
@@ -337,7 +356,7 @@ func (r *Repository) ReadIndexSparse() (*Index, error) {
 		}
 	}
 	if base.Checksum != link.base {
-		return nil, newError(ErrCorruptIndex, "broken index, expect %s in %s, got %s", hexBase, r.gitDirName+"/sharedindex."+hexBase, base.Checksum)
+		return nil, newError(ErrCorruptIndex, "broken index, expect %s in %s, got %s", hexBase, gitDirName+"/sharedindex."+hexBase, base.Checksum)
 	}
 	return mergeSplitIndex(ix, base, link)
 }

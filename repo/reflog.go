@@ -30,7 +30,12 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 	if isCurrentWorktreeRef(refname) {
 		dir = res.r.GitDir // (files_ref_path: HEAD, refs/bisect/, ...)
 	}
-	data, err := fsread.ReadFile(dir+"/logs/"+refname, 0)
+	return res.readReflogFile(dir + "/logs/" + refname)
+}
+
+// readReflogFile is readReflog of the reflog file at path.
+func (res *resolver) readReflogFile(path string) ([]reflogRecord, bool) {
+	data, err := fsread.ReadFile(path, 0)
 	if err != nil {
 		return nil, false
 	}
@@ -77,15 +82,59 @@ func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
 
 // ReflogObjects lists, reflog by reflog, the objects the records of this
 // repository's reflogs name (each record's old and new values but the
-// null ID), as git's --reflog takes them: the reflogs under logs/ in the
-// order git's files backend meets them (readdir's, unsorted), records
-// oldest first. For a linked worktree, its own HEAD and per-worktree
-// refs, then the shared ones.
+// null ID), as git's --reflog takes them: the current worktree's reflogs,
+// then every other worktree's (OtherWorktrees), each worktree's as its
+// files backend meets them: the logs under its git directory (readdir's
+// order, unsorted), and for a linked worktree the shared ones under the
+// common directory after them (so that the shared reflogs come again for
+// each linked worktree), records oldest first. Another worktree's own
+// reflogs are named as the current one reaches them
+// ("worktrees/<id>/HEAD", "main-worktree/HEAD").
 func (r *Repository) ReflogObjects() []ReflogObjects {
+	res := &resolver{r: r}
+	var out []ReflogObjects
+	list := func(w Worktree, current bool) {
+		for _, name := range worktreeReflogNames(w.GitDir, r.CommonDir) {
+			// A worktree's own reflogs are in its git directory, the
+			// shared ones in the common directory (files_reflog_path),
+			// whichever directory listed them.
+			path := r.CommonDir + "/logs/" + name
+			if isCurrentWorktreeRef(name) {
+				path = w.GitDir + "/logs/" + name
+			}
+			recs, ok := res.readReflogFile(path)
+			if !ok {
+				continue
+			}
+			l := ReflogObjects{Name: name}
+			if !current {
+				l.Name = w.RefName(name)
+			}
+			for _, rec := range recs {
+				for _, id := range []oid.ID{rec.old, rec.new} {
+					if !id.IsNull() {
+						l.IDs = append(l.IDs, id)
+					}
+				}
+			}
+			out = append(out, l)
+		}
+	}
+	list(Worktree{GitDir: r.GitDir}, true)
+	for _, w := range r.OtherWorktrees() {
+		list(w, false)
+	}
+	return out
+}
+
+// worktreeReflogNames lists the reflogs a worktree's ref store iterates
+// (files_reflog_iterator_begin): those under gitDir/logs, and where gitDir
+// is not the common directory (a linked worktree's), the shared ones under
+// the common directory's after them, each directory as git's dir_iterator
+// meets its files: readdir's order (unsorted), a subdirectory's as soon
+// as it is met, names starting with "." and ending in ".lock" left out.
+func worktreeReflogNames(gitDir, commonDir string) []string {
 	var names []string
-	// walk lists the files under root as git's dir_iterator meets them:
-	// each directory's entries in the order readdir gives them (unsorted),
-	// a subdirectory's as soon as it is met.
 	var walk func(root, rel string, keep func(string) bool)
 	walk = func(root, rel string, keep func(string) bool) {
 		// (O_DIRECTORY: a FIFO where a directory should be is an error,
@@ -106,35 +155,18 @@ func (r *Repository) ReflogObjects() []ReflogObjects {
 			case err != nil:
 			case st.IsDir():
 				walk(root, name, keep)
-			case st.Mode().IsRegular() && keep(name):
+			case st.Mode().IsRegular() && e[0] != '.' && !strings.HasSuffix(e, ".lock") && keep(name):
 				names = append(names, name)
 			}
 		}
 	}
-	if r.GitDir == r.CommonDir {
-		walk(r.CommonDir+"/logs", "", func(string) bool { return true })
-	} else {
-		walk(r.GitDir+"/logs", "", isCurrentWorktreeRef)
-		walk(r.CommonDir+"/logs", "", func(n string) bool { return !isCurrentWorktreeRef(n) })
+	walk(gitDir+"/logs", "", func(string) bool { return true })
+	if filepath.Clean(gitDir) != filepath.Clean(commonDir) {
+		// (The main worktree's own reflogs, which the common
+		// directory also holds, are not a linked worktree's.)
+		walk(commonDir+"/logs", "", func(n string) bool { return !isCurrentWorktreeRef(n) })
 	}
-	res := &resolver{r: r}
-	var out []ReflogObjects
-	for _, name := range names {
-		recs, ok := res.readReflog(name)
-		if !ok {
-			continue
-		}
-		l := ReflogObjects{Name: name}
-		for _, rec := range recs {
-			for _, id := range []oid.ID{rec.old, rec.new} {
-				if !id.IsNull() {
-					l.IDs = append(l.IDs, id)
-				}
-			}
-		}
-		out = append(out, l)
-	}
-	return out
+	return names
 }
 
 // ReflogObjects are the objects one reflog's records name, in order.
