@@ -588,7 +588,8 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 // as an exclusion is git's death there, before the words after it are
 // read; other objects (a tag, a blob) stay. Under --ignore-missing a word
 // that names nothing is passed over, after the lines git prints for it.
-// A word of listed (expandRefWords) is its object, unread.
+// A word of listed (expandRefWords) is its object, unread (or, for a ref
+// git cannot resolve, its death).
 func (b *run) revisionsEach(words []string, display map[string]string, listed map[string]repo.Revision) ([]repo.Revision, error) {
 	var revs []repo.Revision
 	negate := false
@@ -598,6 +599,14 @@ func (b *run) revisionsEach(words []string, display map[string]string, listed ma
 			continue
 		}
 		if rv, ok := listed[w]; ok {
+			if rv.ID.IsZero() {
+				// A ref git could not resolve: get_reference's
+				// death, or nothing under --ignore-missing.
+				if b.opts.IgnoreMissing {
+					continue
+				}
+				return nil, &repo.Error{Kind: repo.ErrBadRevision, Msg: "bad object " + rv.Name}
+			}
 			rv.Negative = negate
 			revs = append(revs, rv)
 			continue

@@ -48,9 +48,10 @@ func IsRefListing(word string) bool {
 //
 // listed holds the objects git adds by their type without reading them
 // (--indexed-objects: an index's blobs, its cache tree's trees), each
-// under the word that stands for it in out (a NUL and the object name,
-// which no argument can be): one the repository lacks is no "bad
-// object" to git.
+// under the word that stands for it in out (a NUL and the object or ref
+// name, which no argument can be): one the repository lacks is no "bad
+// object" to git. A listed ref git cannot resolve is there too, with the
+// null ID.
 func (b *run) expandRefWords(words []string) (out []string, display map[string]string, listed map[string]repo.Revision, err error) {
 	var exclude []string
 	// hidden: the hideRefs patterns of --exclude-hidden (hiding set once
@@ -73,7 +74,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		return false
 	}
 	list := func(prefix, pattern string, head bool) error {
-		err := b.repo.ForEachRef(prefix, func(name string, _ oid.ID) error {
+		err := b.repo.ForEachRefListed(prefix, func(name string, _ oid.ID, broken bool) error {
 			if pattern != "" && !refGlobMatch(pattern, name) {
 				return nil
 			}
@@ -82,6 +83,17 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 				shown = strings.TrimPrefix(name, prefix)
 			}
 			if excluded(name, shown) {
+				return nil
+			}
+			if broken {
+				// A ref git lists but cannot resolve: the null ID,
+				// git's "bad object <name>" where it comes.
+				word := "\x00" + name
+				if listed == nil {
+					listed = map[string]repo.Revision{}
+				}
+				listed[word] = repo.Revision{Name: shown}
+				out = append(out, word)
 				return nil
 			}
 			out = append(out, name)
@@ -197,6 +209,10 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// looked up once.)
 			has := map[oid.ID]bool{}
 			for _, l := range b.repo.ReflogObjects() {
+				if l.Error != "" {
+					b.warn(l.Error)
+					continue
+				}
 				warned := false
 				for _, id := range l.IDs {
 					ok, seen := has[id]

@@ -148,8 +148,11 @@ cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t
 // commit of its own (w2c), another (w3) detached at c1, and a stale entry
 // (worktrees/gone, without a gitdir file) git passes over; r is then
 // reset to c1, so that w2c and c3 are reachable only from w2's HEAD and
-// the reflogs. In s, the index holds a blob the repository lacks; in t,
-// whose index has nothing, a linked worktree's index is cut short.
+// the reflogs; r also has a reflog git cannot resolve the ref of (a bad
+// name) and ones it passes over (.hidden, x.lock). In s, the index holds a blob the repository lacks; in t,
+// whose index has nothing, a linked worktree's index is cut short. b has
+// refs git lists but cannot resolve (a garbled file, a name it refuses)
+// and a symbolic ref that leads nowhere (left out).
 const worktreesScript = `git init -q r && cd r
 for i in 1 2 3; do echo "l$i" >>f; commit_all c$i; done
 git worktree add -q ../w2 HEAD~1
@@ -157,6 +160,8 @@ git worktree add -q ../w2 HEAD~1
 git worktree add -q --detach ../w3 HEAD~2
 mkdir .git/worktrees/gone
 git reset -q --hard HEAD~2
+cp .git/logs/HEAD ".git/logs/refs/heads/bad name"
+cp .git/logs/HEAD .git/logs/refs/heads/.hidden && cp .git/logs/HEAD .git/logs/refs/heads/x.lock
 cd .. && git init -q s && cd s
 echo a >f && commit_all s1
 git update-index --add --info-only --cacheinfo 100644,` + "`" + `printf '%0*d' $(git rev-parse HEAD | wc -c | tr -d ' ') 0 | sed 's/0$//; s/^0/1/'` + "`" + `,a0
@@ -165,12 +170,19 @@ echo a >f && commit_all t1
 git worktree add -q ../t2
 printf garbage >.git/worktrees/t2/index
 git rm -q --cached f
+cd .. && git init -q b && cd b
+echo a >f && commit_all b1 && git branch side
+echo garbage >.git/refs/heads/garbled
+git rev-parse HEAD >".git/refs/heads/bad name"
+echo "ref: refs/heads/nowhere" >.git/refs/heads/dangling
 `
 
 // TestOtherWorktreesMatchGit: --all lists the other worktrees' HEADs too
+// (and, as every ref listing, the refs git cannot resolve: "bad object")
 // ("main-worktree/HEAD", "worktrees/<id>/HEAD"), --reflog their reflogs
-// (and the shared ones again for each linked worktree), --indexed-objects
-// their indexes; the objects an index lists are not read (a blob the
+// (and the shared ones again for each linked worktree, with git's "bad
+// ref" error for each that does not resolve, named as each worktree's
+// store names it), --indexed-objects their indexes; the objects an index lists are not read (a blob the
 // repository lacks is git's "Non commit ?", not "bad object").
 func TestOtherWorktreesMatchGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
@@ -195,6 +207,14 @@ func TestOtherWorktreesMatchGit(t *testing.T) {
 			{"s", []string{"--indexed-objects"}},
 			{"s", []string{"HEAD", "--not", "--indexed-objects"}},
 			{"t", []string{"--indexed-objects"}},
+			{"b", []string{"--all"}},
+			{"b", []string{"--branches"}},
+			{"b", []string{"HEAD", "--not", "--glob=refs/heads/*"}},
+			{"b", []string{"--exclude=garbled", "--branches"}},
+			{"b", []string{"--exclude=garbled", "--exclude=bad?name", "--branches"}},
+			{"b", []string{"--ignore-missing", "--branches=s*"}},
+			{"b", []string{"--ignore-missing", "--branches"}},
+			{"b", []string{"nosuch", "--all"}},
 		} {
 			compareWithGit(t, filepath.Join(root, c.dir), f, nil, nil, append(c.args, "--", "f")...)
 		}

@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
-	"os"
-	"sort"
 	"strings"
 	"syscall"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
@@ -475,57 +473,4 @@ func (r *Repository) warn(line string) {
 		return
 	}
 	r.Warnings = append(r.Warnings, line)
-}
-
-// forEachRef calls fn for every ref whose name starts with prefix
-// (which should end in '/'), loose refs overriding packed ones, in name
-// order, with symbolic refs resolved; refs that do not resolve are
-// skipped.
-func (s *refStore) forEachRef(prefix string, fn func(name string, id oid.ID) error) error {
-	loose := map[string]bool{}
-	var names []string
-	base := s.refPath(prefix)
-	var walk func(dir, refPrefix string)
-	walk = func(dir, refPrefix string) {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return
-		}
-		for _, e := range entries {
-			name := refPrefix + e.Name()
-			if e.IsDir() {
-				walk(dir+"/"+e.Name(), name+"/")
-				continue
-			}
-			if !checkRefnameFormat(name, true) {
-				continue
-			}
-			loose[name] = true
-			names = append(names, name)
-		}
-	}
-	walk(strings.TrimSuffix(base, "/"), prefix)
-	err := s.forEachPacked(prefix, func(name string, id oid.ID) error {
-		if !loose[name] {
-			names = append(names, name)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		res, err := s.resolve(name, true)
-		if err != nil {
-			return err
-		}
-		if !res.found {
-			continue
-		}
-		if err := fn(name, res.id); err != nil {
-			return err
-		}
-	}
-	return nil
 }

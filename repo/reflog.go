@@ -89,54 +89,70 @@ func (res *resolver) readReflogFile(path string) ([]reflogRecord, bool) {
 // common directory after them (so that the shared reflogs come again for
 // each linked worktree), records oldest first. Another worktree's own
 // reflogs are named as the current one reaches them
-// ("worktrees/<id>/HEAD", "main-worktree/HEAD").
+// ("worktrees/<id>/HEAD", "main-worktree/HEAD"). A reflog whose ref git
+// cannot resolve (a name git refuses, a ref file it cannot parse) is an
+// entry with Error set, in its place.
 func (r *Repository) ReflogObjects() []ReflogObjects {
 	res := &resolver{r: r}
+	s := r.refStore()
 	var out []ReflogObjects
 	list := func(w Worktree, current bool) {
-		for _, name := range worktreeReflogNames(w.GitDir, r.CommonDir) {
+		for _, l := range worktreeReflogNames(w, r) {
+			name := l.name
+			if !current {
+				name = w.RefName(l.name)
+			}
+			// The iterator resolves each (without reading: a ref
+			// that is missing passes).
+			if rr, err := s.resolve(name, false); err != nil || !rr.found {
+				out = append(out, ReflogObjects{Error: "error: bad ref for " + l.shown})
+				continue
+			}
 			// A worktree's own reflogs are in its git directory, the
 			// shared ones in the common directory (files_reflog_path),
 			// whichever directory listed them.
-			path := r.CommonDir + "/logs/" + name
-			if isCurrentWorktreeRef(name) {
-				path = w.GitDir + "/logs/" + name
+			path := r.CommonDir + "/logs/" + l.name
+			if isCurrentWorktreeRef(l.name) {
+				path = w.GitDir + "/logs/" + l.name
 			}
 			recs, ok := res.readReflogFile(path)
 			if !ok {
 				continue
 			}
-			l := ReflogObjects{Name: name}
-			if !current {
-				l.Name = w.RefName(name)
-			}
+			ro := ReflogObjects{Name: name}
 			for _, rec := range recs {
 				for _, id := range []oid.ID{rec.old, rec.new} {
 					if !id.IsNull() {
-						l.IDs = append(l.IDs, id)
+						ro.IDs = append(ro.IDs, id)
 					}
 				}
 			}
-			out = append(out, l)
+			out = append(out, ro)
 		}
 	}
-	list(Worktree{GitDir: r.GitDir}, true)
+	list(Worktree{GitDir: r.GitDir, gitDirName: r.gitDirName}, true)
 	for _, w := range r.OtherWorktrees() {
 		list(w, false)
 	}
 	return out
 }
 
-// worktreeReflogNames lists the reflogs a worktree's ref store iterates
-// (files_reflog_iterator_begin): those under gitDir/logs, and where gitDir
-// is not the common directory (a linked worktree's), the shared ones under
-// the common directory's after them, each directory as git's dir_iterator
-// meets its files: readdir's order (unsorted), a subdirectory's as soon
-// as it is met, names starting with "." and ending in ".lock" left out.
-func worktreeReflogNames(gitDir, commonDir string) []string {
-	var names []string
-	var walk func(root, rel string, keep func(string) bool)
-	walk = func(root, rel string, keep func(string) bool) {
+// reflogName is a reflog a worktree's ref store lists: its ref's name
+// there, and the file's path as git names it in its messages.
+type reflogName struct{ name, shown string }
+
+// worktreeReflogNames lists the reflogs w's ref store iterates
+// (files_reflog_iterator_begin): those under its git directory's logs,
+// and for a linked worktree the shared ones under the common directory's
+// after them, each directory as git's dir_iterator meets its files:
+// readdir's order (unsorted), a subdirectory's as soon as it is met,
+// names starting with "." and ending in ".lock" left out. git names the
+// files from the store's directories: the git directory as it holds it,
+// and a linked worktree's common directory resolved (get_common_dir_noenv).
+func worktreeReflogNames(w Worktree, r *Repository) []reflogName {
+	var names []reflogName
+	var walk func(root, shown, rel string, keep func(string) bool)
+	walk = func(root, shown, rel string, keep func(string) bool) {
 		// (O_DIRECTORY: a FIFO where a directory should be is an error,
 		// not an open that waits for a writer, as git's would.)
 		f, err := os.OpenFile(filepath.Join(root, rel), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
@@ -154,17 +170,18 @@ func worktreeReflogNames(gitDir, commonDir string) []string {
 			switch {
 			case err != nil:
 			case st.IsDir():
-				walk(root, name, keep)
+				walk(root, shown, name, keep)
 			case st.Mode().IsRegular() && e[0] != '.' && !strings.HasSuffix(e, ".lock") && keep(name):
-				names = append(names, name)
+				names = append(names, reflogName{name: name, shown: shown + "/" + name})
 			}
 		}
 	}
-	walk(gitDir+"/logs", "", func(string) bool { return true })
-	if filepath.Clean(gitDir) != filepath.Clean(commonDir) {
+	walk(w.GitDir+"/logs", w.gitDirName+"/logs", "", func(string) bool { return true })
+	if filepath.Clean(w.GitDir) != filepath.Clean(r.CommonDir) {
 		// (The main worktree's own reflogs, which the common
 		// directory also holds, are not a linked worktree's.)
-		walk(commonDir+"/logs", "", func(n string) bool { return !isCurrentWorktreeRef(n) })
+		common := realPathOr(r.CommonDir)
+		walk(r.CommonDir+"/logs", common+"/logs", "", func(n string) bool { return !isCurrentWorktreeRef(n) })
 	}
 	return names
 }
@@ -173,6 +190,10 @@ func worktreeReflogNames(gitDir, commonDir string) []string {
 type ReflogObjects struct {
 	Name string
 	IDs  []oid.ID
+	// Error is the line git prints in place of a reflog whose ref it
+	// cannot resolve ("error: bad ref for <path>"); Name and IDs are
+	// empty then.
+	Error string
 }
 
 // reflogAt is "<base>@{date}": git's read_ref_at by time, at the

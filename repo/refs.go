@@ -7,6 +7,7 @@ import (
 	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -361,6 +362,91 @@ func validRefComponent(c string) bool {
 // not resolve are skipped. It is what --all, --branches and --glob list.
 func (r *Repository) ForEachRef(prefix string, fn func(name string, id oid.ID) error) error {
 	return r.refStore().forEachRef(prefix, fn)
+}
+
+// forEachRef calls fn for every ref whose name starts with prefix
+// (which should end in '/'), loose refs overriding packed ones, in name
+// order, with symbolic refs resolved; refs that do not resolve are
+// skipped.
+func (s *refStore) forEachRef(prefix string, fn func(name string, id oid.ID) error) error {
+	return s.forEachRefBroken(prefix, false, func(name string, id oid.ID, _ bool) error { return fn(name, id) })
+}
+
+// ForEachRefListed is ForEachRef as git's revision options list refs
+// (--all, --branches, --glob, ...): since git 2.36 its ref iteration
+// includes the refs it cannot resolve (GIT_REF_PARANOIA, on unless set
+// false), a loose ref with a name git refuses or a file it cannot parse,
+// with broken set and the null ID (git then dies "bad object <name>"),
+// and leaves out symbolic refs that lead nowhere.
+func (r *Repository) ForEachRefListed(prefix string, fn func(name string, id oid.ID, broken bool) error) error {
+	paranoia, err := r.env.envBool("GIT_REF_PARANOIA", true)
+	if err != nil {
+		paranoia = true
+	}
+	return r.refStore().forEachRefBroken(prefix, paranoia, fn)
+}
+
+// forEachRefBroken is forEachRef, with the refs that do not resolve
+// (but symbolic ones) passed to fn as broken where broken is set.
+func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name string, id oid.ID, broken bool) error) error {
+	loose := map[string]bool{}
+	var names []string
+	base := s.refPath(prefix)
+	var walk func(dir, refPrefix string)
+	walk = func(dir, refPrefix string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			name := refPrefix + e.Name()
+			if e.IsDir() {
+				walk(dir+"/"+e.Name(), name+"/")
+				continue
+			}
+			if !checkRefnameFormat(name, true) && !broken {
+				continue
+			}
+			loose[name] = true
+			names = append(names, name)
+		}
+	}
+	walk(strings.TrimSuffix(base, "/"), prefix)
+	err := s.forEachPacked(prefix, func(name string, id oid.ID) error {
+		if !loose[name] {
+			names = append(names, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !checkRefnameFormat(name, true) {
+			// (A loose one only: broken is set.)
+			if err := fn(name, oid.ID{}, true); err != nil {
+				return err
+			}
+			continue
+		}
+		res, err := s.resolve(name, true)
+		if err != nil {
+			return err
+		}
+		if !res.found {
+			if broken && !res.symref {
+				if err := fn(name, oid.ID{}, true); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := fn(name, res.id, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MissingDefaultError is git's death for a --default revision that names
