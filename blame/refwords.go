@@ -187,17 +187,30 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 				return nil, nil, nil, terr
 			}
 			var refs []string
-			err = b.repo.ForEachRef("refs/bisect/", func(name string, _ oid.ID) error {
+			brokenRefs := map[string]bool{}
+			err = b.repo.ForEachRefListed("refs/bisect/", func(name string, _ oid.ID, broken bool) error {
 				if !excluded(name, name) {
 					refs = append(refs, name)
+					brokenRefs[name] = broken
 				}
 				return nil
 			})
 			for _, t := range []struct{ term, sign string }{{bad, ""}, {good, "^"}} {
 				for _, name := range refs {
-					if strings.HasPrefix(name, "refs/bisect/"+t.term) {
-						out = append(out, t.sign+name)
+					if !strings.HasPrefix(name, "refs/bisect/"+t.term) {
+						continue
 					}
+					if brokenRefs[name] {
+						// (git's "bad object <name>", as above)
+						word := "\x00" + name
+						if listed == nil {
+							listed = map[string]repo.Revision{}
+						}
+						listed[word] = repo.Revision{Name: name}
+						out = append(out, word)
+						continue
+					}
+					out = append(out, t.sign+name)
 				}
 			}
 		case w == "--reflog":

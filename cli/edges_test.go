@@ -152,7 +152,8 @@ cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t
 // name) and ones it passes over (.hidden, x.lock). In s, the index holds a blob the repository lacks; in t,
 // whose index has nothing, a linked worktree's index is cut short. b has
 // refs git lists but cannot resolve (a garbled file, a name it refuses)
-// and a symbolic ref that leads nowhere (left out).
+// and a symbolic ref that leads nowhere (left out), and a bisection
+// whose good ref is garbled.
 const worktreesScript = `git init -q r && cd r
 for i in 1 2 3; do echo "l$i" >>f; commit_all c$i; done
 git worktree add -q ../w2 HEAD~1
@@ -175,6 +176,7 @@ echo a >f && commit_all b1 && git branch side
 echo garbage >.git/refs/heads/garbled
 git rev-parse HEAD >".git/refs/heads/bad name"
 echo "ref: refs/heads/nowhere" >.git/refs/heads/dangling
+mkdir -p .git/refs/bisect && git rev-parse HEAD >.git/refs/bisect/bad && echo garbage >.git/refs/bisect/good-x
 `
 
 // TestOtherWorktreesMatchGit: --all lists the other worktrees' HEADs too
@@ -215,6 +217,8 @@ func TestOtherWorktreesMatchGit(t *testing.T) {
 			{"b", []string{"--ignore-missing", "--branches=s*"}},
 			{"b", []string{"--ignore-missing", "--branches"}},
 			{"b", []string{"nosuch", "--all"}},
+			{"b", []string{"--bisect"}},
+			{"b", []string{"--ignore-missing", "--bisect"}},
 		} {
 			compareWithGit(t, filepath.Join(root, c.dir), f, nil, nil, append(c.args, "--", "f")...)
 		}
