@@ -59,6 +59,15 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 	var hidden []string
 	hiding := false
 	display = map[string]string{}
+	// listObject puts an object in out by its type (see listed).
+	listObject := func(key string, rv repo.Revision) {
+		word := "\x00" + key
+		if listed == nil {
+			listed = map[string]repo.Revision{}
+		}
+		listed[word] = rv
+		out = append(out, word)
+	}
 	strip := false
 	// excluded is git's ref_excluded: --exclude matches the name git
 	// shows for the ref, --exclude-hidden its full name.
@@ -88,12 +97,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			if broken {
 				// A ref git lists but cannot resolve: the null ID,
 				// git's "bad object <name>" where it comes.
-				word := "\x00" + name
-				if listed == nil {
-					listed = map[string]repo.Revision{}
-				}
-				listed[word] = repo.Revision{Name: shown}
-				out = append(out, word)
+				listObject(name, repo.Revision{Name: shown})
 				return nil
 			}
 			out = append(out, name)
@@ -201,13 +205,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 						continue
 					}
 					if brokenRefs[name] {
-						// (git's "bad object <name>", as above)
-						word := "\x00" + name
-						if listed == nil {
-							listed = map[string]repo.Revision{}
-						}
-						listed[word] = repo.Revision{Name: name}
-						out = append(out, word)
+						listObject(name, repo.Revision{Name: name}) // (as above)
 						continue
 					}
 					out = append(out, t.sign+name)
@@ -252,9 +250,9 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			// that is not a submodule is listed, or, with none, the
 			// cache tree's first tree (an index emptied by git read-tree
 			// --empty keeps the empty tree there), or with neither the
-			// first of another worktree's index.
-			// Then the other worktrees' indexes, each read whole
-			// (and so able to end the blame as git's read does).
+			// first of another worktree's index. Every other
+			// worktree's index is read whole all the same (and can
+			// end the blame as git's read does).
 			indexes := []func() (*repo.Index, error){b.repo.ReadIndex}
 			for _, w := range b.repo.OtherWorktrees() {
 				indexes = append(indexes, func() (*repo.Index, error) { return b.repo.ReadWorktreeIndex(w) })
@@ -281,12 +279,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 				}
 			}
 			if !first.IsZero() {
-				word := "\x00" + first.String()
-				if listed == nil {
-					listed = map[string]repo.Revision{}
-				}
-				listed[word] = repo.Revision{ID: first, Type: firstType}
-				out = append(out, word)
+				listObject(first.String(), repo.Revision{ID: first, Type: firstType})
 			}
 		case w == "--alternate-refs":
 			// The refs of the repositories of the alternate object
