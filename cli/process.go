@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,16 +33,16 @@ import (
 //   - The first megabytes of the heap on transparent huge pages (where the
 //     kernel offers them on request, as Debian's default "madvise" mode
 //     does), so that allocations fault in 2 MiB at a time instead of
-//     4 KiB. Once the repository is found, hugePageFresh grows the heap
-//     by unwritten allocations and advises MADV_HUGEPAGE on the
-//     hugeHeapFreshBytes behind them, without a collection. In a small
-//     repository (packs under 48 MiB, whose hugeHeapBytes is
-//     hugeHeapFreshBytes) that start waits for the file
-//     (hugeSchedule.waitForFile), and a file under smallBlameLines
-//     lines gets none; under --incremental it waits for the command
-//     line and a guess at the file from its copy in the work tree
-//     (hugeSchedule.parsed), and a blame of a small file withdraws the
-//     advice once the file is known (hugePageFreshUndo). For a walk
+//     4 KiB. At the start of the run, hugePageFresh grows the heap by
+//     unwritten allocations and advises MADV_HUGEPAGE on the
+//     hugeHeapFreshBytes behind them, without a collection; a blame of
+//     a file under smallBlameLines lines in a small repository (packs
+//     under 48 MiB, whose hugeHeapBytes is hugeHeapFreshBytes)
+//     withdraws that advice once the file is known (hugePageFreshUndo)
+//     and makes no other start. Under --incremental the start waits: in
+//     a large repository until it is found, in a small one until the
+//     command line is parsed, and a small file there gets none
+//     (hugeSchedule.parsed). For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
 //     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
@@ -370,6 +371,22 @@ func oneProc(getenv func(string) string) int {
 // later, 48 -> 54 ms).
 const lookAheadDelay = 5 * time.Millisecond
 
+// mayBeIncremental reports whether the words of a blame's command line
+// may hold --incremental (or an abbreviation of it) before its "--":
+// whether the run's fresh start waits for the command line to be parsed
+// (hugeSchedule.parsed). A wrong guess costs time, never output.
+func mayBeIncremental(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) >= len("--in") && strings.HasPrefix("--incremental", a) {
+			return true
+		}
+	}
+	return false
+}
+
 // workTreeFileSize is the size of what a blame reads for the file rel of
 // the work tree top: a regular file's size, a symbolic link's (the
 // length of its target, which is what a blame of a link reads); -1 when
@@ -440,9 +457,9 @@ type hugeSchedule struct {
 	given bool
 }
 
-// parsed: under --incremental a small repository's fresh start
-// (hugePageFresh) is made here, once its arguments are parsed, unless the
-// blame
+// parsed: under --incremental the run's fresh start (hugePageFresh)
+// waits for the command line (mayBeIncremental), and is made here, once
+// the repository is found and its arguments parsed, unless the blame
 // looks small: a small repository's (packs under 48 MiB) blame of a
 // file whose copy in the work tree is workTreeSize bytes, at most
 // smallBlameBytes (-1: no such copy). prepared would withdraw such a
@@ -462,22 +479,6 @@ func (h *hugeSchedule) parsed(workTreeSize int64) {
 	h.fresh()
 }
 
-// waitForFile: outside --incremental a small repository's fresh start
-// waits for the file (prepared makes it for one of smallBlameLines or
-// more). Most blames there walk a few dozen commits or fewer and
-// allocate less than a huge page before their walk proves long (when
-// beforeWalk makes the start): a fresh start made before the file was
-// known faulted one or two huge pages in during Prepare, which the
-// withdrawn advice left resident (go-git files of 1-16 commits peaked at
-// 1.07-1.48 times git's 6.6-12.7 MB; archive.go, one commit: 9.0 MB
-// against 7.2, now 7.6). Paired rounds (exit, ms, 60-80 each) against
-// the start made at the run's start: archive.go -0.17 [-0.28, -0.05] of
-// 2.8, packhandle_test.go (3 commits, 400 lines or more) -0.21 [-0.29,
-// -0.07] of 3.5, idxfile/lazy_index.go -0.13 [-0.33, +0.05], README.md
-// +0.06 [-0.07, +0.17] of 4.6, worktree.go +0.10 [-0.39, +0.32] of 9.9,
-// repository.go -0.46 [-1.04, +0.46] of 15.9.
-func (h *hugeSchedule) waitForFile() { h.skipped = true }
-
 // prepared: the blame is prepared, of a file lines long. A blame of a
 // file under smallBlameLines lines in a small repository (packs under
 // 48 MiB) gets no huge pages but those the run's fresh start faulted in
@@ -491,6 +492,13 @@ func (h *hugeSchedule) waitForFile() { h.skipped = true }
 // to come here for a cold walk, whose collection is cheapest on the
 // small heap of a prepared blame; made at the 16th commit instead, long
 // walks measured the same (paired rounds, see benchmarks/blame/RESULTS.md).
+//
+// (A fresh start that waited for the file outside --incremental too,
+// made by prepared or beforeWalk for a small file, was tried on
+// 2026-12-07: go-git files of 1-16 commits peaked 1.3 MB lower, nearer
+// git's, but go-git README.md, a 41-commit walk, took 0.1-0.3 ms longer
+// of 4.4 in paired rounds: the huge pages the early start faults in
+// during Prepare serve its whole walk.)
 func (h *hugeSchedule) prepared(lines int) {
 	switch {
 	case h.heapBytes <= hugeHeapFreshBytes && lines < smallBlameLines:

@@ -695,15 +695,14 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 }
 
 // TestSmallBlameMakesNoHugePageStart: in a small repository a blame of a
-// file under smallBlameLines lines makes no huge-page start (whole 2 MiB
-// pages counted resident made such a blame's peak memory larger than
-// git's), whole-file or --incremental, where a guess at the file from
-// its work-tree copy may make the fresh start before the file is known
-// and the advice is then withdrawn; a longer file makes the fresh start
-// once it is known, keeps its advice, and makes its second start once its
-// walk proves long (at its 17th commit: walked.txt's 20; big.txt's two
-// commits make none, whole-file or --incremental, where the second comes
-// after the first entry of a walk that proved long).
+// file under smallBlameLines lines makes no huge-page start but the one
+// at the start of the run, and withdraws its advice (whole 2 MiB pages
+// counted resident made such a blame's peak memory larger than git's),
+// whole-file or --incremental; a longer file keeps the advice, and
+// makes its second start once its walk proves long (at its 17th
+// commit: walked.txt's 20; big.txt's two commits make none, whole-file
+// or --incremental, where the second comes after the first entry of a
+// walk that proved long).
 func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are advised on Linux only")
@@ -714,9 +713,9 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		small  bool
 		starts int // for a longer file
 	}{
-		{"HEAD -- small.txt", true, 0},
+		{"HEAD -- small.txt", true, 1},
 		{"--incremental -w -L 1,3 HEAD -- small.txt", true, 0},
-		{"--porcelain small.txt", true, 0},
+		{"--porcelain small.txt", true, 1},
 		// grown.txt's work-tree copy (14 KB) makes the start once
 		// the command is parsed; the version blamed (20 lines) then
 		// withdraws its advice.
@@ -741,8 +740,8 @@ func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
 		n, _ := strconv.Atoi(f[3])
 		advised, _ := strconv.Atoi(f[5])
 		if c.small && c.starts == 0 {
-			// A small file in a small repository gets no start
-			// at all.
+			// Under --incremental a small file in a small
+			// repository gets no start at all.
 			if n != 0 {
 				t.Errorf("%s: %d huge-page starts, want none", c.args, n)
 			}
@@ -921,6 +920,26 @@ func TestHugeScheduleWithoutGraph(t *testing.T) {
 		h.beforeWalk()
 		if s := strings.Join(got, " "); s != c.want {
 			t.Errorf("%s: %q, want %q", c.name, s, c.want)
+		}
+	}
+}
+
+func TestMayBeIncremental(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--incremental", "f"}, true},
+		{[]string{"-w", "-L", "1,60", "--incr", "HEAD", "--", "f"}, true},
+		{[]string{"--inc", "f"}, true},
+		{[]string{"--in", "f"}, true}, // git takes it for --incremental
+		{[]string{"--i", "f"}, false}, // ambiguous
+		{[]string{"--index", "f"}, false},
+		{[]string{"--porcelain", "--", "--incremental"}, false}, // a file
+		{nil, false},
+	} {
+		if got := mayBeIncremental(c.args); got != c.want {
+			t.Errorf("mayBeIncremental(%q) = %v, want %v", c.args, got, c.want)
 		}
 	}
 }

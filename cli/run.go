@@ -142,11 +142,14 @@ func (b *blameRun) run(args []string) error {
 		}
 		r.Close()
 	}
+	deferFresh := false
 	if env.Process {
-		// Before anything else allocates: see process.go. (The run's
-		// fresh start waits for the repository.)
+		// Before anything else allocates: see process.go.
 		b.procs = oneProc(env.Getenv)
 		tuneGC(env.Getenv)
+		if deferFresh = mayBeIncremental(args); !deferFresh {
+			hugePageFresh()
+		}
 	}
 	// (Made after the tuning above: the environment's first read
 	// allocates, which before it cost go-git Magit's first entry 0.19
@@ -180,10 +183,9 @@ func (b *blameRun) run(args []string) error {
 		defer r.Close()
 	}
 	b.r = r
-	deferFresh := env.Process
 	if deferFresh && hugeHeapBytes(r.Objects.PackBytes()) > hugeHeapFreshBytes {
 		// Only a small repository's start waits for the command line
-		// or the file (hugeSchedule.parsed, waitForFile).
+		// (hugeSchedule.parsed).
 		deferFresh = false
 		hugePageFresh()
 	}
@@ -284,7 +286,7 @@ func (b *blameRun) run(args []string) error {
 			}
 			huge.parsed(size)
 		case deferFresh:
-			huge.waitForFile()
+			hugePageFresh()
 		}
 	}
 	p, err := b.lib.Prepare(context.Background(), "", a.Path, opts)
