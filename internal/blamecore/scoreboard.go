@@ -1060,8 +1060,8 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 	return p, nil
 }
 
-// errFindOriginDeleted is git's death where the diff find_origin reads
-// says the path was deleted, which no commit's own tree can say.
+// errFindOriginDeleted is git's death where the pair find_origin takes
+// for the path says it was deleted: its switch has no case for 'D'.
 var errFindOriginDeleted = errors.New("internal error in blame::find_origin (D)")
 
 // findOriginInTrees is findOrigin's comparison of the trees under
