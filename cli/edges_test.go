@@ -180,12 +180,14 @@ mkdir -p .git/refs/bisect && git rev-parse HEAD >.git/refs/bisect/bad && echo ga
 `
 
 // TestOtherWorktreesMatchGit: --all lists the other worktrees' HEADs too
-// (and, as every ref listing, the refs git cannot resolve: "bad object")
 // ("main-worktree/HEAD", "worktrees/<id>/HEAD"), --reflog their reflogs
 // (and the shared ones again for each linked worktree, with git's "bad
 // ref" error for each that does not resolve, named as each worktree's
-// store names it), --indexed-objects their indexes; the objects an index lists are not read (a blob the
-// repository lacks is git's "Non commit ?", not "bad object").
+// store names it), --indexed-objects their indexes, whose objects are not
+// read (a blob the repository lacks is git's "Non commit ?", not "bad
+// object"); every ref listing lists the refs git cannot resolve ("bad
+// object <name>"); and another worktree's HEAD's reflog is read where it
+// lives ("worktrees/<id>/HEAD@{1}", "main-worktree/HEAD@{1}").
 func TestOtherWorktreesMatchGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
@@ -206,6 +208,10 @@ func TestOtherWorktreesMatchGit(t *testing.T) {
 			{"w2", []string{"HEAD", "--not", "--reflog"}},
 			{"w2", []string{"--indexed-objects"}},
 			{"w3", []string{"--all"}},
+			// Another worktree's HEAD's reflog, by count.
+			{"r", []string{"worktrees/w2/HEAD@{1}"}},
+			{"w2", []string{"main-worktree/HEAD@{1}"}},
+			{"w2", []string{"-p", "main-worktree/HEAD@{2}..worktrees/w2/HEAD@{0}"}},
 			{"s", []string{"--indexed-objects"}},
 			{"s", []string{"HEAD", "--not", "--indexed-objects"}},
 			{"t", []string{"--indexed-objects"}},

@@ -26,11 +26,7 @@ type reflogRecord struct {
 // skipping lines git's reflog reader skips; ok is false when there is
 // no reflog.
 func (res *resolver) readReflog(refname string) ([]reflogRecord, bool) {
-	dir := res.r.CommonDir
-	if isCurrentWorktreeRef(refname) {
-		dir = res.r.GitDir // (files_ref_path: HEAD, refs/bisect/, ...)
-	}
-	return res.readReflogFile(dir + "/logs/" + refname)
+	return res.readReflogFile(res.r.refStore().reflogPath(refname))
 }
 
 // readReflogFile is readReflog of the reflog file at path.
@@ -109,13 +105,9 @@ func (r *Repository) ReflogObjects() []ReflogObjects {
 				continue
 			}
 			// A worktree's own reflogs are in its git directory, the
-			// shared ones in the common directory (files_reflog_path),
-			// whichever directory listed them.
-			path := r.CommonDir + "/logs/" + l.name
-			if isCurrentWorktreeRef(l.name) {
-				path = w.GitDir + "/logs/" + l.name
-			}
-			recs, ok := res.readReflogFile(path)
+			// shared ones in the common directory, whichever
+			// directory listed them.
+			recs, ok := res.readReflogFile(s.reflogPath(name))
 			if !ok {
 				continue
 			}

@@ -104,6 +104,27 @@ func (s *refStore) refPath(name string) string {
 	return s.commonDir + "/" + name
 }
 
+// reflogPath is where the reflog of a ref lives (files_reflog_path):
+// the current worktree's own refs in its git directory, another
+// worktree's ("worktrees/<id>/HEAD", "main-worktree/HEAD") in that
+// worktree's, the shared ones in the common directory.
+func (s *refStore) reflogPath(name string) string {
+	if rest, ok := strings.CutPrefix(name, "worktrees/"); ok {
+		if slash := strings.IndexByte(rest, '/'); slash >= 0 {
+			if bare := rest[slash+1:]; isCurrentWorktreeRef(bare) {
+				return s.commonDir + "/worktrees/" + rest[:slash] + "/logs/" + bare
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "main-worktree/"); ok && isCurrentWorktreeRef(rest) {
+		return s.commonDir + "/logs/" + rest
+	}
+	if isCurrentWorktreeRef(name) {
+		return s.gitDir + "/logs/" + name
+	}
+	return s.commonDir + "/logs/" + name
+}
+
 // readRaw reads one ref: the loose file, else (when absent) its
 // packed-refs record.
 func (s *refStore) readRaw(name string) (rawRef, error) {
