@@ -44,7 +44,8 @@ import (
 //     command line is parsed, and a small file there gets none
 //     (hugeSchedule.parsed). For a walk
 //     in a repository whose packs call for more (hugeHeapBytes: an eighth
-//     of the packs, up to hugeHeapMaxBytes), hugePageHeap advises one
+//     of the packs, up to hugeHeapMaxBytes; a walk without a
+//     commit-graph makes a small repository's, withoutGraph), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
 //     allocations that follow reuse its memory, which faults in a huge
 //     page at a time as they first write it: once the walk proves long
