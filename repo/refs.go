@@ -82,47 +82,40 @@ func isCurrentWorktreeRef(name string) bool {
 	return isPseudorefSyntax(name) || isPerWorktreeRef(name)
 }
 
-// refPath is where the loose file of a ref lives (files_ref_path):
+// refDir splits a ref name as git's parse_worktree_ref does: the git
+// directory of the worktree whose ref it is, and its name there.
 // "worktrees/<id>/<ref>" and "main-worktree/<ref>" name another
-// worktree's per-worktree refs.
-func (s *refStore) refPath(name string) string {
+// worktree's own refs (HEAD, refs/bisect/, ...); "worktrees/<id>" alone
+// is git's error case, a ref with no name.
+func (s *refStore) refDir(name string) (dir, bare string) {
 	if rest, ok := strings.CutPrefix(name, "worktrees/"); ok {
 		slash := strings.IndexByte(rest, '/')
 		if slash < 0 {
-			return s.commonDir + "/worktrees/" + rest + "/"
+			return s.commonDir + "/worktrees/" + rest, ""
 		}
 		if bare := rest[slash+1:]; isCurrentWorktreeRef(bare) {
-			return s.commonDir + "/worktrees/" + rest[:slash] + "/" + bare
+			return s.commonDir + "/worktrees/" + rest[:slash], bare
 		}
 	}
 	if rest, ok := strings.CutPrefix(name, "main-worktree/"); ok && isCurrentWorktreeRef(rest) {
-		return s.commonDir + "/" + rest
+		return s.commonDir, rest
 	}
 	if isCurrentWorktreeRef(name) {
-		return s.gitDir + "/" + name
+		return s.gitDir, name
 	}
-	return s.commonDir + "/" + name
+	return s.commonDir, name
 }
 
-// reflogPath is where the reflog of a ref lives (files_reflog_path):
-// the current worktree's own refs in its git directory, another
-// worktree's ("worktrees/<id>/HEAD", "main-worktree/HEAD") in that
-// worktree's, the shared ones in the common directory.
+// refPath is where the loose file of a ref lives (files_ref_path).
+func (s *refStore) refPath(name string) string {
+	dir, bare := s.refDir(name)
+	return dir + "/" + bare
+}
+
+// reflogPath is where the reflog of a ref lives (files_reflog_path).
 func (s *refStore) reflogPath(name string) string {
-	if rest, ok := strings.CutPrefix(name, "worktrees/"); ok {
-		if slash := strings.IndexByte(rest, '/'); slash >= 0 {
-			if bare := rest[slash+1:]; isCurrentWorktreeRef(bare) {
-				return s.commonDir + "/worktrees/" + rest[:slash] + "/logs/" + bare
-			}
-		}
-	}
-	if rest, ok := strings.CutPrefix(name, "main-worktree/"); ok && isCurrentWorktreeRef(rest) {
-		return s.commonDir + "/logs/" + rest
-	}
-	if isCurrentWorktreeRef(name) {
-		return s.gitDir + "/logs/" + name
-	}
-	return s.commonDir + "/logs/" + name
+	dir, bare := s.refDir(name)
+	return dir + "/logs/" + bare
 }
 
 // readRaw reads one ref: the loose file, else (when absent) its
