@@ -145,7 +145,9 @@ cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t
 `
 
 // worktreesScript: r's history c1-c3, a linked worktree w2 at c2 with a
-// commit of its own (w2c), another (w3) detached at c1, and a stale entry
+// commit of its own (w2c) and refs of its own (refs/worktree/mine,
+// refs/bisect/bad; r has refs/worktree/rmine), another (w3) detached at
+// c1, and a stale entry
 // (worktrees/gone, without a gitdir file) git passes over; r is then
 // reset to c1, so that w2c and c3 are reachable only from w2's HEAD and
 // the reflogs; r also has a reflog git cannot resolve the ref of (a bad
@@ -157,7 +159,8 @@ cd .. && git init -q one && cd one && seq 1 3 >f && commit_all only && git tag t
 const worktreesScript = `git init -q r && cd r
 for i in 1 2 3; do echo "l$i" >>f; commit_all c$i; done
 git worktree add -q ../w2 HEAD~1
-(cd ../w2 && echo "w2 line" >>f && commit_all w2c)
+(cd ../w2 && echo "w2 line" >>f && commit_all w2c && git update-ref refs/worktree/mine HEAD~1 && git update-ref refs/bisect/bad HEAD)
+git update-ref refs/worktree/rmine HEAD
 git worktree add -q --detach ../w3 HEAD~2
 mkdir .git/worktrees/gone
 git reset -q --hard HEAD~2
@@ -208,6 +211,12 @@ func TestOtherWorktreesMatchGit(t *testing.T) {
 			{"w2", []string{"HEAD", "--not", "--reflog"}},
 			{"w2", []string{"--indexed-objects"}},
 			{"w3", []string{"--all"}},
+			// A worktree's own refs (refs/worktree/, refs/bisect/)
+			// are its git directory's, not the main worktree's.
+			{"w2", []string{"--glob=refs/worktree/*"}},
+			{"w2", []string{"HEAD", "--not", "--glob=refs/*"}},
+			{"w3", []string{"--glob=refs/worktree/*"}},
+			{"r", []string{"--glob=refs/worktree/*"}},
 			// Another worktree's HEAD's reflog, by count.
 			{"r", []string{"worktrees/w2/HEAD@{1}"}},
 			{"w2", []string{"main-worktree/HEAD@{1}"}},

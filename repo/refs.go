@@ -405,7 +405,6 @@ func (r *Repository) ForEachRefListed(prefix string, fn func(name string, id oid
 func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name string, id oid.ID, broken bool) error) error {
 	loose := map[string]bool{}
 	var names []string
-	base := s.refPath(prefix)
 	var walk func(dir, refPrefix string)
 	walk = func(dir, refPrefix string) {
 		entries, err := os.ReadDir(dir)
@@ -415,6 +414,12 @@ func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name str
 		for _, e := range entries {
 			name := refPrefix + e.Name()
 			if e.IsDir() {
+				if isPerWorktreeRef(name+"/") && !isPerWorktreeRef(refPrefix) {
+					// A worktree's own refs are in its git
+					// directory, whatever the common one holds
+					// there (the main worktree's): walked below.
+					continue
+				}
 				walk(dir+"/"+e.Name(), name+"/")
 				continue
 			}
@@ -425,7 +430,14 @@ func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name str
 			names = append(names, name)
 		}
 	}
-	walk(strings.TrimSuffix(base, "/"), prefix)
+	walk(strings.TrimSuffix(s.refPath(prefix), "/"), prefix)
+	if !isPerWorktreeRef(prefix) {
+		for _, d := range []string{"refs/bisect/", "refs/rewritten/", "refs/worktree/"} {
+			if strings.HasPrefix(d, prefix) {
+				walk(strings.TrimSuffix(s.refPath(d), "/"), d)
+			}
+		}
+	}
 	err := s.forEachPacked(prefix, func(name string, id oid.ID) error {
 		if !loose[name] {
 			names = append(names, name)
