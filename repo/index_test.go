@@ -384,7 +384,7 @@ func TestEWAHDecode(t *testing.T) {
 	_ = oid.SHA1
 }
 
-// TestCacheTreeFirst checks parseCacheTree and the order git's
+// TestCacheTreeFirst checks cacheTreeFirst and the order git's
 // --indexed-objects takes the cache tree's trees in: the root if valid,
 // else its subtrees depth first, shorter names first (subtree_name_cmp),
 // whatever their order in the extension; a node cut short leaves no
@@ -413,8 +413,8 @@ func TestCacheTreeFirst(t *testing.T) {
 		{"no count", append([]byte{0}, "x 0\n"...), 0},
 	} {
 		var got oid.ID
-		if tr, ok := parseCacheTree(c.ext, f); ok {
-			got = tr.first()
+		if first, ok := cacheTreeFirst(c.ext, f); ok {
+			got = first
 		}
 		var want oid.ID
 		if c.want != 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"os"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/oid"
 )
 
