@@ -237,6 +237,14 @@ func TestOtherWorktreesMatchGit(t *testing.T) {
 		} {
 			compareWithGit(t, filepath.Join(root, c.dir), f, nil, nil, append(c.args, "--", "f")...)
 		}
+		// GIT_REF_PARANOIA off leaves the refs git cannot resolve out;
+		// a value that is no boolean is git's death at the first
+		// listing.
+		b := filepath.Join(root, "b")
+		for _, v := range []string{"false", "maybe"} {
+			compareWithGit(t, b, f, nil, []string{"GIT_REF_PARANOIA=" + v}, "--exclude=main", "--branches", "--", "f")
+			compareWithGit(t, b, f, nil, []string{"GIT_REF_PARANOIA=" + v}, "HEAD", "--", "f")
+		}
 	}
 }
 

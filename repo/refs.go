@@ -395,7 +395,7 @@ func (s *refStore) forEachRef(prefix string, fn func(name string, id oid.ID) err
 func (r *Repository) ForEachRefListed(prefix string, fn func(name string, id oid.ID, broken bool) error) error {
 	paranoia, err := r.env.envBool("GIT_REF_PARANOIA", true)
 	if err != nil {
-		paranoia = true
+		return err // (git's death at its first ref iteration)
 	}
 	return r.refStore().forEachRefBroken(prefix, paranoia, fn)
 }
