@@ -35,6 +35,11 @@ var ErrUnmappable = errors.New(fsread.MapFailedText)
 // (five replacements).
 var ErrReplaceDepth = errors.New("replace depth too high")
 
+// ErrStopped is what a Reader's reads return once the flag given to
+// StopWhen is set: the read was given up, nothing is wrong with the
+// object.
+var ErrStopped = errors.New("odb: read stopped")
+
 // ErrTooLarge is wrapped by TooLargeError.
 var ErrTooLarge = errors.New("object larger than the size limit")
 

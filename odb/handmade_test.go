@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/internal/testpack"
@@ -182,5 +184,56 @@ func TestDeepDeltaChainReads(t *testing.T) {
 	}
 	if typ, size, err := r.ReadHeader(last); err != nil || typ != object.Blob || size != int64(len(content)) {
 		t.Fatalf("ReadHeader at depth 50,000: %v %d %v", typ, size, err)
+	}
+}
+
+// TestStopWhenGivesUpReads: a reader whose StopWhen flag is set gives up
+// its reads with ErrStopped (not a damaged pack: the same reader reads
+// the object once the flag is clear, from the same pack), and a read of
+// a deep chain made while the flag is being set ends with the object or
+// ErrStopped, nothing else.
+func TestStopWhenGivesUpReads(t *testing.T) {
+	format := oid.SHA1
+	objects := emptyObjects(t)
+	content := []byte("stopped chain 00000000\n")
+	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
+	var last oid.ID
+	for i := 1; i <= 20000; i++ {
+		next := bytes.Clone(content)
+		copy(next[14:22], fmt.Sprintf("%08d", i))
+		last = oid.HashObject(format, "blob", next)
+		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: last, DeclaredSize: -1})
+		content = next
+	}
+	testpack.Write(t, filepath.Join(objects, "pack"), format, "stopped", entries)
+	db, err := Open(objects, format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var stop atomic.Bool
+	r := db.NewReaderCache(-1)
+	r.StopWhen(&stop)
+	stop.Store(true)
+	if _, _, err := r.Read(last, nil); !errors.Is(err, ErrStopped) || isCorrupt(err) {
+		t.Fatalf("Read with the flag set: %v, want ErrStopped", err)
+	}
+	if n := r.Stats().DeltasApplied; n != 0 {
+		t.Errorf("Read with the flag set applied %d deltas", n)
+	}
+	stop.Store(false)
+	if typ, data, err := r.Read(last, nil); err != nil || typ != object.Blob || !bytes.Equal(data, content) {
+		t.Fatalf("Read with the flag clear: %v %v %q", typ, err, data)
+	}
+	// Set while a read replays the chain (a fresh reader: nothing cached).
+	for range 5 {
+		r := db.NewReaderCache(-1)
+		var stop atomic.Bool
+		r.StopWhen(&stop)
+		go func() { time.Sleep(100 * time.Microsecond); stop.Store(true) }()
+		typ, data, err := r.Read(last, nil)
+		if err != nil && !errors.Is(err, ErrStopped) || err == nil && (typ != object.Blob || !bytes.Equal(data, content)) {
+			t.Fatalf("Read while stopping: %v %v", typ, err)
+		}
 	}
 }

@@ -192,5 +192,9 @@ func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
 	if !dense && !sb.aheadWanted {
 		return
 	}
-	sb.hist.trees.LookAhead(sb.hist.newLookupReader(), g, c.tc.GraphPos, []byte(o.path), sb.useBloom, sb.opts.FirstParent)
+	var own traverse.Entry
+	if o.blobKnown {
+		own = traverse.Entry{Mode: o.mode, ID: o.blob}
+	}
+	sb.hist.trees.LookAhead(sb.hist.newLookupReader(), g, c.tc.GraphPos, []byte(o.path), own, sb.useBloom, sb.opts.FirstParent)
 }

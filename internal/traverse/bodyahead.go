@@ -96,6 +96,9 @@ func (pa *pathAhead) readBody(rd ObjectReader, graph *Graph) bool {
 			continue
 		}
 		typ, body, err := rd.Read(id, nil)
+		if pa.stopping.Load() {
+			return false
+		}
 		if err != nil || typ != object.Commit {
 			continue // the walk reads it, and meets the error, itself
 		}

@@ -19,11 +19,17 @@ func TestLookAheadAnswersAsLookup(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	forGraphFixtures(t, func(fx graphFixture) {
 		format, dir, all := fx.format, fx.dir, fx.all
-		for _, path := range pathsOfInterest {
+		for i, path := range pathsOfInterest {
 			ref := NewTrees(loadObjects(t, dir, format), format)
 			inHead, headErr := lookupOK(ref, revTree(t, all, fx.head), path)
+			// Every other path starts with its entry at HEAD given, as
+			// the walk gives it.
+			var own Entry
+			if mode, id, found, err := ref.Lookup(revTree(t, all, fx.head), []byte(path)); i%2 == 1 && found && err == nil {
+				own = Entry{Mode: mode, ID: id}
+			}
 			trees := NewTrees(loadObjects(t, dir, format), format)
-			trees.LookAhead(loadObjects(t, dir, format), fx.g, fx.from, []byte(path), fx.bloom, false)
+			trees.LookAhead(loadObjects(t, dir, format), fx.g, fx.from, []byte(path), own, fx.bloom, false)
 			pa := trees.ahead
 			waitLookAhead(t, pa)
 
@@ -107,7 +113,7 @@ func TestStopLookAheadReturns(t *testing.T) {
 	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
 	for _, path := range []string{"top.txt", "missing"} {
 		trees := NewTrees(loadObjects(t, dir, format), format)
-		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), false, false)
+		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), Entry{}, false, false)
 		waitLookAhead(t, trees.ahead)
 		stopped := make(chan struct{})
 		go func() { trees.StopLookAhead(); close(stopped) }()
@@ -169,3 +175,63 @@ func parentTrees(all []gitCommit, c gitCommit) []oid.ID {
 	}
 	return out
 }
+
+// TestLookAheadStopsAtAYoungPathsStart: a path created a few commits
+// below HEAD in a long history. The goroutine leaves its first
+// firstPathSkip commits to be looked up to the walk, going on along
+// first parents past the path's first commit, where the changed-path
+// filters answer "maybe" only by chance: it must find the path gone
+// (firstStaleCheck) rather than walk the whole history, and must not
+// have looked up the older file it does not blame.
+func TestLookAheadStopsAtAYoungPathsStart(t *testing.T) {
+	const commits = 2000
+	for _, format := range testgit.Formats {
+		dir := testgit.Fixture(t, "traverse-young-path", format, youngPathHistory)
+		g := openGraph(t, dir, format)
+		head := revParse(t, dir, format, "HEAD")
+		from, ok := g.Position(head)
+		if !ok || g.Len() != commits {
+			t.Fatalf("%s: HEAD in the graph %v, %d commits, want %d", format, ok, g.Len(), commits)
+		}
+		objects := loadObjects(t, dir, format)
+		headTree := revParse(t, dir, format, "HEAD^{tree}")
+		mode, id, found, err := NewTrees(objects, format).Lookup(headTree, []byte("young.txt"))
+		if !found || err != nil {
+			t.Fatalf("%s: young.txt not at HEAD (%v)", format, err)
+		}
+		for _, own := range []Entry{{}, {Mode: mode, ID: id}} {
+			trees := NewTrees(objects, format)
+			trees.LookAhead(loadObjects(t, dir, format), g, from, []byte("young.txt"), own, true, false)
+			pa := trees.ahead
+			waitLookAhead(t, pa)
+			trees.StopLookAhead()
+			// The path's 6 commits, its first stale check 256 commits
+			// on, and what the filters' false answers add below it.
+			if want := 512; pa.popped > want {
+				t.Errorf("%s (entry given: %v): the look-ahead took %d of the %d commits, want at most %d", format, own.Mode != 0, pa.popped, commits, want)
+			}
+			if len(pa.answers) == 0 {
+				t.Errorf("%s (entry given: %v): the look-ahead answered nothing", format, own.Mode != 0)
+			}
+		}
+	}
+}
+
+// youngPathHistory: old.txt changes in each of 2,000 commits; young.txt
+// is added in the 1,990th and changed in every other commit after it.
+const youngPathHistory = `
+git init -q .
+{
+	i=1
+	while test $i -le 2000; do
+		printf 'commit refs/heads/main\ncommitter C O Mitter <committer@example.com> %d -0700\ndata <<EOF\nc%d\nEOF\n' $((1112911993 + i * 60)) $i
+		printf 'M 100644 inline old.txt\ndata <<EOF\n%d\nEOF\n' $i
+		if test $i -ge 1990 && test $((i % 2)) = 0; then
+			printf 'M 100644 inline young.txt\ndata <<EOF\n%d\nEOF\n' $i
+		fi
+		i=$((i + 1))
+	done
+} | git fast-import --quiet
+git reset -q --hard main
+git commit-graph write --reachable --changed-paths
+`
