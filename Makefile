@@ -17,8 +17,12 @@ BUILD_FLAGS = -tags goblame_fwdsig -ldflags '-checklinkname=0 $(VERSION_LDFLAGS)
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c.dirty; echo $$c; })
 VERSION_LDFLAGS = $(if $(COMMIT),-X github.com/goblame/goblame/cli.buildCommit=$(COMMIT))
 
+# It is built with one constant of the Go runtime changed, sysmon's first
+# sleep (tools/runtimepatch says which and why); where the installed Go's
+# runtime does not have it, as it is.
 build:
-	CGO_ENABLED=0 $(GO) build $(BUILD_FLAGS) -o '$(OUT)' .
+	@overlay=$$(GO='$(GO)' $(GO) run ./tools/runtimepatch) && \
+	set -x && CGO_ENABLED=0 $(GO) build $${overlay:+-overlay "$$overlay"} $(BUILD_FLAGS) -o '$(OUT)' .
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
