@@ -22,7 +22,8 @@ VERSION_LDFLAGS = $(if $(COMMIT),-X github.com/goblame/goblame/cli.buildCommit=$
 # runtime does not have it, as it is.
 build:
 	@overlay=$$(GO='$(GO)' $(GO) run ./tools/runtimepatch) && \
-	set -x && CGO_ENABLED=0 $(GO) build $${overlay:+-overlay "$$overlay"} $(BUILD_FLAGS) -o '$(OUT)' .
+	$(if $(findstring s,$(firstword -$(MAKEFLAGS))),,set -x &&) \
+	CGO_ENABLED=0 $(GO) build $${overlay:+-overlay "$$overlay"} $(BUILD_FLAGS) -o '$(OUT)' .
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
