@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,5 +175,73 @@ func BenchmarkMailmapMap(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Map(name, email)
+	}
+}
+
+// syntheticMailmap is a mailmap of n lines in the four forms, with
+// upper-case letters in the keys.
+func syntheticMailmap(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "Proper Name%d <Proper%d@Example.com>\n", i, i)
+		case 1:
+			fmt.Fprintf(&b, "<proper%d@example.com> <Old%d@Example.com>\n", i, i)
+		case 2:
+			fmt.Fprintf(&b, "Proper %d <proper%d@example.com> <OLD%d@example.com>\n", i, i, i)
+		default:
+			fmt.Fprintf(&b, "Proper %d <proper%d@example.com> Old NAME %d <old%d@Example.COM>\n", i, i, i, i)
+		}
+	}
+	return b.Bytes()
+}
+
+// TestParseMailmapAllocations: a mailmap's entries come from a few
+// allocations per text, not a few per line (git/git's 318 lines took
+// 1,236, 31 now): the map and the slabs grow with the text, their
+// number does not. Only a line with an old name allocates, the map of
+// names of its e-mail (two allocations where it is the e-mail's first).
+func TestParseMailmapAllocations(t *testing.T) {
+	for _, n := range []int{40, 400} {
+		data := syntheticMailmap(n)
+		withoutNames := bytes.Join(slices.DeleteFunc(bytes.SplitAfter(data, []byte("\n")), func(l []byte) bool {
+			return bytes.Contains(l, []byte("Old NAME"))
+		}), nil)
+		for _, c := range []struct {
+			data []byte
+			max  float64
+		}{{withoutNames, 12}, {data, 12 + 2*float64(n/4)}} {
+			if allocs := testing.AllocsPerRun(20, func() { ParseMailmap(c.data) }); allocs > c.max {
+				t.Errorf("%d lines (%d bytes): %v allocations, want at most %v", n, len(c.data), allocs, c.max)
+			}
+		}
+	}
+}
+
+// TestMailmapReplacementsAreCapped: a replacement Map returns shares the
+// mailmap's text; appending to it must not write over what follows.
+func TestMailmapReplacementsAreCapped(t *testing.T) {
+	m := ParseMailmap([]byte("A <a@x> <old@x>\nB <b@x> <old2@x>\n"))
+	name, email := m.Map([]byte("n"), []byte("OLD@x"))
+	if string(name) != "A" || string(email) != "a@x" {
+		t.Fatalf("Map: %s <%s>", name, email)
+	}
+	_ = append(name, "XXXXXXXX"...)
+	_ = append(email, "XXXXXXXX"...)
+	if name, email := m.Map([]byte("n"), []byte("old2@x")); string(name) != "B" || string(email) != "b@x" {
+		t.Errorf("after appending to the first replacement: %s <%s>", name, email)
+	}
+	if name, email := m.Map([]byte("n"), []byte("old@X")); string(name) != "A" || string(email) != "a@x" {
+		t.Errorf("the first replacement again: %s <%s>", name, email)
+	}
+}
+
+func BenchmarkParseMailmap(b *testing.B) {
+	data := syntheticMailmap(320)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ParseMailmap(data)
 	}
 }
