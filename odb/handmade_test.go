@@ -156,22 +156,31 @@ func TestDeltaChainDepthLimit(t *testing.T) {
 	}
 }
 
+// writeDeltaChain writes a pack named name into objects holding a blob
+// and depth OFS_DELTA versions of it, each a delta of the one before,
+// and returns the last version's ID and content.
+func writeDeltaChain(t *testing.T, objects string, format oid.Format, name string, depth int) (oid.ID, []byte) {
+	t.Helper()
+	content := []byte("delta chain 00000000\n")
+	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
+	var last oid.ID
+	for i := 1; i <= depth; i++ {
+		next := bytes.Clone(content)
+		copy(next[12:20], fmt.Sprintf("%08d", i))
+		last = oid.HashObject(format, "blob", next)
+		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: last, DeclaredSize: -1})
+		content = next
+	}
+	testpack.Write(t, filepath.Join(objects, "pack"), format, name, entries)
+	return last, content
+}
+
 // TestDeepDeltaChainReads: a 50,000-deep OFS_DELTA chain (deeper than git
 // writes, which git reads) resolves, by Read and ReadHeader.
 func TestDeepDeltaChainReads(t *testing.T) {
 	format := oid.SHA1
 	objects := emptyObjects(t)
-	content := []byte("deep chain 00000000\n")
-	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
-	var last oid.ID
-	for i := 1; i <= 50000; i++ {
-		next := bytes.Clone(content)
-		copy(next[11:19], fmt.Sprintf("%08d", i))
-		last = oid.HashObject(format, "blob", next)
-		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: last, DeclaredSize: -1})
-		content = next
-	}
-	testpack.Write(t, filepath.Join(objects, "pack"), format, "deep50k", entries)
+	last, content := writeDeltaChain(t, objects, format, "deep50k", 50000)
 	db, err := Open(objects, format, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -195,17 +204,7 @@ func TestDeepDeltaChainReads(t *testing.T) {
 func TestStopWhenGivesUpReads(t *testing.T) {
 	format := oid.SHA1
 	objects := emptyObjects(t)
-	content := []byte("stopped chain 00000000\n")
-	entries := []testpack.Entry{testpack.Full(format, object.Blob, content)}
-	var last oid.ID
-	for i := 1; i <= 20000; i++ {
-		next := bytes.Clone(content)
-		copy(next[14:22], fmt.Sprintf("%08d", i))
-		last = oid.HashObject(format, "blob", next)
-		entries = append(entries, testpack.Entry{Type: typeOfsDelta, Body: testpack.Delta(content, next), OfsBase: i - 1, ID: last, DeclaredSize: -1})
-		content = next
-	}
-	testpack.Write(t, filepath.Join(objects, "pack"), format, "stopped", entries)
+	last, content := writeDeltaChain(t, objects, format, "stopped", 20000)
 	db, err := Open(objects, format, Options{})
 	if err != nil {
 		t.Fatal(err)

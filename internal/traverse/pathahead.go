@@ -241,6 +241,25 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, entry Entry, b
 		pa.mu.Unlock()
 		return r, true
 	}
+	// ownEntry looks a stale item's path up in the item's own tree:
+	// found is false where the commit does not have the path (the walk
+	// does not come there with it), ok false when the goroutine is to
+	// stop.
+	ownEntry := func(it *pathAheadItem) (found, ok bool) {
+		tree, ok := graph.tree(it.pos)
+		if !ok {
+			return false, false
+		}
+		r, ok := lookup(tree)
+		if !ok {
+			return false, false
+		}
+		if !r.found {
+			return false, true
+		}
+		it.entry, it.stale = r, false
+		return true, true
+	}
 	start, err := graph.entry(from, nil)
 	tree, ok := graph.tree(from)
 	if err != nil || !ok {
@@ -305,21 +324,13 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, entry Entry, b
 		}
 		if it.stale && staleRun >= nextCheck && !pa.passed(e.time) {
 			// Long on a handed-down entry, ahead of the walk: is the
-			// path still here? A path the commit does not have ends
-			// the chain (the walk does not come here with it).
+			// path still here?
 			staleRun, nextCheck = 0, 2*nextCheck
-			tree, ok := graph.tree(it.pos)
-			if !ok {
+			if found, ok := ownEntry(&it); !ok {
 				return
-			}
-			r, ok := lookup(tree)
-			if !ok {
-				return
-			}
-			if !r.found {
+			} else if !found {
 				continue
 			}
-			it.entry, it.stale = r, false
 		}
 		if len(parents) == 0 {
 			pa.noteBody(it.pos) // a root with the path is blamed for what is left
@@ -366,18 +377,11 @@ func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, entry Entry, b
 		}
 		if !behind && it.stale {
 			// Its own entry first: what the walk's origin holds here.
-			tree, ok := graph.tree(it.pos)
-			if !ok {
+			if found, ok := ownEntry(&it); !ok {
 				return
+			} else if !found {
+				continue
 			}
-			r, ok := lookup(tree)
-			if !ok {
-				return
-			}
-			if !r.found {
-				continue // the walk does not come here with the path
-			}
-			it.entry, it.stale = r, false
 		}
 		// Where the walk will go from here: the first parent with the
 		// same blob takes everything (passesWhole); else every parent
