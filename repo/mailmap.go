@@ -3,10 +3,10 @@ package repo
 import (
 	"bytes"
 	"errors"
-	"github.com/goblame/goblame/internal/fsread"
 	"io/fs"
 	"unsafe"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 )

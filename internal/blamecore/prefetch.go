@@ -192,9 +192,9 @@ func (sb *scoreboard) lookAhead(c *commitNode, taken int) {
 	if !dense && !sb.aheadWanted {
 		return
 	}
-	var own traverse.Entry
+	var own traverse.PathEntry
 	if o.blobKnown {
-		own = traverse.Entry{Mode: o.mode, ID: o.blob}
+		own = traverse.PathEntry{Mode: o.mode, ID: o.blob}
 	}
 	sb.hist.trees.LookAhead(sb.hist.newLookupReader(), g, c.tc.GraphPos, []byte(o.path), own, sb.useBloom, sb.opts.FirstParent)
 }

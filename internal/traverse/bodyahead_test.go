@@ -87,7 +87,7 @@ func startLookAhead(t *testing.T, fx graphFixture, path string, ahead int) (*tex
 	trees := NewTrees(loadObjects(t, fx.dir, fx.format), fx.format)
 	pa := newPathAhead([]byte(path), ahead)
 	trees.ahead = pa
-	go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, Entry{}, fx.bloom, false)
+	go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, PathEntry{}, fx.bloom, false)
 	return newTextCheck(t, fx), trees, pa
 }
 
@@ -187,7 +187,7 @@ func TestLookAheadReadsBlamedTexts(t *testing.T) {
 				want = append(want, id)
 				trees.Blamed(pos)
 			}
-			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, Entry{}, fx.bloom, false)
+			go pa.run(NewTrees(loadObjects(t, fx.dir, fx.format), fx.format), fx.g, fx.from, PathEntry{}, fx.bloom, false)
 			select {
 			case <-pa.done:
 				trees.StopLookAhead()

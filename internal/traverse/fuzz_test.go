@@ -81,7 +81,7 @@ func FuzzParseGraph(f *testing.F) {
 			}
 			for _, bloom := range []bool{true, false} {
 				pa := newPathAhead([]byte("a"), len(data)/4+16)
-				go pa.run(NewTrees(oneEntryTrees{format}, format), g, from, Entry{}, bloom, false)
+				go pa.run(NewTrees(oneEntryTrees{format}, format), g, from, PathEntry{}, bloom, false)
 				select {
 				case <-pa.done:
 				case <-pa.idle:

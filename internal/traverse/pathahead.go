@@ -65,10 +65,10 @@ const (
 	// them to see whether it is still there; each check after comes
 	// twice as many commits later. A skip goes on along first parents
 	// until it has passed firstPathSkip commits whose filters answer
-	// "maybe", which past the path's first commit are rare: git/git
-	// odb/source-files.h (8 commits, created 348 commits below HEAD)
-	// had the goroutine walk 1,800-7,300 commits of the graph for one
-	// lookup, while the walk, 1 ms slower for it, was already done.
+	// "maybe", which past the path's first commit are rare: for git/git
+	// odb/source-files.h (8 commits, created 348 commits below HEAD) the
+	// goroutine walked 1,800-7,300 commits of the graph for one lookup,
+	// beside a walk of 348.
 	firstStaleCheck = 256
 )
 
@@ -116,7 +116,7 @@ type pathAhead struct {
 // otherwise read from's tree for (a cold read of a tree whose delta
 // chain the walk's reader has cached). StopLookAhead must be called
 // when the walk is over. A look-ahead already running is left alone.
-func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byte, entry Entry, bloom, firstParent bool) {
+func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byte, entry PathEntry, bloom, firstParent bool) {
 	if t.ahead != nil || graph == nil || len(path) == 0 {
 		return
 	}
@@ -129,8 +129,8 @@ func (t *Trees) LookAhead(rd ObjectReader, graph *Graph, from uint32, path []byt
 	go pa.run(NewTrees(rd, t.format), graph, from, entry, bloom, firstParent)
 }
 
-// Entry is a path's entry in a tree: its mode and object.
-type Entry struct {
+// PathEntry is a path's entry in a tree: its mode and object.
+type PathEntry struct {
 	Mode uint32
 	ID   oid.ID
 }
@@ -208,7 +208,7 @@ type pathAheadItem struct {
 	stale bool
 }
 
-func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, entry Entry, bloom, firstParent bool) {
+func (pa *pathAhead) run(trees *Trees, graph *Graph, from uint32, entry PathEntry, bloom, firstParent bool) {
 	defer close(pa.done)
 	key := NewBloomKey(pa.path)
 	// skip is how many commits to be looked up to leave to the walk

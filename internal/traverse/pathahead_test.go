@@ -24,9 +24,9 @@ func TestLookAheadAnswersAsLookup(t *testing.T) {
 			inHead, headErr := lookupOK(ref, revTree(t, all, fx.head), path)
 			// Every other path starts with its entry at HEAD given, as
 			// the walk gives it.
-			var own Entry
+			var own PathEntry
 			if mode, id, found, err := ref.Lookup(revTree(t, all, fx.head), []byte(path)); i%2 == 1 && found && err == nil {
-				own = Entry{Mode: mode, ID: id}
+				own = PathEntry{Mode: mode, ID: id}
 			}
 			trees := NewTrees(loadObjects(t, dir, format), format)
 			trees.LookAhead(loadObjects(t, dir, format), fx.g, fx.from, []byte(path), own, fx.bloom, false)
@@ -113,7 +113,7 @@ func TestStopLookAheadReturns(t *testing.T) {
 	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
 	for _, path := range []string{"top.txt", "missing"} {
 		trees := NewTrees(loadObjects(t, dir, format), format)
-		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), Entry{}, false, false)
+		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), PathEntry{}, false, false)
 		waitLookAhead(t, trees.ahead)
 		stopped := make(chan struct{})
 		go func() { trees.StopLookAhead(); close(stopped) }()
@@ -199,7 +199,7 @@ func TestLookAheadStopsAtAYoungPathsStart(t *testing.T) {
 		if !found || err != nil {
 			t.Fatalf("%s: young.txt not at HEAD (%v)", format, err)
 		}
-		for _, own := range []Entry{{}, {Mode: mode, ID: id}} {
+		for _, own := range []PathEntry{{}, {Mode: mode, ID: id}} {
 			trees := NewTrees(objects, format)
 			trees.LookAhead(loadObjects(t, dir, format), g, from, []byte("young.txt"), own, true, false)
 			pa := trees.ahead

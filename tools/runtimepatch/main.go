@@ -34,8 +34,8 @@ import (
 // sysmonFirstSleep is the patched first sleep of sysmon, in microseconds.
 const sysmonFirstSleep = 200
 
-// patchTarget is the code patch replaces, sysmon's first sleep, as Go
-// 1.21 to 1.26 write it.
+// patchTarget is the code patch replaces, sysmon's first sleep, as the
+// runtime has long written it (checked on Go 1.26).
 const patchTarget = "\t\tif idle == 0 { // start with 20us sleep...\n\t\t\tdelay = 20\n"
 
 func main() {
