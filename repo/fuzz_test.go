@@ -220,6 +220,29 @@ func FuzzMailmap(f *testing.F) {
 		file := &Mailmap{byEmail: map[string]*mailmapEntry{}}
 		file.addText(data, true)
 		file.Map(name, email)
+		// The same lines one text each (a source of their own each):
+		// the same answers, to the query and to each line's identities.
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		each := &Mailmap{byEmail: map[string]*mailmapEntry{}}
+		for _, l := range lines {
+			each.addText(bytes.TrimSuffix(l, []byte("\n")), false)
+		}
+		queries := [][2][]byte{{name, email}}
+		for _, l := range lines {
+			if n, e, rest, ok := parseNameEmail(l, true); ok {
+				queries = append(queries, [2][]byte{n, e})
+				if n2, e2, _, ok := parseNameEmail(rest, true); ok {
+					queries = append(queries, [2][]byte{n2, e2}, [2][]byte{bytes.ToUpper(n2), bytes.ToUpper(e2)})
+				}
+			}
+		}
+		for _, q := range queries {
+			n1, e1 := m.Map(q[0], q[1])
+			n2, e2 := each.Map(q[0], q[1])
+			if !bytes.Equal(n1, n2) || !bytes.Equal(e1, e2) || (n1 == nil) != (n2 == nil) || (e1 == nil) != (e2 == nil) {
+				t.Fatalf("Map(%q, %q): %q <%q> from the text, %q <%q> from its lines one by one", q[0], q[1], n1, e1, n2, e2)
+			}
+		}
 	})
 }
 
