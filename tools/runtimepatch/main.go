@@ -5,9 +5,10 @@
 // sysmon sleeps 20 us between its rounds for its first 50 rounds, and
 // again after each time it takes a processor back from a system call
 // (which, on the one processor a run starts with, is any call that
-// lasts a round). A blame of a few milliseconds is woken 70-140 times
-// (perf stat: 122 context switches for git/git odb/source-files.h, git
-// 1), and the wake-ups cost its thread: paired rounds of the same build
+// lasts a round). In a blame of a few milliseconds it sleeps and wakes
+// 60-110 times (perf stat on git/git odb/source-files.h: 105-122 context
+// switches a run, git's 1), and the wake-ups cost the blame's thread:
+// paired rounds of the same build
 // with the first sleep at 200 us took 0.2-0.6 ms off go-git README.md,
 // Magit's first entry and git/git's short walks, 1.1 ms off gitoxide
 // README.md, and nothing measurable off blames of 15-80 ms (RESULTS.md,
