@@ -921,5 +921,6 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 		},
 		NewLookupReader: newLookupReader,
 		NewHelpReader:   func() blamecore.ObjectReader { return r.Objects.NewReaderCache(helpReadCacheBytes) },
+		Background:      b.r.background.Go,
 	}), len(grafts) > 0 || r.HasReplacements(), nil
 }

@@ -79,6 +79,11 @@ type Repository struct {
 	settingsOnce sync.Once
 	settings     repo.Settings
 	settingsErr  error
+
+	// background holds the path look-aheads a blame stopped without
+	// waiting for (blamecore.HistoryOptions.Background): Close waits for
+	// them before it closes what they read.
+	background sync.WaitGroup
 }
 
 // CheckSettings reads, once, the settings git reads at the start of every
@@ -193,8 +198,11 @@ func (r *Repository) gitGraph() *traverse.Graph {
 func (r *Repository) Repo() *repo.Repository { return r.repo }
 
 // Close releases the commit-graph and, for a repository from Open, the
-// object store. Blames running at the time must have ended.
+// object store. Blames running at the time must have ended; the reads a
+// finished blame left on another goroutine (its path look-ahead, stopped
+// without waiting for a read under way) are waited for.
 func (r *Repository) Close() error {
+	r.background.Wait()
 	r.SaveCache()
 	if r.graph != nil {
 		r.graph.Close()

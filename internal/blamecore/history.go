@@ -50,6 +50,8 @@ type History struct {
 	// it (traverse's blobahead.go); rd is then a reader made for the
 	// walk's other reads.
 	lent ObjectReader
+	// background: see HistoryOptions.Background.
+	background func(wait func())
 }
 
 // HistoryOptions say how commits are read.
@@ -74,6 +76,13 @@ type HistoryOptions struct {
 	// Warn receives the warning of a commit-graph found damaged during
 	// the walk (which then goes on without it); see traverse.CommitOptions.
 	Warn func(string)
+	// Background, when set, is handed the wait for a path look-ahead
+	// the walk has stopped without waiting for its goroutine to end
+	// (traverse.Trees.ReleaseLookAhead): until wait returns, the
+	// goroutine may still read through its own reader, and the object
+	// database and the commit-graph must stay open. Nil: the walk
+	// waits.
+	Background func(wait func())
 }
 
 // NewHistory returns a History reading objects through rd.
@@ -88,6 +97,7 @@ func NewHistory(rd ObjectReader, format oid.Format, opts HistoryOptions) *Histor
 		newReader:       opts.NewReader,
 		newLookupReader: opts.NewLookupReader,
 		newHelpReader:   opts.NewHelpReader,
+		background:      opts.Background,
 	}
 }
 
@@ -232,7 +242,11 @@ func (h *History) candidateHelpReader() ObjectReader {
 // stopLookAhead stops the path look-ahead, if one runs, and takes back
 // the reader lent to it.
 func (h *History) stopLookAhead() {
-	h.trees.StopLookAhead()
+	if h.background == nil {
+		h.trees.StopLookAhead()
+	} else if wait := h.trees.ReleaseLookAhead(); wait != nil {
+		h.background(wait)
+	}
 	if h.lent != nil {
 		h.setReader(h.lent)
 		h.lent = nil

@@ -103,6 +103,10 @@ func (pa *pathAhead) readBody(rd ObjectReader, graph *Graph) bool {
 			continue // the walk reads it, and meets the error, itself
 		}
 		pa.mu.Lock()
+		if pa.bodies == nil {
+			pa.mu.Unlock()
+			return false // released: the walk has the texts it will get
+		}
 		pa.bodies[id] = body
 		pa.mu.Unlock()
 		return true

@@ -1,10 +1,13 @@
 package traverse
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -235,3 +238,75 @@ git init -q .
 git reset -q --hard main
 git commit-graph write --reachable --changed-paths
 `
+
+// blockingReader is an ObjectReader whose reads, from the first one after
+// block is set, wait until release is closed.
+type blockingReader struct {
+	rd      ObjectReader
+	block   atomic.Bool
+	blocked chan struct{} // closed when a read starts waiting
+	once    sync.Once
+	release chan struct{}
+}
+
+func (b *blockingReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error) {
+	if b.block.Load() {
+		b.once.Do(func() { close(b.blocked) })
+		<-b.release
+	}
+	return b.rd.Read(id, dst)
+}
+
+// TestReleaseLookAheadDoesNotWait: ReleaseLookAhead returns while the
+// goroutine is in a read it cannot give up (a page read from the disk,
+// here a reader that blocks), and the function it returns waits for the
+// goroutine's end; what the walk shares with it is taken back at once.
+func TestReleaseLookAheadDoesNotWait(t *testing.T) {
+	testgit.Golden(t)
+	format := oid.SHA1
+	dir := historyFixture(t, "graph", format)
+	g := openGraph(t, dir, format)
+	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
+	rd := &blockingReader{rd: loadObjects(t, dir, format), blocked: make(chan struct{}), release: make(chan struct{})}
+	rd.block.Store(true)
+	trees := NewTrees(loadObjects(t, dir, format), format)
+	trees.LookAhead(rd, g, from, []byte("top2.txt"), PathEntry{}, true, false)
+	pa := trees.ahead
+	select {
+	case <-rd.blocked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the look-ahead never read")
+	}
+	released := make(chan func())
+	go func() { released <- trees.ReleaseLookAhead() }()
+	var wait func()
+	select {
+	case wait = <-released:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReleaseLookAhead waited for the goroutine's read")
+	}
+	if wait == nil || trees.ahead != nil {
+		t.Fatalf("after ReleaseLookAhead: wait %v, look-ahead still set %v", wait != nil, trees.ahead != nil)
+	}
+	select {
+	case <-pa.done:
+		t.Fatal("the goroutine ended while its read was blocked")
+	default:
+	}
+	waited := make(chan struct{})
+	go func() { wait(); close(waited) }()
+	select {
+	case <-waited:
+		t.Fatal("the wait returned while the goroutine's read was blocked")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(rd.release)
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wait did not return once the read was over")
+	}
+	if trees.ReleaseLookAhead() != nil {
+		t.Error("a second ReleaseLookAhead found a look-ahead")
+	}
+}
