@@ -109,11 +109,8 @@ func forGraphFixtures(t *testing.T, fn func(graphFixture)) {
 // TestStopLookAheadReturns stops a look-ahead blocked on its bound and
 // one that ran to the root: both return.
 func TestStopLookAheadReturns(t *testing.T) {
-	testgit.Golden(t)
 	format := oid.SHA1
-	dir := historyFixture(t, "graph-nobloom", format)
-	g := openGraph(t, dir, format)
-	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
+	dir, g, from := graphAtHead(t, "graph-nobloom", format)
 	for _, path := range []string{"top.txt", "missing"} {
 		trees := NewTrees(loadObjects(t, dir, format), format)
 		trees.LookAhead(loadObjects(t, dir, format), g, from, []byte(path), PathEntry{}, false, false)
@@ -262,11 +259,8 @@ func (b *blockingReader) Read(id oid.ID, dst []byte) (object.Type, []byte, error
 // here a reader that blocks), and the function it returns waits for the
 // goroutine's end; what the walk shares with it is taken back at once.
 func TestReleaseLookAheadDoesNotWait(t *testing.T) {
-	testgit.Golden(t)
 	format := oid.SHA1
-	dir := historyFixture(t, "graph", format)
-	g := openGraph(t, dir, format)
-	from, _ := g.Position(revParse(t, dir, format, "HEAD"))
+	dir, g, from := graphAtHead(t, "graph", format)
 	rd := &blockingReader{rd: loadObjects(t, dir, format), blocked: make(chan struct{}), release: make(chan struct{})}
 	rd.block.Store(true)
 	trees := NewTrees(loadObjects(t, dir, format), format)
@@ -309,4 +303,19 @@ func TestReleaseLookAheadDoesNotWait(t *testing.T) {
 	if trees.ReleaseLookAhead() != nil {
 		t.Error("a second ReleaseLookAhead found a look-ahead")
 	}
+}
+
+// graphAtHead opens the commit-graph of a history fixture variant and
+// returns it with HEAD's position (git's answers from goldens where git
+// is not 2.39.x).
+func graphAtHead(t *testing.T, variant string, format oid.Format) (dir string, g *Graph, from uint32) {
+	t.Helper()
+	testgit.Golden(t)
+	dir = historyFixture(t, variant, format)
+	g = openGraph(t, dir, format)
+	from, ok := g.Position(revParse(t, dir, format, "HEAD"))
+	if !ok {
+		t.Fatalf("%s: HEAD not in the graph", variant)
+	}
+	return dir, g, from
 }
