@@ -188,6 +188,33 @@ var randomOptionSets = [][]string{
 	{"--no-walk"}, {"--author-date-order"},
 }
 
+// withoutGitHangs drops --since-as-filter from a case that also
+// simplifies merges (--simplify-merges, --simplify-by-decoration): git
+// 2.39.5's simplify_merges then never ends on a real history. The
+// filter keeps old commits out of the limited list, so their parents
+// are reached one generation a round, each child queued again with
+// every parent not yet simplified: tmux's window-clock.c ran 82 s to
+// 24 GB and was killed, go-git's README.md the same (a fixture whose
+// history git gets through, in TestWalkReflogsAndFiltersMatchGit, shows
+// goblame's answer to be git's). The case's other options stay, so the
+// rest of a seed's cases are the ones it drew before.
+func withoutGitHangs(args []string) []string {
+	simplify := false
+	for _, a := range args {
+		simplify = simplify || a == "--simplify-merges" || a == "--simplify-by-decoration"
+	}
+	if !simplify {
+		return args
+	}
+	kept := args[:0:0]
+	for _, a := range args {
+		if !strings.HasPrefix(a, "--since-as-filter") {
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
 // TestRealRepositoriesRandomOptions blames GOBLAME_REAL_RANDOM random
 // cases in each repository of GOBLAME_REAL_REPOS and compares them with
 // git blame byte for byte: a text file at HEAD, zero to four option sets
@@ -245,6 +272,7 @@ func TestRealRepositoriesRandomOptions(t *testing.T) {
 			for k := r.Intn(5); k > 0; k-- {
 				args = append(args, randomOptionSets[r.Intn(len(randomOptionSets))]...)
 			}
+			args = withoutGitHangs(args)
 			var stdin []byte
 			old := revs[r.Intn(len(revs))]
 			switch k := r.Intn(10); {
