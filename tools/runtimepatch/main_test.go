@@ -9,46 +9,60 @@ import (
 	"testing"
 )
 
-// TestPatchChangesSysmonsFirstSleepOnly: the installed Go's proc.go
-// (the Go this module is built and measured with, go1.26) holds
-// sysmon's first sleep once, and the patch changes that line alone.
-func TestPatchChangesSysmonsFirstSleepOnly(t *testing.T) {
+// TestPatchesChangeTheirLinesOnly: the installed Go's runtime (the Go
+// this module is built and measured with, go1.26) holds each patch's
+// code once, and each patch changes the lines it is for and no other.
+func TestPatchesChangeTheirLinesOnly(t *testing.T) {
 	if !strings.HasPrefix(runtime.Version(), "go1.26") {
-		t.Skipf("%s: the patch is checked on go1.26, which make build patches; on another Go make build says whether it applied", runtime.Version())
+		t.Skipf("%s: the patches are checked on go1.26, which make build patches; on another Go make build says whether they applied", runtime.Version())
 	}
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "runtime", "proc.go"))
-	if err != nil {
-		t.Fatal(err)
+	want := map[string][]string{
+		"proc.go": {"\t\t\tdelay = 20 -> \t\t\tdelay = 200 // goblame: tools/runtimepatch"},
+		"mspanset.go": {
+			"\tspanSetBlockEntries = 512 // 4KB on 64-bit -> \tspanSetBlockEntries = 64 // goblame: tools/runtimepatch",
+			"\tspanSetInitSpineCap = 256 // Enough for 1GB heap on 64-bit -> \tspanSetInitSpineCap = 32 // goblame: tools/runtimepatch",
+		},
 	}
-	out, err := patch(src)
-	if err != nil {
-		t.Fatalf("patch: %v", err)
+	if len(patches) != len(want) {
+		t.Fatalf("%d patches, the test knows %d", len(patches), len(want))
 	}
-	a, b := strings.Split(string(src), "\n"), strings.Split(string(out), "\n")
-	if len(a) != len(b) {
-		t.Fatalf("the patch changed the number of lines: %d -> %d", len(a), len(b))
-	}
-	var changed []string
-	for i := range a {
-		if a[i] != b[i] {
-			changed = append(changed, a[i]+" -> "+b[i])
+	for _, p := range patches {
+		src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "runtime", p.file))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if want := "\t\t\tdelay = 20 -> \t\t\tdelay = 200 // goblame: tools/runtimepatch"; len(changed) != 1 || changed[0] != want {
-		t.Errorf("changed lines %q, want [%q]", changed, want)
+		out, err := p.apply(src)
+		if err != nil {
+			t.Fatalf("%s: %v", p.file, err)
+		}
+		a, b := strings.Split(string(src), "\n"), strings.Split(string(out), "\n")
+		if len(a) != len(b) {
+			t.Fatalf("%s: the patch changed the number of lines: %d -> %d", p.file, len(a), len(b))
+		}
+		var changed []string
+		for i := range a {
+			if a[i] != b[i] {
+				changed = append(changed, a[i]+" -> "+b[i])
+			}
+		}
+		if strings.Join(changed, "\n") != strings.Join(want[p.file], "\n") {
+			t.Errorf("%s: changed lines %q, want %q", p.file, changed, want[p.file])
+		}
 	}
 }
 
-// TestPatchRefusesOtherCode: code without the target, or with it twice,
-// is not patched.
+// TestPatchRefusesOtherCode: code without a patch's target, or with it
+// twice, is not patched.
 func TestPatchRefusesOtherCode(t *testing.T) {
-	for _, src := range []string{"package runtime\n", "package runtime\n" + patchTarget + patchTarget} {
-		if out, err := patch([]byte(src)); err == nil || out != nil {
-			t.Errorf("patch(%q) = %q, %v; want an error", src, out, err)
+	for _, p := range patches {
+		for _, src := range []string{"package runtime\n", "package runtime\n" + p.target + p.target} {
+			if out, err := p.apply([]byte(src)); err == nil || out != nil {
+				t.Errorf("%s: apply(%q) = %q, %v; want an error", p.file, src, out, err)
+			}
 		}
-	}
-	out, err := patch([]byte("package runtime\nfunc sysmon() {\n\tfor {\n" + patchTarget))
-	if err != nil || !bytes.Contains(out, []byte("\t\t\tdelay = 200 // goblame")) || bytes.Contains(out, []byte("delay = 20\n")) {
-		t.Errorf("patch of the target once: %q, %v", out, err)
+		out, err := p.apply([]byte("package runtime\nfunc f() {\n" + p.target + "}\n"))
+		if err != nil || !bytes.Contains(out, []byte(p.repl)) || bytes.Contains(out, []byte(p.target)) {
+			t.Errorf("%s: apply of the target once: %q, %v", p.file, out, err)
+		}
 	}
 }
