@@ -765,6 +765,14 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				// setup_revisions' parse_object died reading it.
 				return oid.ID{}, odb.ParseObjectFailure(err)
 			}
+			if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+				// get_reference took a commit from the commit-graph
+				// without reading its object, which holds something
+				// else (a loose file of another object): blame goes
+				// on with the commit, and its reads of the object
+				// fail later.
+				return rv.ID, nil
+			}
 			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
 		}
 		return id, nil

@@ -54,9 +54,9 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		// lookup_commit_reference's parse_object checks what it read
 		// against the name (a damaged pack index can point at another
 		// object) and gives nothing.
-		want := r.Objects.Replaced(head)
-		if typ, body, rerr := b.rd.Read(head, nil); rerr == nil && oid.HashObject(r.Format, typ.String(), body) != want {
-			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: []string{"error: hash mismatch " + want.String()}}
+		var mismatch *odb.HashMismatchError
+		if _, _, rerr := b.rd.ReadVerified(head, nil); errors.As(rerr, &mismatch) {
+			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: []string{mismatch.GitLine()}}
 		}
 	}
 	if err != nil || t != object.Commit {

@@ -223,8 +223,9 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 		}
 		return fatalError{newError(ErrBadRevision, "Invalid revision range %s", arg)}
 	}
-	aType, okA := res.objectType(a)
-	bType, okB := res.objectType(b)
+	// handle_dotdot's parse_object of each end.
+	aType, okA := res.parseType(a)
+	bType, okB := res.parseType(b)
 	if !okA || !okB {
 		return nil, false, missing()
 	}

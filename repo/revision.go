@@ -67,6 +67,7 @@ type resolver struct {
 	readLines []string
 	buf       []byte
 	unread    map[oid.ID]bool // commits reported missing or not commits
+	parsed    map[oid.ID]bool // objects git has parsed by now (see parse)
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -250,6 +251,52 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 	return typ, true
 }
 
+// parse reads id as git's parse_object does: what it reads must hash to
+// the name (a loose object's file can hold another object, a damaged
+// pack index can point at another entry); where it does not, git says
+// "hash mismatch" and gives nothing. The objects this resolution parsed
+// already (res.parsed) are not checked again, as git does not check an
+// object it has parsed.
+func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
+	if res.parsed[id] {
+		return res.read(id)
+	}
+	typ, data, err := res.rd.ReadVerified(id, res.buf)
+	var mismatch *odb.HashMismatchError
+	switch {
+	case errors.As(err, &mismatch):
+		res.reads++
+		res.before = append(res.before, mismatch.GitLine())
+		return object.Invalid, nil, false
+	case err != nil:
+		res.readFailed(err)
+		return object.Invalid, nil, false
+	}
+	res.reads++
+	res.buf = data
+	res.markParsed(id)
+	return typ, data, true
+}
+
+// parseType is parse for the type alone (parse_object where git then
+// looks at the object's type).
+func (res *resolver) parseType(id oid.ID) (object.Type, bool) {
+	if res.parsed[id] {
+		return res.objectType(id)
+	}
+	typ, _, ok := res.parse(id)
+	return typ, ok
+}
+
+// markParsed notes that git has parsed id by now (parse_object,
+// parse_commit), which it does not check again.
+func (res *resolver) markParsed(id oid.ID) {
+	if res.parsed == nil {
+		res.parsed = map[oid.ID]bool{}
+	}
+	res.parsed[id] = true
+}
+
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
 	typ, data, err := res.readErr(id)
 	return typ, data, err == nil
@@ -271,15 +318,8 @@ func (res *resolver) readErr(id oid.ID) (object.Type, []byte, error) {
 // missing or unreadable.
 func (res *resolver) derefTag(id oid.ID) (oid.ID, object.Type, bool) {
 	for depth := 0; depth < 1000; depth++ {
-		typ, data, ok := res.read(id)
+		typ, data, ok := res.parse(id)
 		if !ok {
-			return oid.ID{}, object.Invalid, false
-		}
-		if want := res.r.Objects.Replaced(id); oid.HashObject(res.r.Format, typ.String(), data) != want {
-			// parse_object checks what it read against the name (a
-			// damaged pack index can point at another object), and
-			// gives nothing.
-			res.before = append(res.before, "error: hash mismatch "+want.String())
 			return oid.ID{}, object.Invalid, false
 		}
 		if typ != object.Tag {
@@ -366,6 +406,7 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	if err := object.ParseCommit(res.r.Format, data, &c); err != nil {
 		return nil, false, nil
 	}
+	res.markParsed(id)
 	if g, ok := res.parents[id]; ok {
 		return g, true, nil
 	}
@@ -393,6 +434,7 @@ func (res *resolver) graphParents(id oid.ID) ([]oid.ID, bool, error) {
 			return nil, false, fatalError{err}
 		}
 		if ok {
+			res.markParsed(id)
 			return parents, true, nil
 		}
 	}
@@ -761,7 +803,7 @@ func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled b
 	if err != nil || !found {
 		return oid.ID{}, false, true, err
 	}
-	typ, ok := res.objectType(outer)
+	typ, ok := res.parseType(outer)
 	if !ok {
 		return oid.ID{}, false, true, nil
 	}
@@ -799,7 +841,7 @@ func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled b
 			res.before = append(res.before, fmt.Sprintf("error: %s: expected %s type, but the object dereferences to %s type", name, want, typ2))
 			return oid.ID{}, false, true, nil
 		}
-		if typ, ok = res.objectType(id); !ok {
+		if typ, ok = res.parseType(id); !ok {
 			return oid.ID{}, false, true, nil
 		}
 	}

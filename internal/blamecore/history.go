@@ -23,6 +23,9 @@ type ObjectReader interface {
 	// Has reports whether the repository has the object (replace refs
 	// aside), reading nothing.
 	Has(id oid.ID) bool
+	// ReadVerified is Read as git's parse_object reads: content that
+	// does not hash to the name read is *odb.HashMismatchError.
+	ReadVerified(id oid.ID, dst []byte) (object.Type, []byte, error)
 }
 
 // History is the repository as the blame walk reads it: commits (from
@@ -138,6 +141,45 @@ func (h *History) commitBody(id oid.ID) ([]byte, error) {
 		return nil, &CommitTextError{ID: id, death: fmt.Sprintf("expected commit for %s, got %s", id, typ)}
 	}
 	return body, nil
+}
+
+// objectRoot is the tree git's get_tree_entry looks a path up in for
+// commit: read_object_with_reference through the commit's object, which
+// takes a tree as it is, a commit's first line ("tree <id>"), a tag's
+// ("object <id>"), and anything else as none (ok false). The walk takes
+// a commit from the commit-graph without reading its object; where the
+// object holds something else (a loose file of another object), git
+// finds the final version there. err is a read that failed.
+func (h *History) objectRoot(commit oid.ID) (root oid.ID, ok bool, err error) {
+	id := commit
+	// (git follows tags without end; a chain this long is a cycle.)
+	for range 1000 {
+		typ, body, err := h.rd.ReadCached(id)
+		if err != nil {
+			return oid.ID{}, false, err
+		}
+		var ref string
+		switch typ {
+		case object.Tree:
+			return id, true, nil
+		case object.Commit:
+			ref = "tree "
+		case object.Tag:
+			ref = "object "
+		default:
+			return oid.ID{}, false, nil
+		}
+		hexLen := h.format.HexSize()
+		if len(body) < len(ref)+hexLen || string(body[:len(ref)]) != ref {
+			return oid.ID{}, false, nil
+		}
+		next, perr := oid.ParseHexBytes(h.format, body[len(ref):len(ref)+hexLen])
+		if perr != nil {
+			return oid.ID{}, false, nil
+		}
+		id = next
+	}
+	return oid.ID{}, false, nil
 }
 
 // graphTreeDamaged reports whether the object of commit names another

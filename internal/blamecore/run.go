@@ -327,6 +327,24 @@ func (sb *scoreboard) setup(req Request) error {
 	if err != nil {
 		return err
 	}
+	if root := sb.hist.commits.Tree(c.tc); found {
+		// git's fill_blob_sha1_and_mode finds the path through the
+		// commit's object (objectRoot), which a commit the walk took
+		// from the commit-graph need not match: the final version is
+		// what that object leads to (the walk's diffs still take the
+		// graph's tree). A read that fails is left to the reads after.
+		if objRoot, ok, rerr := sb.hist.objectRoot(sb.id(c)); rerr == nil {
+			switch {
+			case !ok:
+				found = false
+			case objRoot != root:
+				mode, id, found, err = sb.hist.treeEntry(objRoot, req.Path)
+				if err != nil {
+					found, err = false, nil // get_tree_entry fails silently
+				}
+			}
+		}
+	}
 	c.treeRead = missing == nil
 	if found && object.IsBlobMode(mode) {
 		typ, err := sb.hist.blobType(id, sb.warn)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goblame/goblame/diff"
@@ -131,6 +132,9 @@ type scoreboard struct {
 	filterPaths []string
 	// indexWalk is WorkTree.IndexWalk.
 	indexWalk *IndexWalk
+	// diffCacheChecked holds the parent trees checkDiffCacheTree has
+	// checked.
+	diffCacheChecked []oid.ID
 	// isDecorated tells the commits refs name, once loaded
 	// (--simplify-by-decoration: scoreboard.decorated).
 	isDecorated func(oid.ID) bool
@@ -961,13 +965,42 @@ func (sb *scoreboard) bloomKey(path string) *traverse.BloomKey {
 // object X" and exits with 128, without a fatal line.
 type DiffCacheError struct {
 	Tree oid.ID
+	// Mismatch, when set, is why: the tree read does not hash to its
+	// name (git's parse_object says so first).
+	Mismatch *odb.HashMismatchError
 }
 
-func (e *DiffCacheError) Error() string { return "bad tree object " + e.Tree.String() }
+func (e *DiffCacheError) Error() string {
+	if e.Mismatch != nil {
+		return "bad tree object " + e.Tree.String() + ": " + e.Mismatch.Error()
+	}
+	return "bad tree object " + e.Tree.String()
+}
 
 // GitExit is what git prints, and its exit status.
 func (e *DiffCacheError) GitExit() (stderr string, code int) {
-	return "error: bad tree object " + e.Tree.String() + "\n", 128
+	stderr = "error: bad tree object " + e.Tree.String() + "\n"
+	if e.Mismatch != nil {
+		stderr = e.Mismatch.GitLine() + "\n" + stderr
+	}
+	return stderr, 128
+}
+
+// checkDiffCacheTree makes the check git's do_diff_cache makes of a
+// working-tree blame's parent tree (parse_tree_indirect's parse_object)
+// the first time it compares the index with it: what is read must hash
+// to the tree's name. A tree that cannot be read at all is left to the
+// read that follows (treeEntry), as before.
+func (sb *scoreboard) checkDiffCacheTree(root oid.ID) error {
+	if slices.Contains(sb.diffCacheChecked, root) {
+		return nil
+	}
+	sb.diffCacheChecked = append(sb.diffCacheChecked, root)
+	var mismatch *odb.HashMismatchError
+	if _, _, err := sb.hist.rd.ReadVerified(root, nil); errors.As(err, &mismatch) {
+		return &DiffCacheError{Tree: root, Mismatch: mismatch}
+	}
+	return nil
 }
 
 // diffFailed is git's "unable to generate diff (parent -> target)".
@@ -993,6 +1026,9 @@ func (sb *scoreboard) findOrigin(parent *commitNode, o *origin, look *parentLook
 			return nil, err
 		}
 		root := sb.hist.commits.Tree(parent.tc)
+		if err := sb.checkDiffCacheTree(root); err != nil {
+			return nil, err
+		}
 		m, id, ok, err := sb.hist.treeEntry(root, o.path)
 		var missing *traverse.MissingTreeError
 		if errors.As(err, &missing) && missing.ID == root {
