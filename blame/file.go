@@ -755,7 +755,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
-				if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+				if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 					// get_reference takes the commit from the
 					// commit-graph without reading it; git dies
 					// in its first whole read of the object, not
@@ -765,7 +765,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				// setup_revisions' parse_object died reading it.
 				return oid.ID{}, odb.ParseObjectFailure(err)
 			}
-			if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+			if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 				// get_reference took a commit from the commit-graph
 				// without reading its object, which holds something
 				// else (a loose file of another object): blame goes
@@ -854,7 +854,17 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		}
 		reverseEnd = end
 	}
+	// prepare_revision_walk parses each commit of the command line in
+	// turn (handle_commit), after the working tree's pseudo-commit is
+	// made: a parent named with ^@ or ^! whose object is not a commit
+	// (git took it for one without reading it) fails there.
+	var walkErr error
 	for _, rv := range revs {
+		if rv.Parent && walkErr == nil && !b.r.inCommitGraph(rv.ID) {
+			if t, _, err := b.rd.ReadHeader(rv.ID); err == nil && t != object.Commit {
+				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{"error: Object " + rv.ID.String() + " not a commit"}}
+			}
+		}
 		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
 		if err != nil {
 			var ce *odb.CorruptError
@@ -873,8 +883,14 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			return req, err
 		}
+		if walkErr != nil {
+			return req, walkErr
+		}
 		req.WorkTree = wt
 		return req, nil
+	}
+	if walkErr != nil {
+		return req, walkErr
 	}
 	req.Final, req.FinalName = final, finalName
 	return req, nil

@@ -9,12 +9,14 @@ import (
 // damageSwapScript makes copies of a repository of loose objects in which
 // one object's file holds another object (the other's file copied over
 // it): what git's parse_object finds by hashing what it read ("hash
-// mismatch"), and what its other reads take as they find it. s01-s04
+// mismatch"), and what its other reads take as they find it. s01-s05
 // have no commit-graph: HEAD~2 holding HEAD~4 (a range's end, an
 // ancestor's name), HEAD's root tree holding the final version of f (a
 // working-tree blame's diff with the index, a peel to the tree), HEAD
 // holding HEAD~1 (the working tree's parent), HEAD~1's root tree holding
-// HEAD~3's. g01-g03 have one: HEAD~1 holding a blob (the commit comes
+// HEAD~3's, HEAD~3 holding a blob (a parent git takes for a commit, named
+// alone or with ^@ and ^!, which the walk's setup parses). g01-g03 have
+// one: HEAD~1 holding a blob (the commit comes
 // from the graph, its path through its object), HEAD holding HEAD~3 (the
 // final version is the older commit's), HEAD's root tree holding a blob.
 const damageSwapScript = `git init -q r && cd r
@@ -27,7 +29,7 @@ swap () {
 	chmod u+w $tp; cp $sp $tp
 }
 n=0
-for pair in "HEAD~2 HEAD~4" "HEAD^{tree} HEAD:f" "HEAD HEAD~1" "HEAD~1^{tree} HEAD~3^{tree}"; do
+for pair in "HEAD~2 HEAD~4" "HEAD^{tree} HEAD:f" "HEAD HEAD~1" "HEAD~1^{tree} HEAD~3^{tree}" "HEAD~3 HEAD:g"; do
 	n=$((n+1)); d=$(printf 's%02d' $n); cp -r r $d; swap $d $pair
 done
 git -C r commit-graph write --reachable --changed-paths
@@ -42,7 +44,9 @@ done
 // "hash mismatch" lines of parse_object where git parses a range's ends
 // (handle_dotdot), a peel (^{tree}), the commit a name's ~ and ^ start
 // from, a working-tree blame's parent and the root tree its diff with
-// the index reads (diff_cache's "bad tree object"); and, with a
+// the index reads (diff_cache's "bad tree object"); get_reference's
+// refusal of a commit's parent that is another type; the walk's parse of
+// the parents ^@ and ^! name; and, with a
 // commit-graph, the final version found through the commit's object
 // (get_tree_entry) while the walk takes the commit from the graph.
 func TestSwappedLooseObjectsMatchGit(t *testing.T) {
@@ -54,9 +58,10 @@ func TestSwappedLooseObjectsMatchGit(t *testing.T) {
 			{"f"}, {"HEAD", "--", "f"}, {"-p", "HEAD~1", "--", "f"}, {"HEAD~2", "--", "g"},
 			{"HEAD~2..HEAD", "--", "f"}, {"--reverse", "HEAD~3..HEAD~1", "--", "f"},
 			{"HEAD^{tree}", "--", "f"}, {"-s", "HEAD~1^{tree}..HEAD", "--", "f"},
-			{"--incremental", "HEAD~1", "--", "f"},
+			{"--incremental", "HEAD~1", "--", "f"}, {"HEAD~3", "--", "f"}, {"HEAD~2^@", "--", "f"},
+			{"HEAD", "^HEAD~2^!", "--", "f"}, {"--reverse", "HEAD~2^!", "--", "f"},
 		}
-		compareEachCopy(t, root, "s%02d", 4, format, args)
+		compareEachCopy(t, root, "s%02d", 5, format, args)
 		compareEachCopy(t, root, "g%02d", 3, format, args)
 	}
 }

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,12 +40,15 @@ func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revisio
 func (r *Repository) ParseRevisionArgsWith(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, error) {
 	var out []Revision
 	negate := false
+	// What git has parsed, and made commits of, stays so for the
+	// arguments after.
+	parsed, commits := map[oid.ID]parsedFrom{}, map[oid.ID]bool{}
 	for _, arg := range args {
 		if arg == "--not" {
 			negate = !negate
 			continue
 		}
-		res := &resolver{r: r, rd: rd, src: parents}
+		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits}
 		revs, handled, err := res.revisionArg(arg, negate)
 		if err != nil {
 			return nil, res.fatal(err)
@@ -125,11 +129,19 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
+		res.markParsedFrom(id, parsedGraph)
 		return append(out, Revision{Name: name, ID: id, Type: object.Commit, Negative: neg}), true, nil
 	}
 	typ, ok := res.objectType(id)
 	if !ok {
 		res.lookupID = id
+		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
+	}
+	if typ != object.Commit && res.commits[id] {
+		// get_reference's parse_object of an object git made a commit
+		// of as a parent (a ~ or ^ on the way to it), whose file holds
+		// another type: object_as_type refuses it.
+		res.before = append(res.before, fmt.Sprintf("error: object %s is a commit, not a %s", id, typ))
 		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
 	}
 	if typ == object.Commit {
@@ -139,6 +151,9 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 			return nil, false, err
 		}
 	}
+	// get_reference parsed it (without checking it against its name):
+	// a later parse_object of it takes it as parsed.
+	res.markParsed(id)
 	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg}), true, nil
 }
 
@@ -158,7 +173,7 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	if _, ok := res.objectType(id); !ok {
 		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", arg)}
 	}
-	c, typ, ok := res.derefTag(id)
+	c, typ, ok := res.derefTagUnchecked(id)
 	if !ok || typ != object.Commit {
 		return nil, false, nil
 	}
@@ -180,7 +195,7 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 		if exclude > 0 && i+1 != exclude {
 			continue
 		}
-		out = append(out, Revision{Name: arg, ID: p, Type: object.Commit, Negative: negate})
+		out = append(out, Revision{Name: arg, ID: p, Type: object.Commit, Negative: negate, Parent: true})
 	}
 	return out, true, nil
 }

@@ -33,6 +33,10 @@ type Revision struct {
 	// up in the commit-graph first (get_reference). A commit named
 	// through a tag is read from its object either way.
 	FromObject bool
+	// Parent: a parent named with ^@ or ^! (add_parents_only), which
+	// git takes for a commit without reading it; a file that holds
+	// something else fails the walk's parse of it later.
+	Parent bool
 }
 
 // Lookup flags of git's get_oid family: the disambiguation hint for
@@ -66,8 +70,12 @@ type resolver struct {
 	src       CommandParents
 	readLines []string
 	buf       []byte
-	unread    map[oid.ID]bool // commits reported missing or not commits
-	parsed    map[oid.ID]bool // objects git has parsed by now (see parse)
+	unread    map[oid.ID]bool       // commits reported missing or not commits
+	parsed    map[oid.ID]parsedFrom // objects git has parsed by now (see parse)
+	// commits holds the parents of the commits parsed: git has made
+	// commit objects of them (lookup_commit), and a later read that
+	// finds another type is an error (object_as_type).
+	commits map[oid.ID]bool
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -258,7 +266,7 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 // already (res.parsed) are not checked again, as git does not check an
 // object it has parsed.
 func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
-	if res.parsed[id] {
+	if res.parsed[id] != notParsed {
 		return res.read(id)
 	}
 	typ, data, err := res.rd.ReadVerified(id, res.buf)
@@ -281,20 +289,47 @@ func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
 // parseType is parse for the type alone (parse_object where git then
 // looks at the object's type).
 func (res *resolver) parseType(id oid.ID) (object.Type, bool) {
-	if res.parsed[id] {
+	if res.parsed[id] != notParsed {
 		return res.objectType(id)
 	}
 	typ, _, ok := res.parse(id)
 	return typ, ok
 }
 
+// parsedFrom is where git parsed an object from: its object's content
+// or, for a commit, the commit-graph.
+type parsedFrom uint8
+
+const (
+	notParsed parsedFrom = iota
+	parsedObject
+	parsedGraph
+)
+
 // markParsed notes that git has parsed id by now (parse_object,
 // parse_commit), which it does not check again.
-func (res *resolver) markParsed(id oid.ID) {
+func (res *resolver) markParsed(id oid.ID) { res.markParsedFrom(id, parsedObject) }
+
+// markParsedFrom is markParsed saying where from; the first parse
+// stands.
+func (res *resolver) markParsedFrom(id oid.ID, from parsedFrom) {
 	if res.parsed == nil {
-		res.parsed = map[oid.ID]bool{}
+		res.parsed = map[oid.ID]parsedFrom{}
 	}
-	res.parsed[id] = true
+	if res.parsed[id] == notParsed {
+		res.parsed[id] = from
+	}
+}
+
+// namedParents is the parse of the commit a name's ^ or ~ starts from
+// (lookup_commit_reference, then its parents): read from its object,
+// unless git parsed it from the commit-graph before (a name alone, an
+// earlier argument), when the graph's parents stand.
+func (res *resolver) namedParents(id oid.ID) ([]oid.ID, bool, error) {
+	if res.parsed[id] == parsedGraph {
+		return res.graphParents(id)
+	}
+	return res.commitParents(id)
 }
 
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
@@ -314,11 +349,22 @@ func (res *resolver) readErr(id oid.ID) (object.Type, []byte, error) {
 	return typ, data, nil
 }
 
-// derefTag follows tags until a non-tag; ok false when an object is
-// missing or unreadable.
+// derefTag follows tags until a non-tag, each object read as
+// parse_object reads it (parse); ok false when an object is missing or
+// unreadable.
 func (res *resolver) derefTag(id oid.ID) (oid.ID, object.Type, bool) {
+	return res.derefTagWith(id, res.parse)
+}
+
+// derefTagUnchecked is derefTag for get_reference's reads, which do not
+// check what they read against the name (PARSE_OBJECT_SKIP_HASH_CHECK).
+func (res *resolver) derefTagUnchecked(id oid.ID) (oid.ID, object.Type, bool) {
+	return res.derefTagWith(id, res.read)
+}
+
+func (res *resolver) derefTagWith(id oid.ID, read func(oid.ID) (object.Type, []byte, bool)) (oid.ID, object.Type, bool) {
 	for depth := 0; depth < 1000; depth++ {
-		typ, data, ok := res.parse(id)
+		typ, data, ok := read(id)
 		if !ok {
 			return oid.ID{}, object.Invalid, false
 		}
@@ -408,9 +454,22 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	}
 	res.markParsed(id)
 	if g, ok := res.parents[id]; ok {
+		res.markCommits(g)
 		return g, true, nil
 	}
+	res.markCommits(c.Parents)
 	return append([]oid.ID(nil), c.Parents...), true, nil
+}
+
+// markCommits notes ids as objects git has made commits of (see
+// resolver.commits).
+func (res *resolver) markCommits(ids []oid.ID) {
+	if res.commits == nil {
+		res.commits = map[oid.ID]bool{}
+	}
+	for _, id := range ids {
+		res.commits[id] = true
+	}
 }
 
 // reportUnread holds line, repo_parse_commit's error for the commit id,
@@ -434,7 +493,8 @@ func (res *resolver) graphParents(id oid.ID) ([]oid.ID, bool, error) {
 			return nil, false, fatalError{err}
 		}
 		if ok {
-			res.markParsed(id)
+			res.markParsedFrom(id, parsedGraph)
+			res.markCommits(parents)
 			return parents, true, nil
 		}
 	}
@@ -711,7 +771,7 @@ func (res *resolver) parent(name string, idx int) (oid.ID, bool, error) {
 	if idx == 0 {
 		return c, true, nil
 	}
-	parents, ok, err := res.commitParents(c)
+	parents, ok, err := res.namedParents(c)
 	if err != nil || !ok || idx > len(parents) {
 		return oid.ID{}, false, err
 	}
@@ -736,7 +796,7 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 		// parsed from the commit-graph where it holds them.
 		parse := res.graphParents
 		if first {
-			parse = res.commitParents
+			parse = res.namedParents
 		}
 		parents, ok, err := parse(c)
 		if err != nil || !ok || len(parents) == 0 {
