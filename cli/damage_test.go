@@ -104,11 +104,18 @@ n=0
 for cut in 40 100 $((size - 30)) $((size - 1)); do
 	n=$((n+1)); cp -r r i$n; head -c $cut r/.git/index >i$n/.git/index
 done
+# i5: the last entry's (h's) name length 3,919, which runs its name
+# past the mapping's page.
+hashlen=$(( $(git -C r rev-parse HEAD | wc -c) / 2 ))
+cp -r r i5
+entry () { echo $(( (40 + hashlen + 2 + $1 + 8) / 8 * 8 )); }
+printf '\017\117' | dd of=i5/.git/index bs=1 seek=$((12 + $(entry 3) + $(entry 1) + 40 + hashlen)) conv=notrunc 2>/dev/null
 `
 
 // TestDamagedIndexMatchesGit blames with each damaged index, as git
-// reads it: garbage entries where git reads past the file's end, an
-// extension cut short read no further, git's errors where it has them.
+// reads it: garbage entries where git reads past the file's end (past
+// the mapping's last page too, for a long name length), an extension
+// cut short read no further, git's errors where it has them.
 // (An index cut in the middle of its entries, or with bytes inserted, is
 // left out: git's diff of HEAD with the garbage it reads, out of order,
 // decides what a blame of the work tree shows, and can end in its
@@ -119,6 +126,11 @@ func TestDamagedIndexMatchesGit(t *testing.T) {
 		root := testgit.Fixture(t, "cli-damage-index", format, damageIndexScript)
 		goldens.RequireFiles(root, "i*/.git/index")
 		compareEachCopy(t, root, "i%d", 4, format, [][]string{{"f"}, {"-L", "2,3", "--", "h"}, {"HEAD", "--", "d/g"}})
+		// (h's own blame would compare its name with bytes git reads
+		// from whatever lies past the page.)
+		for _, args := range [][]string{{"f"}, {"d/g"}, {"-p", "f"}} {
+			compareWithGit(t, filepath.Join(root, "i5"), format, nil, nil, args...)
+		}
 	}
 }
 

@@ -452,14 +452,19 @@ func parseIndexOf(data []byte, name string, format oid.Format, only *indexFilter
 	ix.Checksum = oid.FromBytes(format, data[len(data)-hashLen:])
 	body := data[:len(data)-hashLen]
 	// git reads the entries from its mapping of the file without a
-	// bound: entries that run past the end (a truncated index) read the
-	// trailing checksum and then the zeros that fill the mapping's last
-	// page (pagePadded). Beyond that page git would crash; goblame calls
-	// it corrupt. The padding, a copy of the whole file, is made only
-	// for an index whose entries run past its end.
+	// bound: entries that run past the end (a truncated index, a damaged
+	// name length) read the trailing checksum and then the zeros that
+	// fill the mapping's last page (pagePadded), and past that page
+	// whatever the process has mapped next, which is seldom nothing (a
+	// name 3,919 bytes long, read 157 bytes past the page, did not crash
+	// git). goblame reads zeros there too, for as far as the longest
+	// entries the count allows could run (beyond, git would crash or
+	// read garbage; goblame calls it corrupt). The padding, a copy of
+	// the whole file, is made only for an index whose entries run past
+	// its end.
 	pix, link, err := parseIndexEntries(ix, data, body, count, version, format, only)
 	if err != nil && errors.Is(err, ErrCorruptIndex) {
-		if padded := pagePadded(data); len(padded) > len(data) {
+		if padded := pagePadded(data, int(count)); len(padded) > len(data) {
 			retry := &Index{Version: ix.Version, Checksum: ix.Checksum}
 			if rix, rlink, rerr := parseIndexEntries(retry, padded, body, count, version, format, only); rerr == nil {
 				return rix, rlink, nil
@@ -527,16 +532,24 @@ func parseIndexEntries(ix *Index, entries, body []byte, count, version uint32, f
 }
 
 // pagePadded is data as git's mapping of it reads: followed by zeros to
-// the end of its last 4 KiB page (data itself when it fills it).
-func pagePadded(data []byte) []byte {
+// the end of its last 4 KiB page, and past it by room for count entries
+// of the longest name a length field gives (maxPaddedEntry each, at most
+// maxIndexPadding in all).
+func pagePadded(data []byte, count int) []byte {
 	n := (len(data) + 4095) &^ 4095
-	if n == len(data) {
-		return data
-	}
+	n += min(count, maxIndexPadding/maxPaddedEntry) * maxPaddedEntry
 	padded := make([]byte, n)
 	copy(padded, data)
 	return padded
 }
+
+// maxPaddedEntry is the size of an index entry whose name length field
+// is the largest below the mask (4,094 bytes), with its SHA-256 name and
+// extended flags; maxIndexPadding bounds pagePadded's zeros.
+const (
+	maxPaddedEntry  = (40 + 32 + 4 + 4094 + 8) &^ 7
+	maxIndexPadding = 1 << 20
+)
 
 // scanIndexEntries checks the count entries from body[12:] as
 // parseIndex does and adds those only keeps to ix, in the file's order;
