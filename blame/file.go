@@ -757,9 +757,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			if errors.As(err, &ce) && ce.Git != nil {
 				if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 					// get_reference takes the commit from the
-					// commit-graph without reading it; git dies
-					// in its first whole read of the object, not
-					// in parse_object's read of its type.
+					// commit-graph without reading it (and a
+					// parent named with ^@ or ^! is taken for a
+					// commit unread); git dies in its first whole
+					// read of the object, not in parse_object's
+					// read of its type.
 					return oid.ID{}, err
 				}
 				// setup_revisions' parse_object died reading it.
@@ -767,10 +769,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			}
 			if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 				// get_reference took a commit from the commit-graph
-				// without reading its object, which holds something
-				// else (a loose file of another object): blame goes
-				// on with the commit, and its reads of the object
-				// fail later.
+				// without reading its object (or a parent named with
+				// ^@ or ^! for a commit), which holds something else
+				// (a loose file of another object): blame goes on
+				// with the commit, and its reads of the object fail
+				// later (request's walkErr, setup's objectRoot).
 				return rv.ID, nil
 			}
 			return oid.ID{}, fatalf("Non commit %s?", rv.Name)

@@ -792,8 +792,9 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 	}
 	for first := true; n > 0; n, first = n-1, false {
 		// git's get_nth_ancestor: the commit named is read from its
-		// object (lookup_commit_reference), the ones after it are
-		// parsed from the commit-graph where it holds them.
+		// object (lookup_commit_reference) unless git parsed it
+		// before (namedParents), the ones after it are parsed from
+		// the commit-graph where it holds them.
 		parse := res.graphParents
 		if first {
 			parse = res.namedParents
