@@ -872,6 +872,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
+				if rv.Parent {
+					// Taken for a commit unread: git dies in
+					// prepare_revision_walk's whole read of it.
+					return req, err
+				}
 				// setup_revisions' parse_object died reading it.
 				return req, odb.ParseObjectFailure(err)
 			}
