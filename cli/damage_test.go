@@ -200,6 +200,28 @@ func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 	}
 }
 
+// damageOnePackScript makes a repository of one pack whose index is cut
+// short: every object is missing to git, after the line of each lookup.
+const damageOnePackScript = `git init -q r && cd r
+for i in 1 2 3; do seq 1 $i >f; commit_all c$i; done
+git repack -adq && git prune-packed
+for p in .git/objects/pack/*.idx; do chmod u+w $p && head -c $(($(wc -c <$p) - 30)) $p >t && mv t $p; done
+`
+
+// TestUnusableOnlyPackMatchesGit: a :/ search parses what each ref names
+// (handle_one_ref), two lookups each, whose lines git prints before the
+// bad revision; the blames without one die as git dies.
+func TestUnusableOnlyPackMatchesGit(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-onepack", format, damageOnePackScript)
+		goldens.RequireFiles(root, "r/.git/objects/pack/*")
+		for _, args := range [][]string{{"-s", ":/c1", "--", "f"}, {"-s", "HEAD~1", "--", "f"}, {"HEAD", "--", "f"}} {
+			compareWithGit(t, filepath.Join(root, "r"), format, nil, nil, args...)
+		}
+	}
+}
+
 // damageTwoPacksScript makes a repository of two packs, the older
 // commits in one, the newer in the other, and a copy whose older pack's
 // index is cut short: a pack git cannot use among packs it can.

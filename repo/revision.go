@@ -1648,7 +1648,21 @@ func (q *msgQueue) pop() msgItem {
 // their tags peeled to commits, as git's handle_one_ref collects them.
 func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
 	var starts []oid.ID
+	// handle_one_ref: parse_object of what each ref names (what cannot
+	// be read or does not hash to its name is passed over, after the
+	// lines git prints for it: its two lookups in a pack it cannot
+	// use, the mismatch), tags peeled, commits kept.
 	add := func(id oid.ID) {
+		_, _, err := res.rd.ReadVerified(id, nil)
+		var mismatch *odb.HashMismatchError
+		switch {
+		case errors.As(err, &mismatch):
+			res.before = append(res.before, mismatch.GitLine())
+			return
+		case err != nil:
+			res.before = append(res.before, odb.LookupLines(err, 2)...)
+			return
+		}
 		if c, err := Peel(res.rd, id, object.Commit); err == nil {
 			starts = append(starts, c)
 		}

@@ -17,7 +17,9 @@ standard error differ (output is not compared for a failed
 repositories, KINDS the damage ("flip trunc insert zero", and "delete"
 and "swap" for a loose object's file deleted or replaced by another
 object's). FILES, a regular expression, picks the files damaged by
-their paths in the repository (FILES='^\.git/index$': the index alone).
+their paths in the repository (FILES='^\.git/index$': the index alone);
+ARGSET=revs blames through other revision forms (^@, ^!, ^{commit}, :/,
+A...B, --reverse ONE).
 The same SEED gives the same cases; KEEP=N keeps case N's repository in
 WORKDIR/caseN.
 
@@ -40,6 +42,12 @@ env = dict(os.environ, GOBLAME_CACHE="off", GIT_CONFIG_NOSYSTEM="1", HOME=os.pat
 ARGS = [["a.txt"], ["HEAD", "--", "b.txt"], ["-p", "HEAD~3", "--", "a.txt"],
         ["--incremental", "HEAD~5..HEAD", "--", "a.txt"], ["-M", "HEAD", "--", "d/c.txt"],
         ["--reverse", "HEAD~6..HEAD", "--", "b.txt"]]
+# ARGSET=revs blames through other revision forms instead: parents named
+# with ^@ and ^!, a peel, a merge's second parent, a message search, a
+# symmetric range.
+if os.environ.get("ARGSET") == "revs":
+    ARGS = [["HEAD~2^@", "--", "a.txt"], ["HEAD", "^HEAD~3^!", "--", "b.txt"], ["HEAD~3^{commit}", "--", "a.txt"],
+            ["-s", ":/c1", "--", "b.txt"], ["HEAD~1...HEAD~4", "--", "a.txt"], ["--reverse", "HEAD~4", "--", "b.txt"]]
 
 
 def git(cwd, *args, env=env, **kw):
