@@ -745,6 +745,12 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		return req, fatalf("--contents and --reverse do not blend well.")
 	}
 	peel := func(rv repo.Revision) (oid.ID, error) {
+		if rv.Parent {
+			// find_single_final's deref_tag of an object git took
+			// for a commit reads nothing; the walk's setup parses
+			// it (walkErr below).
+			return rv.ID, nil
+		}
 		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
 		if err == nil {
 			var t object.Type
@@ -755,25 +761,22 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
-				if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+				if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 					// get_reference takes the commit from the
-					// commit-graph without reading it (and a
-					// parent named with ^@ or ^! is taken for a
-					// commit unread); git dies in its first whole
-					// read of the object, not in parse_object's
-					// read of its type.
+					// commit-graph without reading it; git dies
+					// in its first whole read of the object, not
+					// in parse_object's read of its type.
 					return oid.ID{}, err
 				}
 				// setup_revisions' parse_object died reading it.
 				return oid.ID{}, odb.ParseObjectFailure(err)
 			}
-			if rv.Parent || !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+			if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
 				// get_reference took a commit from the commit-graph
-				// without reading its object (or a parent named with
-				// ^@ or ^! for a commit), which holds something else
-				// (a loose file of another object): blame goes on
-				// with the commit, and its reads of the object fail
-				// later (request's walkErr, setup's objectRoot).
+				// without reading its object, which holds something
+				// else (a loose file of another object): blame goes
+				// on with the commit, and its reads of the object
+				// fail later (setup's objectRoot).
 				return rv.ID, nil
 			}
 			return oid.ID{}, fatalf("Non commit %s?", rv.Name)
@@ -794,18 +797,36 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	// the error tooMany makes from its name and the first one's.
 	// (A name may be empty: --reflog's and --indexed-objects' are.)
 	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, found bool, err error) {
-		for _, rv := range revs {
+		var deferred *repo.Revision
+		for i, rv := range revs {
 			if (rv.Negative || negated[rv.ID]) != negative {
 				continue
 			}
-			rid, err := peel(rv)
-			if err != nil {
-				return oid.ID{}, "", false, err
+			// find_single_final reads nothing for a commit git has
+			// from the commit-graph: a second revision is refused
+			// before whatever its object holds is met (peeled once
+			// it is known to be the only one).
+			unread := !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID)
+			rid := rv.ID
+			if !unread {
+				var err error
+				if rid, err = peel(rv); err != nil {
+					return oid.ID{}, "", false, err
+				}
 			}
 			if found {
 				return oid.ID{}, "", false, tooMany(rv.Name, name)
 			}
 			id, name, found = rid, rv.Name, true
+			if unread {
+				deferred = &revs[i]
+			}
+		}
+		if deferred != nil {
+			var err error
+			if id, err = peel(*deferred); err != nil {
+				return oid.ID{}, "", false, err
+			}
 		}
 		return id, name, found, nil
 	}

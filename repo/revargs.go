@@ -170,18 +170,25 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	if err != nil || !found {
 		return nil, false, err
 	}
-	if _, ok := res.objectType(id); !ok {
-		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", arg)}
-	}
-	c, typ, ok := res.derefTagUnchecked(id)
-	if !ok || typ != object.Commit {
-		return nil, false, nil
-	}
 	// git's get_reference looks a commit named directly up in the
-	// commit-graph; one named through a tag is read from its object.
-	parse := res.commitParents
-	if c == id {
-		parse = res.graphParents
+	// commit-graph (which it takes without reading its object); one
+	// named through a tag is read from its object.
+	c, parse := id, res.graphParents
+	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
+		res.markParsedFrom(id, parsedGraph)
+	} else {
+		if _, ok := res.objectType(id); !ok {
+			return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", arg)}
+		}
+		var typ object.Type
+		var ok bool
+		c, typ, ok = res.derefTagUnchecked(id)
+		if !ok || typ != object.Commit {
+			return nil, false, nil
+		}
+		if c != id {
+			parse = res.commitParents
+		}
 	}
 	parents, ok, err := parse(c)
 	if err != nil || !ok {
@@ -333,7 +340,14 @@ func (res *resolver) ancestors(id oid.ID) (map[oid.ID]bool, error) {
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		parents, _, err := res.commitParents(c)
+		// paint_down_to_common's parse_commit: the commit-graph's
+		// parents, but for a commit git parsed from its object before
+		// (a range's end).
+		parse := res.graphParents
+		if res.parsed[c] == parsedObject {
+			parse = res.commitParents
+		}
+		parents, _, err := parse(c)
 		if err != nil {
 			return nil, err
 		}

@@ -266,7 +266,12 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 // already (res.parsed) are not checked again, as git does not check an
 // object it has parsed.
 func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
-	if res.parsed[id] != notParsed {
+	switch res.parsed[id] {
+	case parsedGraph:
+		// A commit git has from the commit-graph: nothing is read
+		// (no content is returned).
+		return object.Commit, nil, true
+	case parsedObject:
 		return res.read(id)
 	}
 	typ, data, err := res.rd.ReadVerified(id, res.buf)
@@ -289,7 +294,10 @@ func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
 // parseType is parse for the type alone (parse_object where git then
 // looks at the object's type).
 func (res *resolver) parseType(id oid.ID) (object.Type, bool) {
-	if res.parsed[id] != notParsed {
+	switch res.parsed[id] {
+	case parsedGraph:
+		return object.Commit, true
+	case parsedObject:
 		return res.objectType(id)
 	}
 	typ, _, ok := res.parse(id)
