@@ -169,7 +169,8 @@ cp -a r emptied && git -C emptied read-tree --empty
 // names (git's merge simplification, with a ref as the only change); the
 // changed-path filters answer for the rewritten first parent as git asks
 // them (but not under -C); a commit the simplification cannot parse is
-// git's death, and so is one that a limited walk cannot parse.
+// git's death, and so is one that a limited walk cannot parse; under
+// --no-walk nothing is rewritten.
 func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 	dirs := fixtureDirs(t, "simplify", simplifyScript)
 	all := [][]string{
@@ -202,6 +203,11 @@ func TestSimplifyByDecorationMatchesGit(t *testing.T) {
 		{"oct1", "--", "file"},
 		{"-w", "--porcelain", "HEAD", "--", "file"},
 		{"--contents", "file", "HEAD", "--", "file"},
+		// --no-walk: prepare_revision_walk returns before the merges'
+		// simplification (--do-walk, or an exclusion, undoes it).
+		{"--no-walk", "HEAD", "--", "file"},
+		{"--no-walk", "--do-walk", "HEAD", "--", "file"},
+		{"--no-walk", "vB..HEAD", "--", "file"},
 	}
 	few := [][]string{
 		{"HEAD", "--", "file"},

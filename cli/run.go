@@ -420,7 +420,9 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 		OutputEncoding:   "",
 	}
 	opts.AncestryPath, opts.AncestryPathCommits = a.Rev.AncestryPath, a.Rev.AncestryPathBottoms
-	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration, a.Rev.Sparse
+	// (--no-walk: prepare_revision_walk returns before the merges'
+	// simplification, so no parent is rewritten.)
+	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration && !a.NoWalk(), a.Rev.Sparse
 	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph)
 	if a.Rev.TopoOrder || a.Rev.graph {
 		opts.Order = cmp.Or(a.Rev.SortOrder, blame.WalkTopo)
