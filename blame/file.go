@@ -367,6 +367,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	}
 	core.ShowRoot = opts.ShowRoot
 	core.FirstParent = opts.FirstParent
+	core.ExcludeFirstParentOnly = opts.ExcludeFirstParentOnly
 	core.NoFollow = opts.NoFollow
 	core.Reverse = opts.Reverse
 	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry

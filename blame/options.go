@@ -63,6 +63,10 @@ type Options struct {
 	ShowRoot bool
 	// FirstParent follows first parents only (--first-parent).
 	FirstParent bool
+	// ExcludeFirstParentOnly (--exclude-first-parent-only): a bottom
+	// makes only its first-parent ancestors uninteresting, so history
+	// merged in below it is still blamed.
+	ExcludeFirstParentOnly bool
 	// NoFollow does not follow whole-file renames (--no-follow).
 	NoFollow bool
 	// Reverse finds the commit in which each line was last present

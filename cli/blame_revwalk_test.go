@@ -301,3 +301,47 @@ func TestTopoOrderRangesMatchGit(t *testing.T) {
 		}
 	}
 }
+
+// remergeScript makes a side branch that main merges and that merges
+// main back: X (on main) merges S, and H (on the side, after S2) merges
+// X. S is an ancestor of the bottom X through X's second parent, and of
+// H through its first parent, S2.
+const remergeScript = `git init -q r && cd r
+seq 1 6 | sed 's/^/line /' >file
+commit_all base
+git checkout -q -b side
+sed -i 's/^line 2$/line 2 S/' file
+commit_all S
+git checkout -q main
+sed -i 's/^line 4$/line 4 A/' file
+commit_all A
+test_tick
+git merge -q --no-edit side
+git tag X
+git checkout -q side
+sed -i 's/^line 6$/line 6 S2/' file
+commit_all S2
+test_tick
+git merge -q --no-edit main
+`
+
+// TestExcludeFirstParentOnlyMatchesGit: --exclude-first-parent-only
+// spreads a bottom's UNINTERESTING along first parents only (git's
+// mark_parents_uninteresting and process_parents), so S, which the
+// bottom X reaches through its second parent, is still blamed where H
+// (side) reaches it through S2; without the option it is a boundary.
+func TestExcludeFirstParentOnlyMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "remerge", remergeScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{
+			{"--exclude-first-parent-only", "X..side", "--", "file"},
+			{"X..side", "--", "file"},
+			{"--exclude-first-parent-only", "-p", "side", "^X", "--", "file"},
+			{"--exclude-first-parent-only", "--reverse", "X..side", "--", "file"},
+			{"--exclude-first-parent-only", "--first-parent", "X..side", "--", "file"},
+			{"--exclude-first-parent-only", "--incremental", "side~1..side", "--", "file"},
+		} {
+			compareWithGit(t, dirs[format], format, nil, nil, args...)
+		}
+	}
+}

@@ -18,6 +18,9 @@ type Options struct {
 	ShowRoot bool
 	// FirstParent follows only first parents (--first-parent).
 	FirstParent bool
+	// ExcludeFirstParentOnly spreads UNINTERESTING along first parents
+	// only (--exclude-first-parent-only).
+	ExcludeFirstParentOnly bool
 	// NoFollow disables whole-file rename following (--no-follow).
 	NoFollow bool
 	// Reverse walks forward from the final commit (--reverse); the

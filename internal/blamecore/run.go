@@ -433,11 +433,12 @@ func (sb *scoreboard) limit(req Request) error {
 	}
 	gens := sb.hist.commits.Graph() != nil // (git's generation_numbers_enabled)
 	marks, err := traverse.Limit(sb.hist.commits, tips, traverse.LimitOptions{
-		FirstParent: sb.opts.FirstParent,
-		Since:       sb.opts.Since,
-		HasSince:    sb.opts.HasSince,
-		Until:       sb.opts.Until,
-		HasUntil:    sb.opts.HasUntil,
+		FirstParent:            sb.opts.FirstParent,
+		ExcludeFirstParentOnly: sb.opts.ExcludeFirstParentOnly,
+		Since:                  sb.opts.Since,
+		HasSince:               sb.opts.HasSince,
+		Until:                  sb.opts.Until,
+		HasUntil:               sb.opts.HasUntil,
 
 		SinceFilter:    sb.opts.SinceFilter,
 		HasSinceFilter: sb.opts.HasSinceFilter,

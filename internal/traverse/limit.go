@@ -62,6 +62,11 @@ type LimitOptions struct {
 	// (--first-parent). Uninteresting marks still spread to all parents,
 	// as in git.
 	FirstParent bool
+	// ExcludeFirstParentOnly spreads UNINTERESTING to first parents
+	// only (--exclude-first-parent-only: git's mark_parents_uninteresting
+	// and process_parents then stop after the first), here and in the
+	// walk's MarkParentsUninteresting after.
+	ExcludeFirstParentOnly bool
 	// Since, when HasSince is set, makes commits whose Time is below it
 	// uninteresting (--since, --after, --max-age; git's max_age).
 	Since    uint64
@@ -154,6 +159,8 @@ type Marks struct {
 	children [][]*Commit
 	list     []*Commit
 	limited  bool
+	// firstParentOnly is LimitOptions.ExcludeFirstParentOnly.
+	firstParentOnly bool
 }
 
 // NewMarks returns empty marks for the commits of cs: nothing is
@@ -213,14 +220,20 @@ func (m *Marks) Children(c *Commit) []*Commit {
 // commit already UNINTERESTING stops the spread.
 func (m *Marks) MarkParentsUninteresting(c *Commit) {
 	var stack []*Commit
+	parents := func(c *Commit) []*Commit {
+		if m.firstParentOnly && len(c.Parents) > 1 {
+			return c.Parents[:1]
+		}
+		return c.Parents
+	}
 	markOne := func(p *Commit) {
 		if m.get(p)&flagUninteresting != 0 {
 			return
 		}
 		m.set(p, flagUninteresting)
-		stack = append(stack, p.Parents...)
+		stack = append(stack, parents(p)...)
 	}
-	for _, p := range c.Parents {
+	for _, p := range parents(c) {
 		markOne(p)
 	}
 	for len(stack) > 0 {
@@ -247,6 +260,7 @@ func (m *Marks) MarkParentsUninteresting(c *Commit) {
 // git calls parse_commit.
 func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 	m := NewMarks(cs)
+	m.firstParentOnly = opts.ExcludeFirstParentOnly
 	// (git parses and flags --ancestry-path=<commit> as it reads the
 	// option, before the revision words.)
 	for _, b := range opts.AncestryBottoms {
@@ -448,6 +462,9 @@ func (m *Marks) processParents(c *Commit, q *Queue, opts *LimitOptions) error {
 			m.set(p, flagSeen)
 			if q != nil {
 				q.Push(p)
+			}
+			if opts.ExcludeFirstParentOnly {
+				break
 			}
 		}
 		return nil
