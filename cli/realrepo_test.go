@@ -185,7 +185,9 @@ var randomOptionSets = [][]string{
 	{"--ancestry-path"}, {"--since-as-filter=2023-06-01"}, {"--ignore-missing"},
 	{"--simplify-by-decoration"}, {"--topo-order"}, {"--date-order"}, {"--graph"}, {"--cherry-pick"},
 	{"--simplify-merges"}, {"--sparse"}, {"--children"}, {"--until=2024-06-01"}, {"--exclude-first-parent-only"},
-	{"--no-walk"}, {"--author-date-order"},
+	{"--no-walk"}, {"--author-date-order"}, {"--remove-empty"}, {"--full-history"}, {"--left-only"},
+	{"--right-only"}, {"--cherry-mark"}, {"--boundary"}, {"--min-parents=2"}, {"--no-merges"},
+	{"--show-pulls"}, {"--dense"}, {"--do-walk"}, {"--left-right"}, {"--bisect"},
 }
 
 // withoutGitHangs drops --since-as-filter from a case that also
