@@ -149,7 +149,8 @@ func compareEachCopy(t *testing.T, root, name string, n int, format oid.Format, 
 // damageExtScript makes copies of a repository whose index (read-tree's:
 // no stat data, a TREE extension) has that extension renamed to one git
 // does not know: an optional one (upper case), a required one (lower
-// case), and a required one whose size runs past the file; and copies
+// case), a required one whose size runs past the file, and an optional
+// one of size 0 (two), whose data then reads as a required one; and copies
 // whose pack index gives the HEAD commit the offset 0, which git takes
 // for "not in this pack", one past the pack's end, or the offset of the
 // final version of f.
@@ -162,6 +163,7 @@ ext=$(grep -boa TREE r/.git/index | tail -1 | cut -d: -f1)
 cp -r r optional && printf 'DREE' | dd of=optional/.git/index bs=1 seek=$ext conv=notrunc 2>/dev/null
 cp -r r required && printf 'tRE\001' | dd of=required/.git/index bs=1 seek=$ext conv=notrunc 2>/dev/null
 cp -r r oversized && printf 'tRE\001\177\377\377\377' | dd of=oversized/.git/index bs=1 seek=$ext conv=notrunc 2>/dev/null
+cp -r r two && printf 'TRE\000\000\000\000\000' | dd of=two/.git/index bs=1 seek=$ext conv=notrunc 2>/dev/null
 cp -r r zero-offset && idx=$(ls zero-offset/.git/objects/pack/*.idx) && chmod u+w $idx
 hashlen=$(( $(git -C r rev-parse HEAD | wc -c) / 2 ))
 n=$(git -C r count-objects -v | sed -n 's/^in-pack: //p')
@@ -192,7 +194,7 @@ func TestDamagedIndexExtensionsMatchGit(t *testing.T) {
 		// The messages name the pack, and the damage lands at offsets
 		// of git 2.39.5's index and pack index.
 		goldens.RequireFiles(root, "r/.git/index", "r/.git/objects/pack/*")
-		for _, dir := range []string{"optional", "required", "oversized", "zero-offset", "far-offset", "other-object"} {
+		for _, dir := range []string{"optional", "required", "oversized", "two", "zero-offset", "far-offset", "other-object"} {
 			for _, args := range [][]string{{"f"}, {"--incremental", "--", "d/g"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
 			}

@@ -635,7 +635,10 @@ func isSparseDir(mode, flags uint32, name []byte) bool {
 // it cannot fail (git drops one it cannot read).
 func parseIndexExtensions(ix *Index, body []byte, off int, format oid.Format, partial bool) (*Index, *splitLink, error) {
 	hashLen := format.Size()
-	corrupt := func(before ...string) error {
+	// git prints the lines of the extensions it ignored as it reads
+	// them, before the error that ends the read.
+	corrupt := func(line string) error {
+		before := append(append([]string(nil), ix.Messages...), line)
 		return &Error{Kind: ErrCorruptIndex, Msg: "index file corrupt", Before: before}
 	}
 	var link *splitLink
