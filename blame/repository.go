@@ -133,7 +133,19 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 	if r.CommitGraphInfo == nil {
 		r.CommitGraphInfo = b.commitGraphInfo
 	}
+	if r.CommitGraphTime == nil {
+		r.CommitGraphTime = b.commitGraphTime
+	}
 	return b
+}
+
+// commitGraphTime is the commit date the commit-graph git would read
+// (see gitGraph) gives the commit id (traverse.Graph.Time).
+func (r *Repository) commitGraphTime(id oid.ID) (uint64, bool, error) {
+	if g := r.gitGraph(); g != nil {
+		return g.Time(id)
+	}
+	return 0, false, nil
 }
 
 // commitGraphInfo is git's death reading the commit-graph's data for

@@ -65,6 +65,7 @@ func TestSwappedLooseObjectsMatchGit(t *testing.T) {
 			{"HEAD^{tree}", "--", "f"}, {"-s", "HEAD~1^{tree}..HEAD", "--", "f"},
 			{"--incremental", "HEAD~1", "--", "f"}, {"HEAD~3", "--", "f"}, {"HEAD~2^@", "--", "f"},
 			{"HEAD", "^HEAD~2^!", "--", "f"}, {"--reverse", "HEAD~2^!", "--", "f"},
+			{"-s", ":/c2", "--", "f"}, {"-s", "HEAD^{/c1}", "--", "f"},
 		}
 		compareEachCopy(t, root, "s%02d", 5, format, args)
 		compareEachCopy(t, root, "g%02d", 4, format, args)

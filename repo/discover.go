@@ -47,6 +47,11 @@ type Repository struct {
 	// not hold it): git's parse_commit reads them there for the commits
 	// a "~N" reaches past the one named. Its error is git's death there.
 	CommitGraphParents func(id oid.ID) (parents []oid.ID, found bool, err error)
+	// CommitGraphTime, when set, gives the commit date the commit-graph
+	// git would use lists for the commit id (found false where it does
+	// not hold it): a commit parse_commit reads there is ordered by it.
+	// Its error is git's death there.
+	CommitGraphTime func(id oid.ID) (time uint64, found bool, err error)
 	// CommitGraphInfo, when set, is git's death reading the
 	// commit-graph's data for the commit id after parsing it from its
 	// object (load_commit_graph_info), or nil.

@@ -853,6 +853,10 @@ func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled b
 		if err != nil || !found {
 			return oid.ID{}, false, true, err
 		}
+		// peel_onion's parse_object of what the name gives.
+		if _, ok := res.parseType(start); !ok {
+			return oid.ID{}, false, true, nil
+		}
 		commit, err := Peel(res.rd, start, object.Commit)
 		if err != nil {
 			return oid.ID{}, false, true, nil
@@ -1545,13 +1549,71 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 	push := func(id oid.ID, t uint64, order int64) {
 		queue.push(msgItem{id: id, time: t, seq: order})
 	}
+	// What git's walk knows of a commit it parsed: its parents and date,
+	// and its text where it parsed the object (nil where the
+	// commit-graph gave the rest).
+	type msgCommit struct {
+		parents []oid.ID
+		time    uint64
+		body    []byte
+	}
+	known := map[oid.ID]*msgCommit{}
 	var info object.CommitInfo
-	read := func(id oid.ID) ([]byte, bool) {
+	// fromObject parses a commit's object (parse_commit's read, or
+	// handle_one_ref's parse_object): nil where git reports it and
+	// passes it over (parse_commit's error lines), an error where git
+	// dies reading it.
+	fromObject := func(id oid.ID) (*msgCommit, error) {
 		typ, body, err := res.rd.Read(id, nil)
-		if err != nil || typ != object.Commit || object.ParseCommit(res.r.Format, body, &info) != nil {
-			return nil, false
+		var ce *odb.CorruptError
+		switch {
+		case errors.As(err, &ce) && ce.Git != nil:
+			return nil, err
+		case errors.Is(err, odb.ErrNotFound):
+			res.before = append(res.before, "error: Could not read "+id.String())
+			return nil, nil
+		case err != nil:
+			return nil, nil
+		case typ != object.Commit:
+			res.before = append(res.before, "error: Object "+id.String()+" not a commit")
+			return nil, nil
 		}
-		return body, true
+		if object.ParseCommit(res.r.Format, body, &info) != nil {
+			return nil, nil
+		}
+		parents := append([]oid.ID(nil), info.Parents...)
+		if g, ok := res.parents[id]; ok {
+			parents = g
+		}
+		return &msgCommit{parents: parents, time: info.CommitTime, body: body}, nil
+	}
+	// parse is pop_most_recent_commit's parse_commit: what git parsed
+	// stands; else the commit-graph where git reads it there, else the
+	// object.
+	parse := func(id oid.ID) (*msgCommit, error) {
+		if c := known[id]; c != nil {
+			return c, nil
+		}
+		if res.r.CommitGraphParents != nil && res.r.CommitGraphTime != nil {
+			parents, ok, err := res.r.CommitGraphParents(id)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				t, _, err := res.r.CommitGraphTime(id)
+				if err != nil {
+					return nil, err
+				}
+				c := &msgCommit{parents: parents, time: t}
+				known[id] = c
+				return c, nil
+			}
+		}
+		c, err := fromObject(id)
+		if c != nil {
+			known[id] = c
+		}
+		return c, err
 	}
 	last := map[oid.ID]int{} // a start listed twice goes where git pops it first
 	for i, start := range starts {
@@ -1562,20 +1624,53 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 			continue
 		}
 		seen[start] = true
-		if _, ok := read(start); ok {
-			push(start, info.CommitTime, -int64(last[start])-1)
+		// The starts were parsed from their objects (parse_object).
+		c := known[start]
+		if c == nil {
+			var err error
+			if c, err = fromObject(start); err != nil {
+				return oid.ID{}, false, fatalError{err}
+			}
+			if c == nil {
+				continue
+			}
+			known[start] = c
 		}
+		push(start, c.time, -int64(last[start])-1)
 	}
 	for queue.len() > 0 {
 		it := queue.pop()
-		body, ok := read(it.id)
-		if !ok {
-			continue
+		c := known[it.id]
+		for _, p := range c.parents {
+			pc, err := parse(p)
+			if err != nil {
+				return oid.ID{}, false, fatalError{err}
+			}
+			if pc == nil || seen[p] {
+				continue
+			}
+			seen[p] = true
+			seq++
+			push(p, pc.time, seq)
 		}
-		msg := body
+		// get_commit_buffer: the text git kept, else the object's.
+		body := c.body
+		if body == nil {
+			typ, b, err := res.rd.Read(it.id, nil)
+			var ce *odb.CorruptError
+			switch {
+			case errors.As(err, &ce) && ce.Git != nil:
+				return oid.ID{}, false, fatalError{err}
+			case err != nil:
+				return oid.ID{}, false, fatalError{newError(ErrBadRevision, "cannot read commit object %s", it.id)}
+			case typ != object.Commit:
+				return oid.ID{}, false, fatalError{newError(ErrBadRevision, "expected commit for %s, got %s", it.id, typ)}
+			}
+			body = b
+		}
 		matched := false
 		if i := bytes.Index(body, []byte("\n\n")); i >= 0 {
-			msg = body[i+2:]
+			msg := body[i+2:]
 			if j := bytes.IndexByte(msg, 0); j >= 0 {
 				msg = msg[:j] // regexec sees a C string
 			}
@@ -1583,17 +1678,6 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 		}
 		if matched != negative {
 			return it.id, true, nil
-		}
-		parents := append([]oid.ID(nil), info.Parents...)
-		for _, p := range parents {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if _, ok := read(p); ok {
-				seq++
-				push(p, info.CommitTime, seq)
-			}
 		}
 	}
 	return oid.ID{}, false, nil
@@ -1660,27 +1744,36 @@ func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
 	// be read or does not hash to its name is passed over, after the
 	// lines git prints for it: its two lookups in a pack it cannot
 	// use, the mismatch), tags peeled, commits kept.
-	add := func(id oid.ID) {
+	add := func(id oid.ID) error {
 		_, _, err := res.rd.ReadVerified(id, nil)
 		var mismatch *odb.HashMismatchError
+		var ce *odb.CorruptError
 		switch {
 		case errors.As(err, &mismatch):
 			res.before = append(res.before, mismatch.GitLine())
-			return
+			return nil
+		case errors.As(err, &ce) && ce.Git != nil:
+			// parse_object dies reading it (its type first).
+			return odb.ParseObjectFailure(err)
+		case errors.Is(err, odb.ErrUnmappable):
+			return err
 		case err != nil:
 			res.before = append(res.before, odb.LookupLines(err, 2)...)
-			return
+			return nil
 		}
 		if c, err := Peel(res.rd, id, object.Commit); err == nil {
 			starts = append(starts, c)
 		}
+		return nil
 	}
 	s := res.r.refStore()
-	if err := s.forEachRef("refs/", func(_ string, id oid.ID) error { add(id); return nil }); err != nil {
+	if err := s.forEachRef("refs/", func(_ string, id oid.ID) error { return add(id) }); err != nil {
 		return oid.ID{}, false, fatalError{err}
 	}
 	if h, err := s.resolve("HEAD", true); err == nil && h.found {
-		add(h.id)
+		if err := add(h.id); err != nil {
+			return oid.ID{}, false, fatalError{err}
+		}
 	}
 	return res.searchMessages(re, starts...)
 }

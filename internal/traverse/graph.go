@@ -363,6 +363,17 @@ func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
 	return parents, true, nil
 }
 
+// Time is the commit date the graph's row gives the commit id (found
+// false when the graph does not hold it), with git's death reading the
+// row's generation (see checkGeneration).
+func (g *Graph) Time(id oid.ID) (time uint64, found bool, err error) {
+	pos, ok := g.Position(id)
+	if !ok {
+		return 0, false, nil
+	}
+	return g.date(pos)
+}
+
 // Info is git's death in load_commit_graph_info for the commit id,
 // parsed from its object, where the graph holds it (a *GraphDeath), or
 // nil.
