@@ -852,7 +852,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if !haveFinal {
 			// "--reverse ONE" means "--reverse ONE..HEAD".
 			if len(revs) == 1 {
-				if id, err := peel(revs[0]); err == nil {
+				id, err := peel(revs[0])
+				if ce := (*odb.CorruptError)(nil); errors.As(err, &ce) && ce.Git != nil {
+					return req, err // git died reading it
+				}
+				if err == nil {
 					if head, _, herr := b.repo.Head(); herr == nil {
 						final, finalName, haveFinal = id, revs[0].Name, true
 						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}

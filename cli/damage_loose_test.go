@@ -73,6 +73,8 @@ func TestDamagedLooseObjectsMatchGit(t *testing.T) {
 		compareEachCopy(t, root, "d%02d", 54, format, [][]string{{"f"}, {"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"--reverse", "HEAD~2..", "--", "f"}, {"HEAD~2..HEAD", "--", "f"},
 			// A parent ^! excludes, taken for a commit unread: git's
 			// first read of it is prepare_revision_walk's whole read.
-			{"HEAD~1^!", "--", "f"}})
+			{"HEAD~1^!", "--", "f"},
+			// --reverse ONE: ONE..HEAD, ONE read first.
+			{"--reverse", "HEAD~2", "--", "f"}})
 	}
 }

@@ -126,7 +126,11 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 			return nil, false, err
 		}
 	}
-	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
+	// A commit git parsed from its object on the way (a peel such as
+	// ^{commit}, a ~0, an earlier argument) is taken as parsed by
+	// get_reference: the walk reads it from its object too.
+	fromObject := res.parsed[id] == parsedObject
+	if !fromObject && res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
 		res.markParsedFrom(id, parsedGraph)
@@ -154,7 +158,7 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	// get_reference parsed it (without checking it against its name):
 	// a later parse_object of it takes it as parsed.
 	res.markParsed(id)
-	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg}), true, nil
+	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg, FromObject: fromObject}), true, nil
 }
 
 // parentsOnly is add_parents_only: the parents of the commit arg names
@@ -245,7 +249,10 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 		}
 		return fatalError{newError(ErrBadRevision, "Invalid revision range %s", arg)}
 	}
-	// handle_dotdot's parse_object of each end.
+	// handle_dotdot's parse_object of each end, which reads the object
+	// unless git has parsed the commit from the commit-graph already
+	// (resolving the other end: the walk then takes it from there too).
+	aObject, bObject := res.parsed[a] != parsedGraph, res.parsed[b] != parsedGraph
 	aType, okA := res.parseType(a)
 	bType, okB := res.parseType(b)
 	if !okA || !okB {
@@ -253,8 +260,8 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 	}
 	if !symmetric {
 		return []Revision{
-			{Name: aName, ID: a, Type: aType, Negative: !negate, FromObject: true},
-			{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: true},
+			{Name: aName, ID: a, Type: aType, Negative: !negate, FromObject: aObject},
+			{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: bObject},
 		}, true, nil
 	}
 	ac, okA := res.commitReference(a)
@@ -273,8 +280,8 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 		out = append(out, Revision{Name: m.String(), ID: m, Type: object.Commit, Negative: !negate, FromObject: m == ac || m == bc})
 	}
 	return append(out,
-		Revision{Name: aName, ID: a, Type: aType, Negative: negate, FromObject: true},
-		Revision{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: true}), true, nil
+		Revision{Name: aName, ID: a, Type: aType, Negative: negate, FromObject: aObject},
+		Revision{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: bObject}), true, nil
 }
 
 // mergeBases returns the best common ancestors of a and b: the common

@@ -333,7 +333,11 @@ func (sb *scoreboard) setup(req Request) error {
 		// from the commit-graph need not match: the final version is
 		// what that object leads to (the walk's diffs still take the
 		// graph's tree). A read that fails is left to the reads after.
-		if objRoot, ok, rerr := sb.hist.objectRoot(sb.id(c)); rerr == nil {
+		objRoot, ok, rerr := sb.hist.objectRoot(sb.id(c))
+		if errors.Is(rerr, odb.ErrNotFound) {
+			// The object is missing: get_tree_entry finds nothing.
+			found = false
+		} else if rerr == nil {
 			switch {
 			case !ok:
 				found = false
