@@ -28,10 +28,12 @@ type Revision struct {
 	ID       oid.ID
 	Type     object.Type
 	Negative bool
-	// FromObject: git reads the object named to parse it (parse_object:
-	// the ends of "A..B" and "A...B"), where a name alone looks a commit
-	// up in the commit-graph first (get_reference). A commit named
-	// through a tag is read from its object either way.
+	// FromObject: git parsed the commit from its object (parse_object:
+	// the ends of "A..B" and "A...B", a peel such as ^{commit}, a ~0),
+	// where a name alone looks a commit up in the commit-graph first
+	// (get_reference); what git parsed from the graph already (a range's
+	// end the other end's walk reached) stays so. A commit named through
+	// a tag is read from its object either way.
 	FromObject bool
 	// Parent: a parent named with ^@ or ^! (add_parents_only), which
 	// git takes for a commit without reading it; a file that holds
