@@ -15,8 +15,9 @@ import (
 // working-tree blame's diff with the index, a peel to the tree), HEAD
 // holding HEAD~1 (the working tree's parent), HEAD~1's root tree holding
 // HEAD~3's, HEAD~3 holding a blob (a parent git takes for a commit, named
-// alone or with ^@ and ^!, which the walk's setup parses). g01-g03 have
-// one: HEAD~1 holding a blob (the commit comes
+// alone or with ^@ and ^!, which the walk's setup parses), HEAD~1 holding
+// a blob (the parent of a commit two refs name, which a message search
+// parses twice). g01-g04 have one: HEAD~1 holding a blob (the commit comes
 // from the graph, its path through its object), HEAD holding HEAD~3 (the
 // final version is the older commit's), HEAD's root tree holding a blob,
 // HEAD's file cut short (a second revision refused before the first's
@@ -31,7 +32,7 @@ swap () {
 	chmod u+w $tp; cp $sp $tp
 }
 n=0
-for pair in "HEAD~2 HEAD~4" "HEAD^{tree} HEAD:f" "HEAD HEAD~1" "HEAD~1^{tree} HEAD~3^{tree}" "HEAD~3 HEAD:g"; do
+for pair in "HEAD~2 HEAD~4" "HEAD^{tree} HEAD:f" "HEAD HEAD~1" "HEAD~1^{tree} HEAD~3^{tree}" "HEAD~3 HEAD:g" "HEAD~1 HEAD:g"; do
 	n=$((n+1)); d=$(printf 's%02d' $n); cp -r r $d; swap $d $pair
 done
 git -C r commit-graph write --reachable --changed-paths
@@ -65,9 +66,9 @@ func TestSwappedLooseObjectsMatchGit(t *testing.T) {
 			{"HEAD^{tree}", "--", "f"}, {"-s", "HEAD~1^{tree}..HEAD", "--", "f"},
 			{"--incremental", "HEAD~1", "--", "f"}, {"HEAD~3", "--", "f"}, {"HEAD~2^@", "--", "f"},
 			{"HEAD", "^HEAD~2^!", "--", "f"}, {"--reverse", "HEAD~2^!", "--", "f"},
-			{"-s", ":/c2", "--", "f"}, {"-s", "HEAD^{/c1}", "--", "f"},
+			{"-s", ":/c2", "--", "f"}, {"-s", ":/c4", "--", "f"}, {"-s", "HEAD^{/c1}", "--", "f"},
 		}
-		compareEachCopy(t, root, "s%02d", 5, format, args)
+		compareEachCopy(t, root, "s%02d", 6, format, args)
 		compareEachCopy(t, root, "g%02d", 4, format, args)
 	}
 }

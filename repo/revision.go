@@ -187,6 +187,20 @@ func (res *resolver) printRead() {
 	}
 }
 
+// note is a line git prints as it resolves and goes on (an object it
+// passes over): out now through the command's Print while nothing is
+// held for a death, else held among the error's Before lines, or
+// printed once the resolution succeeds (readLines), as loadParents does
+// with the grafts' hints.
+func (res *resolver) note(line string) {
+	if res.src.Print != nil && len(res.before) == 0 && res.lookupErr == nil {
+		res.src.Print(line)
+		return
+	}
+	res.before = append(res.before, line)
+	res.readLines = append(res.readLines, line)
+}
+
 func (res *resolver) badRevision(arg string) error {
 	if res.unreadable != nil {
 		return res.unreadable
@@ -1572,12 +1586,12 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 		case errors.As(err, &ce) && ce.Git != nil:
 			return nil, err
 		case errors.Is(err, odb.ErrNotFound):
-			res.before = append(res.before, "error: Could not read "+id.String())
+			res.note("error: Could not read " + id.String())
 			return nil, nil
 		case err != nil:
 			return nil, nil
 		case typ != object.Commit:
-			res.before = append(res.before, "error: Object "+id.String()+" not a commit")
+			res.note("error: Object " + id.String() + " not a commit")
 			return nil, nil
 		}
 		if object.ParseCommit(res.r.Format, body, &info) != nil {
@@ -1617,15 +1631,13 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 		}
 		return c, err
 	}
-	last := map[oid.ID]int{} // a start listed twice goes where git pops it first
-	for i, start := range starts {
-		last[start] = i
-	}
+	// Every start is on the list, a commit two refs name twice (git pops
+	// it twice, parsing its parents again); among one date the later
+	// listed goes first. All are marked seen before the walk.
 	for _, start := range starts {
-		if seen[start] {
-			continue
-		}
 		seen[start] = true
+	}
+	for i, start := range starts {
 		// The starts were parsed from their objects (parse_object).
 		c := known[start]
 		if c == nil {
@@ -1638,7 +1650,7 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 			}
 			known[start] = c
 		}
-		push(start, c.time, -int64(last[start])-1)
+		push(start, c.time, -int64(i)-1)
 	}
 	for queue.len() > 0 {
 		it := queue.pop()
@@ -1752,7 +1764,7 @@ func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
 		var ce *odb.CorruptError
 		switch {
 		case errors.As(err, &mismatch):
-			res.before = append(res.before, mismatch.GitLine())
+			res.note(mismatch.GitLine())
 			return nil
 		case errors.As(err, &ce) && ce.Git != nil:
 			// parse_object dies reading it (its type first).
@@ -1760,7 +1772,9 @@ func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
 		case errors.Is(err, odb.ErrUnmappable):
 			return err
 		case err != nil:
-			res.before = append(res.before, odb.LookupLines(err, 2)...)
+			for _, l := range odb.LookupLines(err, 2) {
+				res.note(l)
+			}
 			return nil
 		}
 		if c, err := Peel(res.rd, id, object.Commit); err == nil {
