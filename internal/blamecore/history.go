@@ -148,8 +148,9 @@ func (h *History) commitBody(id oid.ID) ([]byte, error) {
 // takes a tree as it is, a commit's first line ("tree <id>"), a tag's
 // ("object <id>"), and anything else as none (ok false). The walk takes
 // a commit from the commit-graph without reading its object; where the
-// object holds something else (a loose file of another object), git
-// finds the final version there. err is a read that failed.
+// object holds something else (a loose file of another object, or the
+// graph names another tree), git finds the final version there. err is
+// a read that failed.
 func (h *History) objectRoot(commit oid.ID) (root oid.ID, ok bool, err error) {
 	id := commit
 	// (git follows tags without end; a chain this long is a cycle.)
@@ -180,21 +181,6 @@ func (h *History) objectRoot(commit oid.ID) (root oid.ID, ok bool, err error) {
 		id = next
 	}
 	return oid.ID{}, false, nil
-}
-
-// graphTreeDamaged reports whether the object of commit names another
-// root tree than tree, the one the walk took for it (from a damaged
-// commit-graph). A commit it cannot read is not.
-func (h *History) graphTreeDamaged(commit, tree oid.ID) bool {
-	typ, body, err := h.rd.Read(commit, nil)
-	if err != nil || typ != object.Commit {
-		return false
-	}
-	var info object.CommitInfo
-	if object.ParseCommit(h.format, body, &info) != nil {
-		return false
-	}
-	return info.Tree != tree
 }
 
 // CommitTextError is a commit whose text (author, summary) the blame

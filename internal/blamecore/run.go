@@ -313,11 +313,17 @@ func (sb *scoreboard) setup(req Request) error {
 		return err
 	}
 	o := sb.getOrigin(c, req.Path)
-	mode, id, found, err := sb.hist.treeEntry(sb.hist.commits.Tree(c.tc), req.Path)
+	// git's fill_blob_sha1_and_mode finds the path through the commit's
+	// object (get_tree_entry: objectRoot), which a commit the walk took
+	// from the commit-graph need not match; the walk's diffs still take
+	// the graph's tree.
+	root := sb.hist.commits.Tree(c.tc)
+	objRoot, objOK, objErr := sb.hist.objectRoot(sb.id(c))
+	otherRoot := objErr == nil && objOK && objRoot != root
+	mode, id, found, err := sb.hist.treeEntry(root, req.Path)
 	var missing *traverse.MissingTreeError
-	if errors.As(err, &missing) && !sb.hist.graphTreeDamaged(sb.id(c), sb.hist.commits.Tree(c.tc)) {
-		// git's fill_blob_sha1_and_mode: get_tree_entry, through the
-		// commit object, fails without a word on a tree it cannot
+	if errors.As(err, &missing) && !otherRoot {
+		// get_tree_entry fails without a word on a tree it cannot
 		// find, and the path is not there. (Where a damaged
 		// commit-graph names another tree than the object, git finds
 		// the path through the object and dies reading the graph's
@@ -327,25 +333,16 @@ func (sb *scoreboard) setup(req Request) error {
 	if err != nil {
 		return err
 	}
-	if root := sb.hist.commits.Tree(c.tc); found {
-		// git's fill_blob_sha1_and_mode finds the path through the
-		// commit's object (objectRoot), which a commit the walk took
-		// from the commit-graph need not match: the final version is
-		// what that object leads to (the walk's diffs still take the
-		// graph's tree). A read that fails is left to the reads after.
-		objRoot, ok, rerr := sb.hist.objectRoot(sb.id(c))
-		if errors.Is(rerr, odb.ErrNotFound) {
-			// The object is missing: get_tree_entry finds nothing.
-			found = false
-		} else if rerr == nil {
-			switch {
-			case !ok:
-				found = false
-			case objRoot != root:
-				mode, id, found, err = sb.hist.treeEntry(objRoot, req.Path)
-				if err != nil {
-					found, err = false, nil // get_tree_entry fails silently
-				}
+	if found {
+		// A read of the object that fails otherwise is left to the
+		// reads after.
+		switch {
+		case errors.Is(objErr, odb.ErrNotFound) || objErr == nil && !objOK:
+			found = false // no tree through the object
+		case otherRoot:
+			mode, id, found, err = sb.hist.treeEntry(objRoot, req.Path)
+			if err != nil {
+				found, err = false, nil // get_tree_entry fails silently
 			}
 		}
 	}
