@@ -745,6 +745,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	if opts.Reverse && contents {
 		return req, fatalf("--contents and --reverse do not blend well.")
 	}
+	// fromGraph: get_reference took the commit from the commit-graph
+	// without reading its object.
+	fromGraph := func(rv repo.Revision) bool {
+		return !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID)
+	}
 	peel := func(rv repo.Revision) (oid.ID, error) {
 		if rv.Parent {
 			// find_single_final's deref_tag of an object git took
@@ -762,7 +767,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
-				if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+				if fromGraph(rv) {
 					// get_reference takes the commit from the
 					// commit-graph without reading it; git dies
 					// in its first whole read of the object, not
@@ -772,7 +777,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				// setup_revisions' parse_object died reading it.
 				return oid.ID{}, odb.ParseObjectFailure(err)
 			}
-			if !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID) {
+			if fromGraph(rv) {
 				// get_reference took a commit from the commit-graph
 				// without reading its object, which holds something
 				// else (a loose file of another object): blame goes
@@ -807,7 +812,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			// from the commit-graph: a second revision is refused
 			// before whatever its object holds is met (peeled once
 			// it is known to be the only one).
-			unread := !rv.FromObject && rv.Type == object.Commit && b.r.inCommitGraph(rv.ID)
+			unread := fromGraph(rv)
 			rid := rv.ID
 			if !unread {
 				var err error

@@ -130,7 +130,7 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	// ^{commit}, a ~0, an earlier argument) is taken as parsed by
 	// get_reference: the walk reads it from its object too.
 	fromObject := res.parsed[id] == parsedObject
-	if !fromObject && res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
+	if !fromObject && res.inGraph(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
 		res.markParsedFrom(id, parsedGraph)
@@ -178,7 +178,7 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	// commit-graph (which it takes without reading its object); one
 	// named through a tag is read from its object.
 	c, parse := id, res.graphParents
-	if res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id) {
+	if res.inGraph(id) {
 		res.markParsedFrom(id, parsedGraph)
 	} else {
 		if _, ok := res.objectType(id); !ok {
@@ -350,11 +350,7 @@ func (res *resolver) ancestors(id oid.ID) (map[oid.ID]bool, error) {
 		// paint_down_to_common's parse_commit: the commit-graph's
 		// parents, but for a commit git parsed from its object before
 		// (a range's end).
-		parse := res.graphParents
-		if res.parsed[c] == parsedObject {
-			parse = res.commitParents
-		}
-		parents, _, err := parse(c)
+		parents, _, err := res.parentsAsParsed(c, res.graphParents)
 		if err != nil {
 			return nil, err
 		}

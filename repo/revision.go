@@ -345,15 +345,32 @@ func (res *resolver) markParsedFrom(id oid.ID, from parsedFrom) {
 	}
 }
 
+// parentsAsParsed is the parents of the commit id as git has them: from
+// wherever git parsed it already (its object, or the commit-graph),
+// else as unparsed parses it.
+func (res *resolver) parentsAsParsed(id oid.ID, unparsed func(oid.ID) ([]oid.ID, bool, error)) ([]oid.ID, bool, error) {
+	switch res.parsed[id] {
+	case parsedGraph:
+		return res.graphParents(id)
+	case parsedObject:
+		return res.commitParents(id)
+	}
+	return unparsed(id)
+}
+
 // namedParents is the parse of the commit a name's ^ or ~ starts from
 // (lookup_commit_reference, then its parents): read from its object,
 // unless git parsed it from the commit-graph before (a name alone, an
 // earlier argument), when the graph's parents stand.
 func (res *resolver) namedParents(id oid.ID) ([]oid.ID, bool, error) {
-	if res.parsed[id] == parsedGraph {
-		return res.graphParents(id)
-	}
-	return res.commitParents(id)
+	return res.parentsAsParsed(id, res.commitParents)
+}
+
+// inGraph reports whether get_reference takes the commit id from the
+// commit-graph, without reading its object (lookup_commit_in_graph: a
+// commit the graph holds and the repository has).
+func (res *resolver) inGraph(id oid.ID) bool {
+	return res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id)
 }
 
 func (res *resolver) read(id oid.ID) (object.Type, []byte, bool) {
