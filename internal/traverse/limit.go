@@ -463,7 +463,7 @@ func (m *Marks) processParents(c *Commit, q *Queue, opts *LimitOptions) error {
 			if q != nil {
 				q.Push(p)
 			}
-			if opts.ExcludeFirstParentOnly {
+			if m.firstParentOnly {
 				break
 			}
 		}
