@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -353,12 +354,26 @@ func disarmGC() bool {
 // to do, which on a small blame costs a quarter of its CPU time (go-git
 // README.md: 173 context switches and 21.5 ms of CPU on two processors,
 // 64 and 16 ms on one). GOMAXPROCS in the environment is left alone.
+// make build's runtime starts the scheduler on one processor already
+// (tools/runtimepatch): one set here, after the runtime's start, had
+// cost a thread started for the runtime's first goroutines and a
+// stop of the world to take it back, 0.1-0.4 ms of a short blame.
 func oneProc(getenv func(string) string) int {
-	if getenv("GOMAXPROCS") != "" {
-		return 0
+	if n, err := strconv.ParseInt(getenv("GOMAXPROCS"), 10, 32); err == nil && n > 0 {
+		return 0 // as the runtime reads it
 	}
-	return runtime.GOMAXPROCS(1)
+	if prev := runtime.GOMAXPROCS(1); prev > 1 || runtime.NumCPU() < 2 {
+		return prev
+	}
+	// One processor on a machine of several: make build's runtime
+	// started the scheduler so (tools/runtimepatch), where the runtime's
+	// own default is never under two.
+	return defaultProcs
 }
+
+// defaultProcs stands for the runtime's default number of processors
+// (runtime.SetDefaultGOMAXPROCS) where the run started on one.
+const defaultProcs = -1
 
 // lookAheadDelay is how long an --incremental walk runs on one processor
 // before it takes the second for its look-ahead, unless its first entry
@@ -401,7 +416,10 @@ func workTreeFileSize(top, rel string) int64 {
 }
 
 func useProcs(procs int) {
-	if procs > 1 {
+	switch {
+	case procs == defaultProcs:
+		runtime.SetDefaultGOMAXPROCS()
+	case procs > 1:
 		runtime.GOMAXPROCS(procs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -358,6 +359,10 @@ func (b *blameRun) run(args []string) error {
 	}
 	if env.Getenv("GOBLAME_TRACE_STATS") != "" {
 		fmt.Fprintf(b.stderr, "goblame stats: %+v\n", res.Stats)
+		if env.Process {
+			// the processors the run ended with (oneProc, useProcs)
+			fmt.Fprintf(b.stderr, "goblame processors: %d\n", runtime.GOMAXPROCS(0))
+		}
 	}
 	out := b.env.Stdout
 	paged := false

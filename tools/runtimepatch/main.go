@@ -1,6 +1,6 @@
 // Command runtimepatch writes the overlay make build compiles goblame
-// with (go build -overlay): two files of the Go runtime with constants
-// changed, each for a cost a blame of a few milliseconds pays and git
+// with (go build -overlay): two files of the Go runtime with three
+// changes, each for a cost a blame of a few milliseconds pays and git
 // does not.
 //
 // proc.go, the first sleep of sysmon, the runtime's monitor thread:
@@ -16,6 +16,22 @@
 // README.md, and nothing measurable off blames of 15-80 ms (RESULTS.md,
 // 2026-12-07). Nothing else changes: sysmon still backs off and wakes
 // as before, only its fastest rate is a tenth of the runtime's.
+//
+// proc.go, the number of processors the scheduler starts with: one,
+// as with GOMAXPROCS=1 in the environment, where the runtime's default
+// is the machine's (in a container, its CPU limit's) and never under
+// two on a machine of several. A blame runs on one processor until it
+// knows it has work for a second (cli/process.go: oneProc, useProcs,
+// which takes the runtime's default back with
+// runtime.SetDefaultGOMAXPROCS). Set by the program after the runtime's
+// start, as before, one processor cost a thread the runtime started for
+// its first goroutines (the sweeper's, the scavenger's) on the idle
+// second processor, and a stop of the world to take that processor
+// back: perf stat on git/git compat/writev.c, 24-25 context switches a
+// run against 13; paired rounds took 0.4 ms off go-git README.md (4.1
+// ms), 0.3 off Magit's -L 1,60 Makefile, 0.6-0.8 off go-git's
+// repository.go with and without a commit-graph (RESULTS.md,
+// 2026-12-07). GOMAXPROCS in the environment is read as before.
 //
 // mspanset.go, the blocks of the heap's span sets: each size class of
 // the heap keeps its spans in four sets (partly or wholly used, swept
@@ -48,6 +64,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -67,6 +84,11 @@ var patches = []runtimePatch{{
 	what:   "sysmon's first sleep",
 	target: "\t\tif idle == 0 { // start with 20us sleep...\n\t\t\tdelay = 20\n",
 	repl:   "\t\tif idle == 0 { // start with 20us sleep...\n\t\t\tdelay = 200 // goblame: tools/runtimepatch\n",
+}, {
+	file:   "proc.go",
+	what:   "the number of processors the scheduler starts with",
+	target: "\t\tprocs = defaultGOMAXPROCS(numCPUStartup)\n\t}\n",
+	repl:   "\t\tprocs, sched.customGOMAXPROCS = 1, true // goblame: tools/runtimepatch\n\t}\n",
 }, {
 	file:   "mspanset.go",
 	what:   "the span sets' block and spine sizes",
@@ -91,20 +113,24 @@ func run() error {
 	}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("goblame-runtimepatch-%d-%s", os.Getuid(), version))
 	replace := map[string]string{}
-	for _, p := range patches {
-		orig := filepath.Join(goroot, "src", "runtime", p.file)
+	for _, name := range patchedFiles() {
+		orig := filepath.Join(goroot, "src", "runtime", name)
 		src, err := os.ReadFile(orig)
-		if err == nil {
-			src, err = p.apply(src)
-		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "runtimepatch: %s (%s): %v; %s stays as it is\n", orig, version, err, p.what)
+			fmt.Fprintf(os.Stderr, "runtimepatch: %v; %s stays as it is\n", err, name)
+			continue
+		}
+		src, applied, skipped := patchFile(name, src)
+		for _, err := range skipped {
+			fmt.Fprintf(os.Stderr, "runtimepatch: %s (%s): %v\n", orig, version, err)
+		}
+		if applied == 0 {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		file := filepath.Join(dir, p.file)
+		file := filepath.Join(dir, name)
 		if err := writeAtomically(file, src); err != nil {
 			return err
 		}
@@ -123,6 +149,37 @@ func run() error {
 	}
 	fmt.Println(overlayFile)
 	return nil
+}
+
+// patchedFiles are the files the patches change, each once, in the
+// order the patches name them.
+func patchedFiles() []string {
+	var files []string
+	for _, p := range patches {
+		if !slices.Contains(files, p.file) {
+			files = append(files, p.file)
+		}
+	}
+	return files
+}
+
+// patchFile makes the patches of the runtime's file name in its source
+// src, in order, and counts them; a patch whose code src does not hold
+// once is left out, with the reason in skipped.
+func patchFile(name string, src []byte) (out []byte, applied int, skipped []error) {
+	for _, p := range patches {
+		if p.file != name {
+			continue
+		}
+		next, err := p.apply(src)
+		if err != nil {
+			skipped = append(skipped, fmt.Errorf("%v; %s stays as it is", err, p.what))
+			continue
+		}
+		src = next
+		applied++
+	}
+	return src, applied, skipped
 }
 
 // apply returns src with p's change made.
