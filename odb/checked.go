@@ -139,7 +139,7 @@ func (r *Reader) locateChecked(id oid.ID) location {
 	if h := &r.hinted; h.set == set && h.id == id {
 		return h.loc
 	}
-	loc, _ := r.db.locate(id.Raw(), nil)
+	loc, _ := r.db.locate(id.Raw(), nil, nil)
 	if loc.pack == nil {
 		return location{}
 	}

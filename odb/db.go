@@ -1,6 +1,7 @@
 package odb
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -189,6 +190,12 @@ type packSet struct {
 	// multi-pack-index that is a directory it maps (every object read
 	// fails with it).
 	unmappable error
+	// recent is the pack of packs that found the last object looked
+	// up there, tried first (git keeps its packs in most-recently-used
+	// order, packed_git_mru, from the order above at each scan): in a
+	// repository of many packs, a walk finds most of its objects in the
+	// pack of the one before.
+	recent atomic.Pointer[pack]
 }
 
 // Open opens the object database rooted at objectsDir (a repository's
@@ -334,7 +341,7 @@ func (db *DB) scanLocked() {
 		if m != nil {
 			set.midxs = append(set.midxs, m)
 		}
-		entries, err := os.ReadDir(packDir)
+		entries, err := readDirUnsorted(packDir)
 		if err != nil {
 			continue
 		}
@@ -359,6 +366,20 @@ func (db *DB) scanLocked() {
 			regular = append(regular, listed{p, di})
 		}
 	}
+	// git's order (prepare_packed_git): each pack put in front of the
+	// list as the directories are read, the packs it had before behind
+	// them, then a stable sort that puts local packs first and newer
+	// ones (by the second of their mtime) before older ones.
+	slices.Reverse(regular)
+	if old != nil {
+		known := make(map[*pack]int, len(old.packs))
+		for i, p := range old.packs {
+			known[p] = i + 1
+		}
+		slices.SortStableFunc(regular, func(a, b listed) int {
+			return cmp.Compare(known[a.p], known[b.p])
+		})
+	}
 	slices.SortStableFunc(regular, func(a, b listed) int {
 		if a.p.local != b.p.local {
 			if a.p.local {
@@ -366,12 +387,23 @@ func (db *DB) scanLocked() {
 			}
 			return 1
 		}
-		return b.p.mtime.Compare(a.p.mtime)
+		return cmp.Compare(b.p.mtime.Unix(), a.p.mtime.Unix())
 	})
 	for _, l := range regular {
 		set.packs = append(set.packs, l.p)
 	}
 	db.state.Store(&set)
+}
+
+// readDirUnsorted lists dir in the order the file system gives (git's
+// readdir), not sorted by name as os.ReadDir lists it.
+func readDirUnsorted(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 func (db *DB) newPack(base string, local bool, set *packSet) *pack {
@@ -457,8 +489,9 @@ type location struct {
 // locate finds an object in the packs (MIDXes first, then the other packs)
 // or as a loose file. Packs for which skip returns true are not consulted.
 // The first error met in an unusable pack or index is returned when the
-// object is not found elsewhere.
-func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
+// object is not found elsewhere. searched, when not nil, counts the
+// indexes of packs outside a MIDX searched (Stats.IndexSearches).
+func (db *DB) locate(raw []byte, skip func(*pack) bool, searched *int64) (location, error) {
 	set := db.state.Load()
 	if set.unmappable != nil {
 		return location{}, set.unmappable
@@ -503,27 +536,28 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 			return location{pack: p, offset: off, idxPos: pos + 1}, nil
 		}
 	}
+	recent := set.recent.Load()
+	if recent != nil && (skip == nil || !skip(recent)) {
+		if searched != nil {
+			*searched++
+		}
+		if loc, found, err := recent.locate(raw, &firstErr); found || err != nil {
+			return loc, err
+		}
+	}
 	for _, p := range set.packs {
-		if skip != nil && skip(p) {
+		if p == recent || skip != nil && skip(p) {
 			continue
 		}
-		off, pos, ok, err := p.findPos(raw)
-		if err != nil {
-			if errors.Is(err, ErrUnmappable) || errors.Is(err, errBadLargeOffset) {
-				// git dies opening that index, or reading the offset
-				return location{}, err
+		if searched != nil {
+			*searched++
+		}
+		if loc, found, err := p.locate(raw, &firstErr); found || err != nil {
+			if found {
+				set.recent.Store(p)
 			}
-			firstErr = cmpOr(firstErr, err)
-			continue
+			return loc, err
 		}
-		if !ok {
-			continue
-		}
-		if _, err := p.packData(); err != nil {
-			firstErr = cmpOr(firstErr, err)
-			continue
-		}
-		return location{pack: p, offset: off, idxPos: pos + 1}, nil
 	}
 	for _, dir := range db.dirs {
 		if st, err := os.Stat(loosePath(dir, db.format, raw)); err == nil && st.Mode().IsRegular() {
@@ -531,6 +565,29 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool) (location, error) {
 		}
 	}
 	return location{}, firstErr
+}
+
+// locate looks raw up in p for DB.locate: found with its location, or
+// an error git dies of (an index it cannot open, an offset it cannot
+// read); an unusable index or pack is noted in *firstErr instead.
+func (p *pack) locate(raw []byte, firstErr *error) (location, bool, error) {
+	off, pos, ok, err := p.findPos(raw)
+	if err != nil {
+		if errors.Is(err, ErrUnmappable) || errors.Is(err, errBadLargeOffset) {
+			// git dies opening that index, or reading the offset
+			return location{}, false, err
+		}
+		*firstErr = cmpOr(*firstErr, err)
+		return location{}, false, nil
+	}
+	if !ok {
+		return location{}, false, nil
+	}
+	if _, err := p.packData(); err != nil {
+		*firstErr = cmpOr(*firstErr, err)
+		return location{}, false, nil
+	}
+	return location{pack: p, offset: off, idxPos: pos + 1}, true, nil
 }
 
 func cmpOr(a, b error) error {

@@ -39,7 +39,7 @@ func (db *DB) fetchMissing(id oid.ID) (bool, error) {
 		return true, err
 	}
 	// Another reader may have fetched it while this one waited.
-	if loc, _ := db.locate(id.Raw(), nil); loc.pack != nil || loc.looseDir != "" {
+	if loc, _ := db.locate(id.Raw(), nil, nil); loc.pack != nil || loc.looseDir != "" {
 		return true, nil
 	}
 	if err := f.fn(id); err != nil {

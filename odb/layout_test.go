@@ -56,7 +56,7 @@ func describe(t *testing.T, db *DB) layout {
 				case ok && boff > off:
 					l.refBaseAfter++
 				case !ok:
-					loc, _ := db.locate(h.baseID, nil)
+					loc, _ := db.locate(h.baseID, nil, nil)
 					if loc.pack != nil {
 						l.refBaseOtherPack++
 					} else if loc.looseDir != "" {

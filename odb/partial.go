@@ -34,7 +34,7 @@ func (r *Reader) ReadPrefix(id oid.ID, n int, dst []byte) (typ object.Type, data
 		return 0, nil, false, err
 	}
 	if n > 0 && id != oid.EmptyTree(r.db.format) {
-		if loc, _ := r.db.locate(id.Raw(), nil); loc.pack != nil {
+		if loc, _ := r.db.locate(id.Raw(), nil, nil); loc.pack != nil {
 			if typ, data, whole, ok := r.readPackedPrefix(loc.pack, loc.offset, n, dst); ok {
 				if whole {
 					r.stats.ObjectsRead++

@@ -166,7 +166,7 @@ func TestReadPrefixDamagedBottom(t *testing.T) {
 		var packPath string
 		var at int64
 		for _, w := range trees {
-			loc, _ := db.locate(w.id.Raw(), nil)
+			loc, _ := db.locate(w.id.Raw(), nil, nil)
 			if loc.pack == nil {
 				continue
 			}

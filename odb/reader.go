@@ -25,6 +25,7 @@ type Stats struct {
 	DeltaBaseOversized   int64 // bytes the cache keeps outside its bound now: the last base larger than its ceiling, and the buffer of the one before (DropOversized)
 	PrefixReads          int64 // ReadPrefix calls answered with the start of an object (not counted in ObjectsRead)
 	CheckedPrefixes      int64 // the ReadCheckedPrefix calls among them
+	IndexSearches        int64 // pack indexes searched for the objects read (packs a multi-pack-index covers are not counted)
 }
 
 // Reader reads objects from a DB. It owns an inflater, a delta-base cache,
@@ -231,7 +232,7 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	var firstErr error
 	rescanned, fetched := false, false
 	for {
-		loc, err := r.db.locate(raw, r.skipBad)
+		loc, err := r.db.locate(raw, r.skipBad, &r.stats.IndexSearches)
 		if loc.pack == nil && loc.looseDir == "" {
 			firstErr = cmpOr(firstErr, err)
 			if !rescanned {
@@ -302,11 +303,11 @@ func (r *Reader) Has(id oid.ID) bool {
 		return true
 	}
 	raw := id.Raw()
-	if loc, _ := r.db.locate(raw, nil); loc.pack != nil || loc.looseDir != "" {
+	if loc, _ := r.db.locate(raw, nil, nil); loc.pack != nil || loc.looseDir != "" {
 		return true
 	}
 	r.rescan()
-	loc, _ := r.db.locate(raw, nil)
+	loc, _ := r.db.locate(raw, nil, nil)
 	return loc.pack != nil || loc.looseDir != ""
 }
 
@@ -365,7 +366,7 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	var firstErr error
 	rescanned, fetched := false, false
 	for {
-		loc, err := r.db.locate(raw, r.skipBad)
+		loc, err := r.db.locate(raw, r.skipBad, &r.stats.IndexSearches)
 		if loc.pack == nil && loc.looseDir == "" {
 			firstErr = cmpOr(firstErr, err)
 			if !rescanned {
@@ -442,7 +443,7 @@ func (r *Reader) followRef(p *pack, baseID []byte) (location, error) {
 	if ok {
 		return location{pack: p, offset: off}, nil
 	}
-	loc, err := r.db.locate(baseID, nil)
+	loc, err := r.db.locate(baseID, nil, &r.stats.IndexSearches)
 	if loc.pack == nil && loc.looseDir == "" {
 		if err == nil {
 			// Not ErrNotFound: the object asked for exists, its base does not.
