@@ -395,6 +395,17 @@ func (db *DB) scanLocked() {
 	db.state.Store(&set)
 }
 
+// firstInScan is the first of packs in the order of the last scan (git's
+// packed_git list), or nil when none is in it.
+func (db *DB) firstInScan(packs []*pack) *pack {
+	for _, p := range db.state.Load().packs {
+		if slices.Contains(packs, p) {
+			return p
+		}
+	}
+	return nil
+}
+
 // readDirUnsorted lists dir in the order the file system gives (git's
 // readdir), not sorted by name as os.ReadDir lists it.
 func readDirUnsorted(dir string) ([]os.DirEntry, error) {

@@ -15,12 +15,15 @@ import (
 // object after all (ok), and the message it dies with instead (die: a
 // read past the end of the pack). git's delta-base cache holds only
 // objects it made, never a damaged entry's, so the replay starts cold and
-// meets the damage where git meets it; a base git then looks for in
-// another pack or a loose file is taken to be missing there too.
-func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die string) {
+// meets the damage where git meets it. A base git cannot read from the
+// pack it reads it as an object instead (read_object: another pack's
+// copy, or a loose one), with elsewhere, which may be nil (taken to find
+// none). With ok it returns the object git made, obj, of type madeType (nil
+// where p is no entry's damage).
+func (db *DB) gitUnpackEntry(p *pack, off uint64, elsewhere func(id oid.ID) (object.Type, []byte, []string, bool)) (lines []string, obj []byte, madeType object.Type, ok bool, die string) {
 	data, err := p.packData()
 	if err != nil {
-		return nil, true, "" // not an entry's damage
+		return nil, nil, 0, true, "" // not an entry's damage
 	}
 	name := db.gitName(p.packPath())
 	hashLen := uint64(p.format.Size())
@@ -66,7 +69,7 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 	for {
 		win, ok := usePack(curpos)
 		if !ok {
-			return lines, false, die
+			return lines, nil, 0, false, die
 		}
 		// unpack_object_header_buffer
 		c := win[0]
@@ -97,7 +100,7 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 		}
 		// get_delta_base
 		if _, ok := usePack(curpos); !ok {
-			return lines, false, die
+			return lines, nil, 0, false, die
 		}
 		base := db.deltaBase(p, data, curpos, typ, objOff)
 		if base != 0 && typ == typeOfsDelta {
@@ -112,22 +115,22 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 		if len(stack) >= deltaChainLimit {
 			// A cycle (git loops on it forever) or a chain deeper than
 			// odb reads: not replayed.
-			return nil, true, ""
+			return nil, nil, 0, true, ""
 		}
 		stack = append(stack, frame{objOff, curpos, n})
 		objOff, curpos = base, base
 	}
-	var obj []byte
 	switch typ {
 	case typeOfsDelta, typeRefDelta:
 	case 1, 2, 3, 4:
 		obj, _ = unpackCompressed(curpos, n)
 		if die != "" {
-			return lines, false, die
+			return lines, nil, 0, false, die
 		}
 	default:
 		lines = append(lines, fmt.Sprintf("error: unknown object type %d at offset %d in %s", typ, objOff, name))
 	}
+	objType := object.Type(typ)
 	for len(stack) > 0 {
 		base := obj
 		obj = nil
@@ -136,6 +139,14 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 				lines = append(lines, "error: bad offset for revindex")
 			} else {
 				lines = append(lines, fmt.Sprintf("error: failed to read delta base object %s at offset %d from %s", id, objOff, name))
+				// git marks it bad in p and reads it as an object
+				if bid, err := oid.ParseHex(p.format, id); err == nil && elsewhere != nil {
+					t, b, more, ok := elsewhere(bid)
+					lines = append(lines, more...)
+					if ok {
+						base, objType = b, t
+					}
+				}
 			}
 		}
 		f := stack[len(stack)-1]
@@ -146,7 +157,7 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 		}
 		delta, ok := unpackCompressed(f.curpos, f.size)
 		if die != "" {
-			return lines, false, die
+			return lines, nil, 0, false, die
 		}
 		if !ok {
 			lines = append(lines, fmt.Sprintf("error: failed to unpack compressed delta at offset %d from %s", f.curpos, name))
@@ -161,7 +172,7 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64) (lines []string, ok bool, die 
 			lines = append(lines, "error: failed to apply delta")
 		}
 	}
-	return lines, obj != nil, ""
+	return lines, obj, objType, obj != nil, ""
 }
 
 // gitPatchDelta is git's patch_delta: the result, or nil and the error
@@ -268,15 +279,23 @@ func (p *pack) idAtOffset(off uint64) (string, bool) {
 // packedAsGit attaches to err, odb's failure to read id from its entry
 // at off in p, how git fails there (gitUnpackEntry): the lines it prints
 // and "packed object X (stored in P) is corrupt" (or its death on the
-// way). Other errors, and entries git reads after all, keep err as it is.
-func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) error {
+// way). Where git makes the object after all, from a delta base it
+// reads from another copy, it returns that object (made, of type typ)
+// and the lines git printed on the way instead. Other errors keep err as
+// it is.
+func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) (typ object.Type, made []byte, lines []string, _ error) {
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Git != nil || errors.Is(err, ErrDeltaCycle) || errors.Is(err, ErrDeltaTooDeep) {
-		return err
+		return 0, nil, nil, err
 	}
-	lines, made, die := db.gitUnpackEntry(p, off)
-	if made {
-		return err
+	lines, obj, typ, ok, die := db.gitUnpackEntry(p, off, func(base oid.ID) (object.Type, []byte, []string, bool) {
+		return db.readElsewhere(base, p)
+	})
+	if ok {
+		if obj != nil {
+			return typ, obj, lines, nil
+		}
+		return 0, nil, nil, err
 	}
 	fatal := die
 	if fatal == "" {
@@ -285,7 +304,26 @@ func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) error {
 	_, infoOK, infoLines, infoDie := db.gitPackedType(p, off)
 	c := *ce
 	c.Git, c.ID = &GitFailure{InfoLines: infoLines, InfoOK: infoOK, InfoFatal: infoDie, Lines: lines, Fatal: fatal, Packed: true}, id
-	return &c
+	return 0, nil, nil, &c
+}
+
+// readElsewhere is git's read_object of a delta base that failed to
+// unpack from pack p (which git marks bad for it): the object from
+// another pack or a loose file, read by a reader of its own, and the
+// lines git prints for the copies that fail on the way.
+func (db *DB) readElsewhere(id oid.ID, p *pack) (object.Type, []byte, []string, bool) {
+	r := db.NewReader()
+	r.exclude = p
+	var lines []string
+	r.collect = &lines
+	typ, data, err := r.read(id, nil)
+	if err != nil {
+		if g := gitFailure(err); g != nil {
+			lines = append(lines, g.Lines...)
+		}
+		return 0, nil, lines, false
+	}
+	return typ, data, lines, true
 }
 
 // packedTypeAsGit is git's read of id's type alone where odb failed to

@@ -32,11 +32,16 @@ type Stats struct {
 // a by-ID object cache and scratch buffers, so it must be used by one
 // goroutine at a time; make one Reader per goroutine.
 type Reader struct {
-	db       *DB
-	inflater inflater
-	bases    *deltaBaseCache
-	objects  *objectCache
-	stats    Stats
+	db      *DB
+	exclude *pack     // a pack whose copies this reader does not read (readElsewhere)
+	collect *[]string // where warnCopies puts its lines instead of the DB's warnings (readElsewhere)
+	// recovered: what git printed making the last object read from a
+	// delta base it read from another copy (Recovered)
+	recovered []string
+	inflater  inflater
+	bases     *deltaBaseCache
+	objects   *objectCache
+	stats     Stats
 
 	chain []chainLink
 	root  chainLink // walkChain's full entry at the bottom of a chain
@@ -229,7 +234,9 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	}
 	raw := id.Raw()
 	r.bad = r.bad[:0]
+	r.recovered = nil
 	var firstErr error
+	var failed []string // git's lines for the copies that failed
 	rescanned, fetched := false, false
 	for {
 		loc, err := r.db.locate(raw, r.skipBad, &r.stats.IndexSearches)
@@ -241,7 +248,7 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 				continue
 			}
 			if firstErr != nil {
-				return 0, nil, fmt.Errorf("odb: reading %s: %w", id, firstErr)
+				return 0, nil, fmt.Errorf("odb: reading %s: %w", id, r.withCopies(firstErr, failed, id))
 			}
 			if !fetched {
 				fetched = true
@@ -261,16 +268,30 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 			typ, data, err = r.readLoose(loc.looseDir, raw, dst)
 		}
 		if err == nil {
+			r.warnCopies(failed)
 			return typ, data, nil
 		}
 		if errors.Is(err, ErrStopped) {
 			return 0, nil, err
 		}
-		if loc.pack != nil && firstErr == nil {
-			err = r.db.packedAsGit(loc.pack, loc.offset, id, err)
+		if loc.pack != nil {
+			t, made, lines, gerr := r.db.packedAsGit(loc.pack, loc.offset, id, err)
+			if made != nil {
+				// git made it after all, reading a delta base from
+				// another copy
+				r.warnCopies(append(failed, lines...))
+				r.recovered = lines
+				return t, append(dst[:0], made...), nil
+			}
+			if g := gitFailure(gerr); g != nil {
+				failed = append(failed, g.Lines...)
+			}
+			if firstErr == nil {
+				err = gerr
+			}
 		}
 		if loc.pack == nil || !isCorrupt(err) {
-			return 0, nil, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
+			return 0, nil, fmt.Errorf("odb: reading %s: %w", id, r.withCopies(cmpOr(firstErr, err), failed, id))
 		}
 		// Like git, mark the pack bad for this object and look for
 		// another copy (another pack, or a loose file).
@@ -279,7 +300,68 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 	}
 }
 
+// gitFailure is the GitFailure err carries, or nil.
+func gitFailure(err error) *GitFailure {
+	var ce *CorruptError
+	if errors.As(err, &ce) {
+		return ce.Git
+	}
+	return nil
+}
+
+// warnCopies records what git printed reading the copies of an object
+// that failed before one it read (each copy's unpack_entry lines), as
+// the DB's warnings: git goes on with the object.
+func (r *Reader) warnCopies(lines []string) {
+	if r.collect != nil {
+		*r.collect = append(*r.collect, lines...)
+		return
+	}
+	for _, l := range lines {
+		r.db.warnAlways(l)
+	}
+}
+
+// Recovered returns the lines git printed making the object the last
+// Read returned from a delta base it read from another copy (the base
+// failed in the object's pack): git prints them again each time it
+// reads that object, where other damage it read around (a copy that
+// failed before another) is marked and not read again.
+func (r *Reader) Recovered() []string { return r.recovered }
+
+// WarnAgain records lines (Recovered's) among the DB's warnings once
+// more: git read that object again.
+func (r *Reader) WarnAgain(lines []string) {
+	for _, l := range lines {
+		r.db.warnAlways(l)
+	}
+}
+
+// withCopies is err, the failure of the first copy of id read, made what
+// git reports when every copy failed: the lines of each copy it read, in
+// the order read (failed), and death naming the first of the packs that
+// failed in git's scan order (has_packed_and_bad), not the first read.
+func (r *Reader) withCopies(err error, failed []string, id oid.ID) error {
+	g := gitFailure(err)
+	if g == nil || !g.Packed || len(r.bad) == 0 {
+		return err
+	}
+	var ce *CorruptError
+	errors.As(err, &ce)
+	c := *ce
+	git := *g
+	git.Lines = failed
+	if first := r.db.firstInScan(r.bad); first != nil && git.Fatal == r.db.packedCorrupt(r.bad[0], id) {
+		git.Fatal = r.db.packedCorrupt(first, id)
+	}
+	c.Git = &git
+	return &c
+}
+
 func (r *Reader) skipBad(p *pack) bool {
+	if p == r.exclude {
+		return true
+	}
 	for _, b := range r.bad {
 		if b == p {
 			return true

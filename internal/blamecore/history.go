@@ -216,6 +216,30 @@ func (h *History) requireTree(tree oid.ID, path string) error {
 
 func (h *History) blob(id oid.ID) ([]byte, error) { return h.blobInto(id, nil) }
 
+// recoveryReader is a reader that tells what git printed making the last
+// object read from a delta base it read from another copy, which git
+// prints again at each read of that object (odb.Reader.Recovered).
+type recoveryReader interface {
+	Recovered() []string
+	WarnAgain(lines []string)
+}
+
+// recovered is the reader's Recovered (nil for other readers).
+func (h *History) recovered() []string {
+	if r, ok := h.rd.(recoveryReader); ok {
+		return r.Recovered()
+	}
+	return nil
+}
+
+// warnAgain records lines as the reader's warnings once more (git read
+// the object they came from again).
+func (h *History) warnAgain(lines []string) {
+	if r, ok := h.rd.(recoveryReader); ok && len(lines) > 0 {
+		r.WarnAgain(lines)
+	}
+}
+
 // blobInto reads a blob into dst's storage when it is large enough.
 func (h *History) blobInto(id oid.ID, dst []byte) ([]byte, error) {
 	if h.lent == nil && h.newLookupReader != nil && h.trees.BlobReaderWanted() {

@@ -368,6 +368,7 @@ func (sb *scoreboard) setup(req Request) error {
 	if err != nil {
 		return &BlobError{ID: id, Path: req.Path, Err: err, final: true}
 	}
+	sb.finalRecovered = sb.hist.recovered()
 	if sb.opts.TextConv != nil {
 		conv, err := sb.opts.TextConv(req.Path, mode, buf)
 		if err != nil {

@@ -85,6 +85,9 @@ type scoreboard struct {
 	lineStarts  []int
 	// finalConverted: the final image went through textconv.
 	finalConverted bool
+	// finalRecovered: what git printed making the final blob from a
+	// delta base it read from another copy (History.recovered)
+	finalRecovered []string
 
 	// ent collects guilty entries (unsorted until the end).
 	ent *entry
@@ -333,7 +336,9 @@ func (sb *scoreboard) fillBlob(o *origin) ([]byte, error) {
 	}
 	if o == sb.finalOrigin && !sb.final.Uncommitted && !sb.finalConverted {
 		// The final image is this blob; git reads it again, goblame
-		// shares the bytes (never recycled).
+		// shares the bytes (never recycled), and prints again what
+		// git printed making it from a base read elsewhere.
+		sb.hist.warnAgain(sb.finalRecovered)
 		o.file = sb.finalBuf
 		return o.file, nil
 	}
