@@ -49,6 +49,11 @@ func report(stdout, stderr io.Writer, err error, annotate bool) int {
 		io.WriteString(stderr, stderrText)
 		return code
 	case errors.As(err, &death):
+		if b, ok := death.(interface{ GitBefore() []string }); ok {
+			for _, l := range b.GitBefore() {
+				io.WriteString(stderr, l+"\n")
+			}
+		}
 		io.WriteString(stderr, reportLine("fatal: ", death.GitDeath()))
 		return 128
 	case errors.Is(err, blame.ErrRangeSyntax):

@@ -547,12 +547,32 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool, searched *int64) (locati
 			return location{pack: p, offset: off, idxPos: pos + 1}, nil
 		}
 	}
-	recent := set.recent.Load()
-	if recent != nil && (skip == nil || !skip(recent)) {
+	// The lines of unusable packs passed on the way, which git prints
+	// each time a lookup tries such a pack (check_packed_git_idx,
+	// open_packed_git) before it finds the object in another one.
+	var passed []string
+	try := func(p *pack) (location, bool, error) {
 		if searched != nil {
 			*searched++
 		}
-		if loc, found, err := recent.locate(raw, &firstErr); found || err != nil {
+		loc, found, noted, err := p.locate(raw)
+		if noted != nil {
+			firstErr = cmpOr(firstErr, noted)
+			var le *LookupError
+			if errors.As(noted, &le) {
+				passed = append(passed, le.Line)
+			}
+		}
+		if found {
+			for _, l := range passed {
+				db.warnAlways(l)
+			}
+		}
+		return loc, found, err
+	}
+	recent := set.recent.Load()
+	if recent != nil && (skip == nil || !skip(recent)) {
+		if loc, found, err := try(recent); found || err != nil {
 			return loc, err
 		}
 	}
@@ -560,10 +580,7 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool, searched *int64) (locati
 		if p == recent || skip != nil && skip(p) {
 			continue
 		}
-		if searched != nil {
-			*searched++
-		}
-		if loc, found, err := p.locate(raw, &firstErr); found || err != nil {
+		if loc, found, err := try(p); found || err != nil {
 			if found {
 				set.recent.Store(p)
 			}
@@ -580,25 +597,23 @@ func (db *DB) locate(raw []byte, skip func(*pack) bool, searched *int64) (locati
 
 // locate looks raw up in p for DB.locate: found with its location, or
 // an error git dies of (an index it cannot open, an offset it cannot
-// read); an unusable index or pack is noted in *firstErr instead.
-func (p *pack) locate(raw []byte, firstErr *error) (location, bool, error) {
+// read); noted is an unusable index or pack, which the lookup passes.
+func (p *pack) locate(raw []byte) (loc location, found bool, noted, err error) {
 	off, pos, ok, err := p.findPos(raw)
 	if err != nil {
 		if errors.Is(err, ErrUnmappable) || errors.Is(err, errBadLargeOffset) {
 			// git dies opening that index, or reading the offset
-			return location{}, false, err
+			return location{}, false, nil, err
 		}
-		*firstErr = cmpOr(*firstErr, err)
-		return location{}, false, nil
+		return location{}, false, err, nil
 	}
 	if !ok {
-		return location{}, false, nil
+		return location{}, false, nil, nil
 	}
 	if _, err := p.packData(); err != nil {
-		*firstErr = cmpOr(*firstErr, err)
-		return location{}, false, nil
+		return location{}, false, err, nil
 	}
-	return location{pack: p, offset: off, idxPos: pos + 1}, true, nil
+	return location{pack: p, offset: off, idxPos: pos + 1}, true, nil, nil
 }
 
 func cmpOr(a, b error) error {

@@ -25,6 +25,9 @@ type GitFailure struct {
 	// Packed: the object is a pack's entry, which a failed read marks
 	// bad, so that the next read of it finds nothing and prints nothing.
 	Packed bool
+	// Died: git dies reading the entry (use_pack past the pack's end),
+	// where it would otherwise go on to another copy.
+	Died bool
 }
 
 // looseReplay is what git makes of a loose object file the fast path

@@ -303,7 +303,7 @@ func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) (typ object
 	}
 	_, infoOK, infoLines, infoDie := db.gitPackedType(p, off)
 	c := *ce
-	c.Git, c.ID = &GitFailure{InfoLines: infoLines, InfoOK: infoOK, InfoFatal: infoDie, Lines: lines, Fatal: fatal, Packed: true}, id
+	c.Git, c.ID = &GitFailure{InfoLines: infoLines, InfoOK: infoOK, InfoFatal: infoDie, Lines: lines, Fatal: fatal, Packed: true, Died: die != ""}, id
 	return 0, nil, nil, &c
 }
 

@@ -283,11 +283,17 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 				r.recovered = lines
 				return t, append(dst[:0], made...), nil
 			}
-			if g := gitFailure(gerr); g != nil {
+			g := gitFailure(gerr)
+			if g != nil {
 				failed = append(failed, g.Lines...)
 			}
 			if firstErr == nil {
 				err = gerr
+			}
+			if g != nil && g.Died {
+				// git dies there: no other copy is read
+				r.bad = append(r.bad, loc.pack)
+				return 0, nil, fmt.Errorf("odb: reading %s: %w", id, r.withDeath(cmpOr(firstErr, err), failed, g))
 			}
 		}
 		if loc.pack == nil || !isCorrupt(err) {
@@ -335,6 +341,23 @@ func (r *Reader) WarnAgain(lines []string) {
 	for _, l := range lines {
 		r.db.warnAlways(l)
 	}
+}
+
+// withDeath is err, the failure of the first copy of id read, made
+// git's death reading a later copy, death: the lines of each copy read
+// (failed) and death's fatal line.
+func (r *Reader) withDeath(err error, failed []string, death *GitFailure) error {
+	g := gitFailure(err)
+	if g == nil || g == death {
+		return err
+	}
+	var ce *CorruptError
+	errors.As(err, &ce)
+	c := *ce
+	git := *g
+	git.Lines, git.Fatal = failed, death.Fatal
+	c.Git = &git
+	return &c
 }
 
 // withCopies is err, the failure of the first copy of id read, made what

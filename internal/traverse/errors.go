@@ -59,6 +59,9 @@ func (e *GraphDeath) GitDeath() string { return e.Msg }
 type MissingTreeError struct {
 	ID  oid.ID
 	Err error // the read's error (odb.ErrNotFound), or ErrNotTree's
+	// Before are the lines git prints before it dies: a pack it cannot
+	// use that lists the tree, tried twice (odb.LookupLines).
+	Before []string
 }
 
 func (e *MissingTreeError) Error() string { return fmt.Sprintf("reading tree %s: %v", e.ID, e.Err) }
@@ -68,10 +71,18 @@ func (e *MissingTreeError) Unwrap() error { return e.Err }
 // GitDeath is git's message for it, without "fatal: ".
 func (e *MissingTreeError) GitDeath() string { return "unable to read tree " + e.ID.String() }
 
-// treeReadError is the error of a failed read of the tree id.
+// GitBefore are the lines git prints before its death.
+func (e *MissingTreeError) GitBefore() []string { return e.Before }
+
+// treeReadError is the error of a failed read of the tree id: missing,
+// or listed only by a pack git cannot use (whose line git prints for
+// each try, then dies as of a missing tree).
 func treeReadError(id oid.ID, err error) error {
 	if errors.Is(err, odb.ErrNotFound) {
 		return &MissingTreeError{ID: id, Err: err}
+	}
+	if lines := odb.LookupLines(err, 1); lines != nil {
+		return &MissingTreeError{ID: id, Err: err, Before: lines}
 	}
 	return fmt.Errorf("reading tree %s: %w", id, err)
 }

@@ -7,7 +7,9 @@ Builds small repositories in WORKDIR (default /tmp/damagefuzz): "loose"
 (loose objects, a merge, dates going back and forth), "packed" (one pack
 and a commit-graph with changed-path filters), "loose256" and "packed256"
 (the same two with SHA-256 object names), "loosegraph" (loose
-objects and a commit-graph), "twopacks" (two packs) and "signed" (commits
+objects and a commit-graph), "twopacks" (two packs), "dupes" and
+"dupes-older" (packed's pack and a second holding the last eight
+commits' objects again, dated after or before it) and "signed" (commits
 as long as signed ones, one pack, no commit-graph). Each case copies
 one of them, damages one file under .git (a byte flipped, bytes zeroed
 or inserted, or the file cut), runs six blames with git and with
@@ -94,6 +96,7 @@ def setup():
         git(packed, "commit-graph", "write", "--reachable", "--changed-paths")
         git(packed, "prune")
     if os.path.isdir(os.path.join(work, "signed")):
+        setup_dupes()
         return
     base = build_loose("loose")
     packed = os.path.join(work, "packed")
@@ -119,6 +122,25 @@ def setup():
         commit_version(sg, i, f"c{i}\n\n" + "".join(hashlib.sha1(f"{i} {k}".encode()).hexdigest() + "\n" for k in range(30)))
     git(sg, "repack", "-adq")
     git(sg, "prune")
+    setup_dupes()
+
+
+def setup_dupes():
+    """dupes and dupes-older: packed's pack and a second one holding the
+    objects of the last eight commits again, dated a second after it or
+    before it (git reads the pack that found the last object first and
+    another copy where one fails)."""
+    for name, second in (("dupes", 1577836801), ("dupes-older", 1577836799)):
+        d = os.path.join(work, name)
+        if os.path.isdir(d):
+            continue
+        shutil.copytree(os.path.join(work, "packed"), d, symlinks=True)
+        first = [f for f in os.listdir(os.path.join(d, ".git/objects/pack")) if f.endswith(".pack")]
+        objs = git(d, "rev-list", "--objects", "HEAD~8..HEAD").stdout
+        name2 = git(d, "pack-objects", "-q", ".git/objects/pack/pack", input=objs).stdout.decode().strip()
+        for f in first:
+            os.utime(os.path.join(d, ".git/objects/pack", f), (1577836800, 1577836800))
+        os.utime(os.path.join(d, ".git/objects/pack", f"pack-{name2}.pack"), (second, second))
 
 
 os.makedirs(work, exist_ok=True)
