@@ -38,6 +38,25 @@ for which in big small both; do
 		else touch -d @1577836800 $d/$big; touch -d @1577836801 $d/$small; fi
 	done
 done
+# u1, u2: the whole history's pack cut short (git cannot open it: "does
+# not match index"), tried before the other or after it.
+for newer in big small; do
+	n=$((n+1)); d=c$n; cp -r r $d
+	p=$d/$big; chmod u+w $p; size=$(wc -c <$p); head -c $((size-7)) $p >$p.cut && mv $p.cut $p
+	if [ $newer = big ]; then touch -d @1577836801 $d/$big; touch -d @1577836800 $d/$small
+	else touch -d @1577836800 $d/$big; touch -d @1577836801 $d/$small; fi
+done
+# The final f's offset in the whole history's index past its pack's end,
+# that pack tried first: git dies reading it, not reading the other copy.
+n=$((n+1)); d=c$n; cp -r r $d
+idx=$d/${big%.pack}.idx; chmod u+w $idx
+id=$(git -C r rev-parse HEAD:f)
+count=$(cd r && git show-index <${big%.pack}.idx | wc -l)
+pos=$(cd r && git show-index <${big%.pack}.idx | awk '{print $2}' | sort | grep -n "^$id$" | cut -d: -f1)
+hashlen=$(( ${#id} / 2 ))
+at=$(( 8 + 1024 + count*hashlen + count*4 + (pos-1)*4 ))
+printf '\000\377\000\000' | dd of=$idx bs=1 seek=$at conv=notrunc 2>/dev/null
+touch -d @1577836801 $d/$big; touch -d @1577836800 $d/$small
 `
 
 // TestDamagedCopiesMatchGit blames through an object two packs hold, one
@@ -47,13 +66,17 @@ done
 // object", then read_object) and makes the delta on it, and where every
 // copy fails dies naming the first bad pack in its scan order. Before,
 // goblame printed nothing for a copy it read around, and died where git
-// read a delta's base from another pack.
+// read a delta's base from another pack. c7 and c8: a pack git cannot
+// open, whose line git prints at each lookup that passes it before the
+// other pack finds the object, and whose trees no other pack holds
+// ("unable to read tree"); c9: an offset past the pack's end, where
+// git dies rather than read the other copy.
 func TestDamagedCopiesMatchGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-copies", format, damageCopiesScript)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		compareEachCopy(t, root, "c%d", 6, format, [][]string{
+		compareEachCopy(t, root, "c%d", 9, format, [][]string{
 			{"-p", "HEAD", "--", "f"}, {"HEAD~3", "--", "f"}, {"--incremental", "f"}, {"-M", "HEAD~2", "--", "f"}, {"-s", "f"},
 		})
 	}

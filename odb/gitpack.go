@@ -347,7 +347,7 @@ func (db *DB) packedTypeAsGit(p *pack, off uint64, id oid.ID, err error) (object
 		fatal = db.packedCorrupt(p, id)
 	}
 	c := *ce
-	c.Git, c.ID = &GitFailure{InfoLines: lines, Lines: lines, Fatal: fatal, InfoFatal: die, Packed: true}, id
+	c.Git, c.ID = &GitFailure{InfoLines: lines, Lines: lines, Fatal: fatal, InfoFatal: die, Packed: true, Died: die != ""}, id
 	return 0, 0, &c
 }
 

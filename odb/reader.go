@@ -507,6 +507,10 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 				return typ, size, nil
 			}
 		}
+		if g := gitFailure(err); g != nil && g.Died {
+			// git dies there: no other copy is read
+			return 0, 0, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
+		}
 		if loc.pack == nil || !isCorrupt(err) {
 			return 0, 0, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
 		}
