@@ -1,6 +1,7 @@
 package blame
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -54,6 +55,19 @@ func (r *Repository) UniqueAbbrevLen(id oid.ID, minLen int) int {
 		m.mu.Unlock()
 	}
 	return db.UniqueAbbrevLenFrom(shortest, minLen)
+}
+
+// AbbrevLines are the lines git prints where it computes the shortest
+// unique abbreviation of a commit (find_unique_abbrev), which opens every
+// pack's index: one for each index it cannot use (a damaged repository;
+// none in a sound one), and with first, where it also counts the objects
+// for the automatic length, each of them once more before.
+func (r *Repository) AbbrevLines(first bool) []string {
+	lines := r.repo.Objects.UnusableIndexLines()
+	if first && len(lines) > 0 {
+		return append(slices.Clone(lines), lines...)
+	}
+	return lines
 }
 
 // SaveCache writes what the cache has learned and not yet written: the

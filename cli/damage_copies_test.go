@@ -57,6 +57,17 @@ hashlen=$(( ${#id} / 2 ))
 at=$(( 8 + 1024 + count*hashlen + count*4 + (pos-1)*4 ))
 printf '\000\377\000\000' | dd of=$idx bs=1 seek=$at conv=notrunc 2>/dev/null
 touch -d @1577836801 $d/$big; touch -d @1577836800 $d/$small
+# The blob's own index made non-monotonic (a fan-out entry zeroed),
+# tried after the other pack and before it: git prints its line where a
+# lookup tries it, and for each entry where it computes the automatic
+# abbreviation (find_unique_abbrev opens every pack's index).
+for newer in big small; do
+	n=$((n+1)); d=c$n; cp -r r $d
+	idx=$d/${small%.pack}.idx; chmod u+w $idx
+	printf '\000\000\000\000' | dd of=$idx bs=1 seek=$((8 + 4*254)) conv=notrunc 2>/dev/null
+	if [ $newer = big ]; then touch -d @1577836801 $d/$big; touch -d @1577836800 $d/$small
+	else touch -d @1577836800 $d/$big; touch -d @1577836801 $d/$small; fi
+done
 `
 
 // TestDamagedCopiesMatchGit blames through an object two packs hold, one
@@ -70,13 +81,15 @@ touch -d @1577836801 $d/$big; touch -d @1577836800 $d/$small
 // open, whose line git prints at each lookup that passes it before the
 // other pack finds the object, and whose trees no other pack holds
 // ("unable to read tree"); c9: an offset past the pack's end, where
-// git dies rather than read the other copy.
+// git dies rather than read the other copy; c10, c11: an index git
+// cannot use, whose line git prints where it computes each entry's
+// abbreviation too.
 func TestDamagedCopiesMatchGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-copies", format, damageCopiesScript)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		compareEachCopy(t, root, "c%d", 9, format, [][]string{
+		compareEachCopy(t, root, "c%d", 11, format, [][]string{
 			{"-p", "HEAD", "--", "f"}, {"HEAD~3", "--", "f"}, {"--incremental", "f"}, {"-M", "HEAD~2", "--", "f"}, {"-s", "f"},
 		})
 	}

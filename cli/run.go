@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -561,6 +562,11 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 		Now:             b.dateNow,
 		Local:           b.local,
 		UniqueAbbrevLen: b.lib.UniqueAbbrevLen,
+		OnFindAbbrev: func(first bool) {
+			for _, l := range b.lib.AbbrevLines(first) {
+				io.WriteString(b.stderr, l+"\n")
+			}
+		},
 	}
 	if !a.ColorLines && !a.ColorByAge {
 		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge

@@ -39,6 +39,9 @@ func (p *printer) align() (alignment, error) {
 	for i := range p.res.Entries {
 		e := &p.res.Entries[i]
 		if compute {
+			if p.opts.OnFindAbbrev != nil {
+				p.opts.OnFindAbbrev(i == 0)
+			}
 			// git asks find_unique_abbrev for every entry; the answer for
 			// a commit is max(len, its unique length), so one question
 			// per commit is enough.

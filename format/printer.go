@@ -40,6 +40,10 @@ type Options struct {
 	Now             time.Time
 	Local           *time.Location
 	UniqueAbbrevLen func(id oid.ID, minLen int) int // odb's find_unique_abbrev
+	// OnFindAbbrev, when set, runs where git's find_alignment asks
+	// find_unique_abbrev for an entry's commit (the automatic width):
+	// once per entry, first the first time.
+	OnFindAbbrev func(first bool)
 }
 
 const colorReset = "\x1b[m"

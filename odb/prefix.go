@@ -300,6 +300,22 @@ func (db *DB) ApproximateObjectCount() int64 {
 	return n
 }
 
+// UnusableIndexLines are the lines git prints for the pack indexes it
+// cannot use (check_packed_git_idx) where it opens every pack's index,
+// in its order: once for each pack whose index fails, where git counts
+// objects for the automatic abbreviation length and each time it looks
+// for the shortest unique abbreviation of an object.
+func (db *DB) UnusableIndexLines() []string {
+	var lines []string
+	for _, p := range db.state.Load().packs {
+		var le *LookupError
+		if _, err := p.index(); errors.As(err, &le) {
+			lines = append(lines, le.Line)
+		}
+	}
+	return lines
+}
+
 // UniqueAbbrevLen returns the length of the shortest hex abbreviation of id
 // that is at least minLen long and names no other object, computed as git
 // 2.39.5's find_unique_abbrev_r: minLen < 0 starts from the length implied
