@@ -9,7 +9,8 @@ and a commit-graph with changed-path filters), "loose256" and "packed256"
 (the same two with SHA-256 object names), "loosegraph" (loose
 objects and a commit-graph), "twopacks" (two packs), "dupes" and
 "dupes-older" (packed's pack and a second holding the last eight
-commits' objects again, dated after or before it) and "signed" (commits
+commits' objects again, dated after or before it), "alternates" (an
+alternate object directory's pack and one of its own) and "signed" (commits
 as long as signed ones, one pack, no commit-graph). Each case copies
 one of them, damages one file under .git (a byte flipped, bytes zeroed
 or inserted, or the file cut), runs six blames with git and with
@@ -97,6 +98,7 @@ def setup():
         git(packed, "prune")
     if os.path.isdir(os.path.join(work, "signed")):
         setup_dupes()
+        setup_alternates()
         return
     base = build_loose("loose")
     packed = os.path.join(work, "packed")
@@ -123,6 +125,25 @@ def setup():
     git(sg, "repack", "-adq")
     git(sg, "prune")
     setup_dupes()
+    setup_alternates()
+
+
+def setup_alternates():
+    """alternates: the loose history with the objects of its first
+    sixteen commits in a pack of an alternate object directory inside
+    .git (.git/alt, named by a relative path), the rest in a pack of its
+    own (repack -l)."""
+    d = os.path.join(work, "alternates")
+    if os.path.isdir(d):
+        return
+    shutil.copytree(os.path.join(work, "loose"), d, symlinks=True)
+    os.makedirs(os.path.join(d, ".git/alt/pack"))
+    objs = git(d, "rev-list", "--objects", "HEAD~10").stdout
+    git(d, "pack-objects", "-q", ".git/alt/pack/pack", input=objs)
+    with open(os.path.join(d, ".git/objects/info/alternates"), "w") as f:
+        f.write("../alt\n")
+    git(d, "repack", "-adlq")
+    git(d, "prune-packed")
 
 
 def setup_dupes():
