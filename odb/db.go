@@ -190,11 +190,12 @@ type packSet struct {
 	// multi-pack-index that is a directory it maps (every object read
 	// fails with it).
 	unmappable error
-	// recent is the pack of packs that found the last object looked
-	// up there, tried first (git keeps its packs in most-recently-used
+	// recent is the one of packs that found the last object looked up
+	// there, tried first (git keeps its packs in most-recently-used
 	// order, packed_git_mru, from the order above at each scan): in a
 	// repository of many packs, a walk finds most of its objects in the
-	// pack of the one before.
+	// pack of the one before, and where two packs hold an object, git
+	// reads the copy in the pack it used last.
 	recent atomic.Pointer[pack]
 }
 
