@@ -69,6 +69,12 @@ pos=$(( ($(row HEAD~1) - cdat) / (hashlen + 16) ))
 copy generation && put generation/$graph $((gda2 + 4 * pos)) 200 000 000 001
 pos=$(( ($(row HEAD) - cdat) / (hashlen + 16) ))
 copy generation-head && put generation-head/$graph $((gda2 + 4 * pos)) 200 000 000 001
+# HEAD~2's name in the OID lookup chunk zeroed in its first three bytes:
+# git takes the name from there for HEAD~3's parent and parses it from
+# that row, not from a lookup of the name (which finds no row).
+oidl=$(chunk r/$graph OIDL)
+pos=$(( ($(row HEAD~2) - cdat) / (hashlen + 16) ))
+copy oid-name && put oid-name/$graph $((oidl + hashlen * pos)) 000 000 000 $(printf '%03o' $(od -An -tu1 -j $((oidl + hashlen * pos + 3)) -N1 r/$graph))
 copy missing-commit && id=$(git -C r rev-parse HEAD~2) && rm -f missing-commit/.git/objects/${id%${id#??}}/${id#??}
 bidx=$(chunk r/$graph BIDX)
 n=$(( ($(chunk r/$graph BDAT) - bidx) / 4 ))
@@ -86,13 +92,15 @@ copy bloom-overrun && put bloom-overrun/$graph $((bidx + 4 * (n - 1))) $(printf 
 // limiting walk far below its boundary, a "~N" or "^@" resolved, but
 // not a commit git reads from its object (an end of a range, a commit
 // named through a tag, the working tree's parent). A root tree the
-// repository does not have is git's "unable to read tree X".
+// repository does not have is git's "unable to read tree X". A commit
+// whose name in the lookup chunk is damaged is parsed from the row it
+// came from as a parent, under the damaged name (oid-name).
 func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "generation-head", "missing-commit", "bloom-overrun"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "generation-head", "missing-commit", "bloom-overrun", "oid-name"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},
@@ -117,6 +125,14 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 					// passes blame from, whose blob goblame has from
 					// the commit's child: git dies of the missing tree
 					// where goblame does not read it.
+					continue
+				}
+				if dir == "oid-name" && slices.Equal(a, []string{"HEAD~9...HEAD~2", "--", "f"}) {
+					// git takes the damaged name for the final commit
+					// of the symmetric range and finds no path in its
+					// tree ("no such path f in HEAD~2"); goblame reads
+					// the final commit's object, which no object is
+					// ("Non commit HEAD~2?"). Not modelled.
 					continue
 				}
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, a...)

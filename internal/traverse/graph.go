@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/goblame/goblame/oid"
@@ -73,6 +74,27 @@ type Graph struct {
 	// (GDA2); otherwise generations are topological levels, as git's
 	// validate_mixed_generation_chain decides.
 	genData bool
+
+	// parentPos holds the row each commit Parents named as a parent came
+	// from, which git keeps with the commit (insert_parent_or_die sets
+	// its graph_pos) and parses it from, not from a lookup of its name:
+	// a damaged name table can give a row a name that finds no row, or
+	// another. Parents, Time and Info take a commit's row from here
+	// first (rowAsGit).
+	posMu     sync.Mutex
+	parentPos map[oid.ID]uint32
+}
+
+// rowAsGit is the row git parses the commit id from: the one it came
+// from as a parent (parentPos), else the one its name finds.
+func (g *Graph) rowAsGit(id oid.ID) (uint32, bool) {
+	g.posMu.Lock()
+	pos, ok := g.parentPos[id]
+	g.posMu.Unlock()
+	if ok {
+		return pos, true
+	}
+	return g.Position(id)
 }
 
 // graphLayer is one commit-graph file.
@@ -345,7 +367,7 @@ func (g *Graph) tree(pos uint32) (oid.ID, bool) {
 // false when the graph does not hold it), or the error reading its row
 // gives (a *GraphDeath where git dies of it).
 func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
-	pos, ok := g.Position(id)
+	pos, ok := g.rowAsGit(id)
 	if !ok {
 		return nil, false, nil
 	}
@@ -360,6 +382,16 @@ func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
 		}
 		parents = append(parents, pid)
 	}
+	g.posMu.Lock()
+	if g.parentPos == nil {
+		g.parentPos = map[oid.ID]uint32{}
+	}
+	for i, p := range e.parents {
+		if _, seen := g.parentPos[parents[i]]; !seen {
+			g.parentPos[parents[i]] = p
+		}
+	}
+	g.posMu.Unlock()
 	return parents, true, nil
 }
 
@@ -367,7 +399,7 @@ func (g *Graph) Parents(id oid.ID) (parents []oid.ID, found bool, err error) {
 // false when the graph does not hold it), with git's death reading the
 // row's generation (see checkGeneration).
 func (g *Graph) Time(id oid.ID) (time uint64, found bool, err error) {
-	pos, ok := g.Position(id)
+	pos, ok := g.rowAsGit(id)
 	if !ok {
 		return 0, false, nil
 	}
@@ -378,7 +410,7 @@ func (g *Graph) Time(id oid.ID) (time uint64, found bool, err error) {
 // parsed from its object, where the graph holds it (a *GraphDeath), or
 // nil.
 func (g *Graph) Info(id oid.ID) error {
-	pos, ok := g.Position(id)
+	pos, ok := g.rowAsGit(id)
 	if !ok {
 		return nil
 	}
