@@ -226,6 +226,8 @@ type run struct {
 	walked bool
 	// damageReported counts the object database's warnings reported.
 	damageReported int
+	// graphReported: the commit-graph's warnings are out (graphWarnings).
+	graphReported bool
 	// commandEnvOnce makes commandEnvValue, the environment of the
 	// programs the blame runs (commandEnv).
 	commandEnvOnce  sync.Once
@@ -277,9 +279,26 @@ func (b *run) readParents(inWorkTree bool) (map[oid.ID][]oid.ID, []string, error
 // where git prints it (before a later argument's death).
 func (b *run) commandParents() repo.CommandParents {
 	return repo.CommandParents{
-		Read:  func() (map[oid.ID][]oid.ID, []string, error) { return b.readParents(false) },
-		Print: b.warn,
+		Read:          func() (map[oid.ID][]oid.ID, []string, error) { return b.readParents(false) },
+		Print:         b.warn,
+		GraphWarnings: b.graphWarnings,
 	}
+}
+
+// graphWarnings are the lines git prints opening the commit-graph it
+// would use, the first time the blame asks (where git first loads it:
+// its first commit parsed, in the revisions' resolution or at the walk's
+// start), and none after.
+func (b *run) graphWarnings() []string {
+	if b.graphReported {
+		return nil
+	}
+	b.graphReported = true
+	if !b.r.graphEnabled() {
+		return nil
+	}
+	_, warnings, _ := b.r.commitGraph()
+	return warnings
 }
 
 // commandDir is where git runs the blame's programs: its directory after
@@ -963,8 +982,11 @@ func (b *run) history() (_ *blamecore.History, rewritten bool, _ error) {
 		var warnings []string
 		var err error
 		g, warnings, err = b.r.commitGraph()
-		for _, w := range warnings {
-			b.warn(w)
+		if !b.graphReported {
+			b.graphReported = true
+			for _, w := range warnings {
+				b.warn(w)
+			}
 		}
 		if err != nil {
 			return nil, false, err

@@ -192,11 +192,7 @@ func (r *Repository) inCommitGraph(id oid.ID) bool {
 // options: none with replace refs, grafts or a shallow boundary, or
 // core.commitGraph off.
 func (r *Repository) gitGraph() *traverse.Graph {
-	settings, err := r.readSettings()
-	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
-		return nil
-	}
-	if parents, _, err := r.repo.EffectiveParents(); err != nil || len(parents) > 0 {
+	if !r.graphEnabled() {
 		return nil
 	}
 	g, _, err := r.commitGraph()
@@ -204,6 +200,17 @@ func (r *Repository) gitGraph() *traverse.Graph {
 		return nil
 	}
 	return g
+}
+
+// graphEnabled reports whether git would read a commit-graph here (see
+// gitGraph).
+func (r *Repository) graphEnabled() bool {
+	settings, err := r.readSettings()
+	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
+		return false
+	}
+	parents, _, err := r.repo.EffectiveParents()
+	return err == nil && len(parents) == 0
 }
 
 // Repo returns the underlying repository (its paths, config, refs).

@@ -75,6 +75,11 @@ copy generation-head && put generation-head/$graph $((gda2 + 4 * pos)) 200 000 0
 oidl=$(chunk r/$graph OIDL)
 pos=$(( ($(row HEAD~2) - cdat) / (hashlen + 16) ))
 copy oid-name && put oid-name/$graph $((oidl + hashlen * pos)) 000 000 000 $(printf '%03o' $(od -An -tu1 -j $((oidl + hashlen * pos + 3)) -N1 r/$graph))
+# Cut short (git: "commit-graph file is too small", printed where it
+# first loads the graph: its first commit parsed, before a death of the
+# revisions' resolution), and with a chunk offset past the file.
+copy truncated && head -c 20 r/$graph >truncated/$graph
+copy chunk-offset && put chunk-offset/$graph 24 000 000 377 377
 copy missing-commit && id=$(git -C r rev-parse HEAD~2) && rm -f missing-commit/.git/objects/${id%${id#??}}/${id#??}
 bidx=$(chunk r/$graph BIDX)
 n=$(( ($(chunk r/$graph BDAT) - bidx) / 4 ))
@@ -94,13 +99,16 @@ copy bloom-overrun && put bloom-overrun/$graph $((bidx + 4 * (n - 1))) $(printf 
 // named through a tag, the working tree's parent). A root tree the
 // repository does not have is git's "unable to read tree X". A commit
 // whose name in the lookup chunk is damaged is parsed from the row it
-// came from as a parent, under the damaged name (oid-name).
+// came from as a parent, under the damaged name (oid-name). A graph
+// git cannot open prints its error where git first loads it, its first
+// commit parsed, before a death in the revisions' resolution
+// (truncated, chunk-offset).
 func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
 		root := testgit.Fixture(t, "cli-damage-graph", format, damageGraphScript)
 		goldens.RequireFiles(root, "r/.git/objects/info/commit-graph")
-		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "generation-head", "missing-commit", "bloom-overrun", "oid-name"}
+		dirs := []string{"fanout-order", "fanout-end", "parent-1", "parent-2", "parent-3", "parent-4", "parent-5", "second-parent", "tree", "generation", "generation-head", "missing-commit", "bloom-overrun", "oid-name", "truncated", "chunk-offset"}
 		args := [][]string{
 			{"f"},
 			{"HEAD", "--", "g1"},
@@ -117,6 +125,9 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 			// the walk reads it from its object.
 			{"HEAD~2^{commit}", "--", "f"},
 			{"HEAD~2^0", "--", "f"},
+			// A death in the revisions' resolution, after git loaded
+			// the graph.
+			{"HEAD", "^HEAD~3^!", "--", "f"},
 		}
 		for _, dir := range dirs {
 			for _, a := range args {

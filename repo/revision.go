@@ -159,6 +159,11 @@ type CommandParents struct {
 	// hint of a read it made first); a failed resolution puts its lines
 	// among its error's Before lines, in the order git printed them.
 	Print func(line string)
+	// GraphWarnings, when set, gives the lines git prints loading the
+	// commit-graph, the first time the command asks (none after): the
+	// resolution asks where git first loads it, at its first commit
+	// parsed or taken from the graph.
+	GraphWarnings func() []string
 }
 
 // ResolveRevisionWith is ResolveRevision with the grafts and shallow
@@ -369,7 +374,19 @@ func (res *resolver) namedParents(id oid.ID) ([]oid.ID, bool, error) {
 // inGraph reports whether get_reference takes the commit id from the
 // commit-graph, without reading its object (lookup_commit_in_graph: a
 // commit the graph holds and the repository has).
+// loadGraph is where git first loads the commit-graph (a commit parsed
+// or looked up there): its warnings, the first time the command does.
+func (res *resolver) loadGraph() {
+	if res.src.GraphWarnings == nil {
+		return
+	}
+	for _, l := range res.src.GraphWarnings() {
+		res.note(l)
+	}
+}
+
 func (res *resolver) inGraph(id oid.ID) bool {
+	res.loadGraph()
 	return res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id)
 }
 
@@ -493,6 +510,7 @@ func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
 	if err := object.ParseCommit(res.r.Format, data, &c); err != nil {
 		return nil, false, nil
 	}
+	res.loadGraph() // (parse_commit_buffer's load_commit_graph_info)
 	res.markParsed(id)
 	if g, ok := res.parents[id]; ok {
 		res.markCommits(g)
@@ -528,6 +546,7 @@ func (res *resolver) reportUnread(id oid.ID, line string) {
 // (Repository.CommitGraphParents; its error is git's death there), else
 // from the object (commitParents).
 func (res *resolver) graphParents(id oid.ID) ([]oid.ID, bool, error) {
+	res.loadGraph()
 	if res.r.CommitGraphParents != nil {
 		parents, ok, err := res.r.CommitGraphParents(id)
 		if err != nil {
