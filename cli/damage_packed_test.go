@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -57,5 +58,44 @@ func TestDamagedPackEntriesMatchGit(t *testing.T) {
 		// unpack_entry's lines, not parse_object's type read's.
 		compareEachCopy(t, root, "g%d", 5, format, [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"f"}})
 		compareEachCopy(t, root, "p%02d", 25, format, [][]string{{"-p", "HEAD", "--", "f"}, {"HEAD~1", "--", "d/g"}, {"-M", "HEAD~2", "--", "f"}, {"HEAD~3", "--", "f"}})
+	}
+}
+
+// damageSizeScript makes copies of a packed repository whose largest
+// blob's entry claims more bytes than its stream could ever inflate to
+// (its four-byte size raised to 2^25-1), with its deflate data intact
+// (size) and damaged (size-data): git allocates what the header says
+// and inflates into it, printing zlib's message where the data fails.
+const damageSizeScript = `git init -q r && cd r
+yes "line of a large file that deflates well" | head -c 300000 >big; commit_all c1
+echo x >>big; commit_all c2
+git repack -adq
+cd ..
+id=$(git -C r rev-parse HEAD:big)
+off=$(cd r && git show-index <$(ls .git/objects/pack/*.idx) | awk -v id=$id '$2 == id {print $1}')
+for d in size size-data; do
+	cp -r r $d; p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
+	t=$(( $(od -An -tu1 -j $off -N1 $p) & 112 ))
+	printf "\\$(printf %o $((128 | t | 15)))\\377\\377\\177" | dd of=$p bs=1 seek=$off conv=notrunc 2>/dev/null
+done
+p=$(ls size-data/.git/objects/pack/*.pack)
+b=$(( ($(od -An -tu1 -j $((off+12)) -N1 $p) + 85) & 255 ))
+printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+12)) conv=notrunc 2>/dev/null
+`
+
+// TestDamagedPackSizeMatchesGit: an entry whose header claims more than
+// its stream could hold is inflated as git inflates it (git allocates
+// the claimed size first), so that zlib's message for damaged data is
+// printed as git prints it; before, goblame skipped the inflation.
+func TestDamagedPackSizeMatchesGit(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		root := testgit.Fixture(t, "cli-damage-size", format, damageSizeScript)
+		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
+		for _, dir := range []string{"size", "size-data"} {
+			for _, args := range [][]string{{"HEAD", "--", "big"}, {"-p", "HEAD~1", "--", "big"}, {"--incremental", "big"}} {
+				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
+			}
+		}
 	}
 }

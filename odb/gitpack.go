@@ -3,7 +3,12 @@ package odb
 import (
 	"errors"
 	"fmt"
+	"math"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/oid"
@@ -43,11 +48,21 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64, elsewhere func(id oid.ID) (obj
 		if !ok {
 			return nil, false
 		}
-		if n > maxInflatedFrom(len(win)) || n > db.maxObject {
-			return nil, false // git would allocate it; the stream cannot fill it
+		room := n + 1
+		if n > maxInflatedFrom(len(win)) {
+			// git allocates n+1 bytes first (xmallocz_gently): where
+			// malloc refuses them it says so, else it inflates into
+			// them, and the stream ends or fails before filling them.
+			if line := gitMallocRefusal(n); line != "" {
+				lines = append(lines, line)
+				return nil, false
+			}
+			room = maxInflatedFrom(len(win)) + 1
+		} else if n > db.maxObject {
+			return nil, false // beyond what odb reads (Options.MaxObjectBytes)
 		}
 		z := newZlibReplay(win)
-		st := z.call(int(n)+1, true)
+		st := z.call(int(room), true)
 		if l := z.zlibErrorLine(st); l != "" {
 			lines = append(lines, l)
 		}
@@ -486,4 +501,64 @@ func ofsLength(b []byte) int {
 		dist = dist<<7 + uint64(c&127)
 	}
 	return i
+}
+
+// gitMallocRefusal is the line git prints where its xmallocz_gently of
+// n bytes (n+1 allocated) fails, or "" where malloc gives them: Linux
+// refuses an allocation larger than the memory and swap together under
+// its default overcommit heuristic (vm.overcommit_memory 0), one past
+// CommitLimit under 2, none under 1.
+func gitMallocRefusal(n uint64) string {
+	if n == math.MaxUint64 {
+		return "error: Data too large to fit into virtual memory space."
+	}
+	if n+1 > mallocLimit() {
+		return fmt.Sprintf("error: Out of memory, malloc failed (tried to allocate %d bytes)", n+1)
+	}
+	return ""
+}
+
+var (
+	mallocLimitOnce sync.Once
+	mallocLimitV    uint64
+)
+
+// mallocLimit is the largest allocation malloc gives here (see
+// gitMallocRefusal); math.MaxUint64 where it cannot be told.
+func mallocLimit() uint64 {
+	mallocLimitOnce.Do(func() {
+		mallocLimitV = math.MaxUint64
+		mode, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+		if err != nil {
+			return
+		}
+		info, err := os.ReadFile("/proc/meminfo")
+		if err != nil {
+			return
+		}
+		field := func(name string) uint64 {
+			for _, l := range strings.Split(string(info), "\n") {
+				if rest, ok := strings.CutPrefix(l, name+":"); ok {
+					f := strings.Fields(rest)
+					if len(f) > 0 {
+						if v, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+							return v << 10 // kB
+						}
+					}
+				}
+			}
+			return 0
+		}
+		switch strings.TrimSpace(string(mode)) {
+		case "0":
+			if total := field("MemTotal") + field("SwapTotal"); total > 0 {
+				mallocLimitV = total
+			}
+		case "2":
+			if limit := field("CommitLimit"); limit > 0 {
+				mallocLimitV = limit
+			}
+		}
+	})
+	return mallocLimitV
 }

@@ -469,6 +469,7 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 	raw := id.Raw()
 	r.bad = r.bad[:0]
 	var firstErr error
+	var failed []string // git's lines for the copies that failed
 	rescanned, fetched := false, false
 	for {
 		loc, err := r.db.locate(raw, r.skipBad, &r.stats.IndexSearches)
@@ -500,14 +501,24 @@ func (r *Reader) ReadHeader(id oid.ID) (object.Type, int64, error) {
 			typ, size, err = r.looseInfo(loc.looseDir, raw)
 		}
 		if err == nil {
+			r.warnCopies(failed)
 			return typ, size, nil
 		}
-		if loc.pack != nil && firstErr == nil {
-			if typ, size, err = r.db.packedTypeAsGit(loc.pack, loc.offset, id, err); err == nil {
-				return typ, size, nil
+		var g *GitFailure
+		if loc.pack != nil {
+			gtyp, gsize, gerr := r.db.packedTypeAsGit(loc.pack, loc.offset, id, err)
+			if gerr == nil {
+				r.warnCopies(failed)
+				return gtyp, gsize, nil
+			}
+			if g = gitFailure(gerr); g != nil {
+				failed = append(failed, g.InfoLines...)
+			}
+			if firstErr == nil {
+				err = gerr
 			}
 		}
-		if g := gitFailure(err); g != nil && g.Died {
+		if g != nil && g.Died {
 			// git dies there: no other copy is read
 			return 0, 0, fmt.Errorf("odb: reading %s: %w", id, cmpOr(firstErr, err))
 		}
