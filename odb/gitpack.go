@@ -57,7 +57,7 @@ func (db *DB) gitUnpackEntry(p *pack, off uint64, elsewhere func(id oid.ID) (obj
 				lines = append(lines, line)
 				return nil, false
 			}
-			room = maxInflatedFrom(len(win)) + 1
+			room = min(maxInflatedFrom(len(win)), db.maxObject) + 1
 		} else if n > db.maxObject {
 			return nil, false // beyond what odb reads (Options.MaxObjectBytes)
 		}
