@@ -298,13 +298,16 @@ func (p *pack) idAtOffset(off uint64) (string, bool) {
 // reads from another copy, it returns that object (made, of type typ)
 // and the lines git printed on the way instead. Other errors keep err as
 // it is.
-func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) (typ object.Type, made []byte, lines []string, _ error) {
+func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error, depth int) (typ object.Type, made []byte, lines []string, _ error) {
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Git != nil || errors.Is(err, ErrDeltaCycle) || errors.Is(err, ErrDeltaTooDeep) {
 		return 0, nil, nil, err
 	}
 	lines, obj, typ, ok, die := db.gitUnpackEntry(p, off, func(base oid.ID) (object.Type, []byte, []string, bool) {
-		return db.readElsewhere(base, p)
+		if depth >= maxElsewhereDepth {
+			return 0, nil, nil, false
+		}
+		return db.readElsewhere(base, p, depth+1)
 	})
 	if ok {
 		if obj != nil {
@@ -322,13 +325,19 @@ func (db *DB) packedAsGit(p *pack, off uint64, id oid.ID, err error) (typ object
 	return 0, nil, nil, &c
 }
 
+// maxElsewhereDepth bounds the reads of delta bases from other copies
+// within one another (readElsewhere): two packs whose damaged bases are
+// each other's objects send git from one to the other until its stack
+// overflows; goblame takes the base for missing there.
+const maxElsewhereDepth = 16
+
 // readElsewhere is git's read_object of a delta base that failed to
 // unpack from pack p (which git marks bad for it): the object from
 // another pack or a loose file, read by a reader of its own, and the
 // lines git prints for the copies that fail on the way.
-func (db *DB) readElsewhere(id oid.ID, p *pack) (object.Type, []byte, []string, bool) {
+func (db *DB) readElsewhere(id oid.ID, p *pack, depth int) (object.Type, []byte, []string, bool) {
 	r := db.NewReader()
-	r.exclude = p
+	r.exclude, r.depth = p, depth
 	var lines []string
 	r.collect = &lines
 	typ, data, err := r.read(id, nil)

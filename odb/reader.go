@@ -35,6 +35,7 @@ type Reader struct {
 	db      *DB
 	exclude *pack     // a pack whose copies this reader does not read (readElsewhere)
 	collect *[]string // where warnCopies puts its lines instead of the DB's warnings (readElsewhere)
+	depth   int       // readElsewhere's reads this one is made within
 	// recovered: what git printed making the last object read from a
 	// delta base it read from another copy (Recovered)
 	recovered []string
@@ -275,7 +276,7 @@ func (r *Reader) read(id oid.ID, dst []byte) (object.Type, []byte, error) {
 			return 0, nil, err
 		}
 		if loc.pack != nil {
-			t, made, lines, gerr := r.db.packedAsGit(loc.pack, loc.offset, id, err)
+			t, made, lines, gerr := r.db.packedAsGit(loc.pack, loc.offset, id, err, r.depth)
 			if made != nil {
 				// git made it after all, reading a delta base from
 				// another copy

@@ -49,3 +49,40 @@ func TestRecentPackSearchedFirst(t *testing.T) {
 		t.Errorf("%d pack indexes searched for %d objects in %d packs, want %d to %d", got, packs*perPack, packs, packs*perPack, limit)
 	}
 }
+
+// TestCopiesOfEachOthersBasesEnd: two packs, each holding one object as
+// a delta on the other's and that other damaged (its stream not
+// zlib's), send the read of each from one pack's copy to the other's
+// base and back (git recurses until its stack overflows); the read ends
+// with an error, in bounded depth.
+func TestCopiesOfEachOthersBasesEnd(t *testing.T) {
+	objects := emptyObjects(t)
+	x := []byte("object x, the first of two\n")
+	y := []byte("object y, the second of two\n")
+	xID := oid.HashObject(oid.SHA1, "blob", x)
+	yID := oid.HashObject(oid.SHA1, "blob", y)
+	broken := func(id oid.ID, content []byte) testpack.Entry {
+		e := testpack.Full(oid.SHA1, object.Blob, content)
+		e.RawStream = []byte("not a zlib stream at all")
+		return e
+	}
+	// p: x as a delta on y, y damaged; q: y as a delta on x, x damaged.
+	testpack.Write(t, filepath.Join(objects, "pack"), oid.SHA1, "p", []testpack.Entry{
+		broken(yID, y),
+		{Type: testpack.OfsDelta, Body: testpack.Delta(y, x), OfsBase: 0, ID: xID, DeclaredSize: -1},
+	})
+	testpack.Write(t, filepath.Join(objects, "pack"), oid.SHA1, "q", []testpack.Entry{
+		broken(xID, x),
+		{Type: testpack.OfsDelta, Body: testpack.Delta(x, y), OfsBase: 0, ID: yID, DeclaredSize: -1},
+	})
+	db, err := Open(objects, oid.SHA1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, id := range []oid.ID{xID, yID} {
+		if _, data, err := db.NewReader().Read(id, nil); err == nil {
+			t.Errorf("%s read as %q from copies that all fail", id, data)
+		}
+	}
+}
