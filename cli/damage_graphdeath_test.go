@@ -128,6 +128,9 @@ func TestDamagedCommitGraphMatchesGit(t *testing.T) {
 			// A death in the revisions' resolution, after git loaded
 			// the graph.
 			{"HEAD", "^HEAD~3^!", "--", "f"},
+			// A message search's walk: the refs parsed from their
+			// objects take their dates from the graph's rows.
+			{"-s", ":/c2", "--", "f"},
 		}
 		for _, dir := range dirs {
 			for _, a := range args {

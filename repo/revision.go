@@ -1637,7 +1637,21 @@ func (res *resolver) searchMessages(re string, starts ...oid.ID) (oid.ID, bool, 
 		if g, ok := res.parents[id]; ok {
 			parents = g
 		}
-		return &msgCommit{parents: parents, time: info.CommitTime, body: body}, nil
+		t := info.CommitTime
+		if res.r.CommitGraphTime != nil {
+			// parse_commit_buffer's load_commit_graph_info: a commit
+			// the graph holds takes its date from the graph's row
+			// (fill_commit_graph_info), with git's death there.
+			res.loadGraph()
+			gt, ok, err := res.r.CommitGraphTime(id)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				t = gt
+			}
+		}
+		return &msgCommit{parents: parents, time: t, body: body}, nil
 	}
 	// parse is pop_most_recent_commit's parse_commit: what git parsed
 	// stands; else the commit-graph where git reads it there, else the
