@@ -55,8 +55,16 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		// against the name (a damaged pack index can point at another
 		// object) and gives nothing.
 		var mismatch *odb.HashMismatchError
-		if _, _, rerr := b.rd.ReadVerified(head, nil); errors.As(rerr, &mismatch) {
+		var ce *odb.CorruptError
+		_, _, rerr := b.rd.ReadVerified(head, nil)
+		switch {
+		case errors.As(rerr, &mismatch):
 			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: []string{mismatch.GitLine()}}
+		case errors.As(rerr, &ce) && ce.Git != nil:
+			// its type read, but not its content: parse_object dies
+			// reading it (HEAD taken from the commit-graph elsewhere
+			// is not read).
+			return nil, odb.ParseObjectFailure(rerr)
 		}
 	}
 	if err != nil || t != object.Commit {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
@@ -76,5 +77,32 @@ func TestDamagedLooseObjectsMatchGit(t *testing.T) {
 			{"HEAD~1^!", "--", "f"},
 			// --reverse ONE: ONE..HEAD, ONE read first.
 			{"--reverse", "HEAD~2", "--", "f"}})
+	}
+}
+
+// damageHeadGraphScript makes a loose repository with a commit-graph
+// whose HEAD commit's file has bytes inserted in its middle: its type
+// still reads, its content does not.
+const damageHeadGraphScript = `git init -q r && cd r
+for i in 1 2 3; do seq 1 $((i*5)) >f; commit_all c$i; done
+git commit-graph write --reachable --changed-paths
+id=$(git rev-parse HEAD)
+p=.git/objects/${id%${id#??}}/${id#??}; chmod u+w $p
+size=$(wc -c <$p); half=$((size / 2))
+{ head -c $half $p; printf 'xyz'; tail -c +$((half + 1)) $p; } >$p.new && mv $p.new $p
+`
+
+// TestDamagedHeadUnderGraphMatchesGit: a working-tree blame parses HEAD
+// from its object (lookup_commit_reference's parse_object) and dies of
+// its damage, where a blame of HEAD named takes it from the commit-graph
+// and never reads it; goblame read only its type, and went on.
+func TestDamagedHeadUnderGraphMatchesGit(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	for _, format := range testgit.Formats {
+		dir := filepath.Join(testgit.Fixture(t, "cli-damage-head-graph", format, damageHeadGraphScript), "r")
+		goldens.RequireFiles(dir, ".git/objects/info/commit-graph")
+		for _, args := range [][]string{{"f"}, {"--incremental", "f"}, {"HEAD", "--", "f"}, {"HEAD~1", "--", "f"}} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
 	}
 }
