@@ -136,7 +136,18 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 		res.markParsedFrom(id, parsedGraph)
 		return append(out, Revision{Name: name, ID: id, Type: object.Commit, Negative: neg}), true, nil
 	}
-	typ, ok := res.objectType(id)
+	var typ object.Type
+	var ok bool
+	if res.commits[id] {
+		// get_reference's parse_object of an object git made a
+		// commit of: no type read first (that is for objects it does
+		// not know, which may be blobs), the object read whole, its
+		// damage git's death there, and not checked against its name
+		// (PARSE_OBJECT_SKIP_HASH_CHECK).
+		typ, _, ok = res.read(id)
+	} else {
+		typ, ok = res.objectType(id)
+	}
 	if !ok {
 		res.lookupID = id
 		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
