@@ -40,6 +40,8 @@ n=0
 for pair in "HEAD~1 HEAD:g" "HEAD HEAD~3" "HEAD^{tree} HEAD:f"; do
 	n=$((n+1)); d=$(printf 'g%02d' $n); cp -r r $d; swap $d $pair
 done
+# m01: HEAD~3's loose file gone (a parent ^@ names).
+cp -r r m01; t=$(git -C r rev-parse HEAD~3); rm -f m01/.git/objects/${t%${t#??}}/${t#??}
 # g04: HEAD's loose file cut short (git takes HEAD from the graph).
 cp -r r g04; t=$(git -C r rev-parse HEAD); p=g04/.git/objects/${t%${t#??}}/${t#??}
 chmod u+w $p && head -c 20 $p >t && mv t $p
@@ -52,7 +54,7 @@ chmod u+w $p && head -c 20 $p >t && mv t $p
 // from, a working-tree blame's parent and the root tree its diff with
 // the index reads (diff_cache's "bad tree object"); get_reference's
 // refusal of a commit's parent that is another type; the walk's parse of
-// the parents ^@ and ^! name; and, with a
+// the parents ^@ and ^! name (one of them missing: m01); and, with a
 // commit-graph, the final version found through the commit's object
 // (get_tree_entry) while the walk takes the commit from the graph.
 func TestSwappedLooseObjectsMatchGit(t *testing.T) {
@@ -67,8 +69,10 @@ func TestSwappedLooseObjectsMatchGit(t *testing.T) {
 			{"--incremental", "HEAD~1", "--", "f"}, {"HEAD~3", "--", "f"}, {"HEAD~2^@", "--", "f"},
 			{"HEAD", "^HEAD~2^!", "--", "f"}, {"--reverse", "HEAD~2^!", "--", "f"},
 			{"-s", ":/c2", "--", "f"}, {"-s", ":/c4", "--", "f"}, {"-s", "HEAD^{/c1}", "--", "f"},
+			{"HEAD", "^HEAD~3^!", "--", "f"}, {"HEAD~2^@", "--", "g"},
 		}
 		compareEachCopy(t, root, "s%02d", 6, format, args)
+		compareEachCopy(t, root, "m%02d", 1, format, args)
 		compareEachCopy(t, root, "g%02d", 4, format, args)
 	}
 }

@@ -136,28 +136,9 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 		res.markParsedFrom(id, parsedGraph)
 		return append(out, Revision{Name: name, ID: id, Type: object.Commit, Negative: neg}), true, nil
 	}
-	var typ object.Type
-	var ok bool
-	if res.commits[id] {
-		// get_reference's parse_object of an object git made a
-		// commit of: no type read first (that is for objects it does
-		// not know, which may be blobs), the object read whole, its
-		// damage git's death there, and not checked against its name
-		// (PARSE_OBJECT_SKIP_HASH_CHECK).
-		typ, _, ok = res.read(id)
-	} else {
-		typ, ok = res.objectType(id)
-	}
-	if !ok {
-		res.lookupID = id
-		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
-	}
-	if typ != object.Commit && res.commits[id] {
-		// get_reference's parse_object of an object git made a commit
-		// of as a parent (a ~ or ^ on the way to it), whose file holds
-		// another type: object_as_type refuses it.
-		res.before = append(res.before, fmt.Sprintf("error: object %s is a commit, not a %s", id, typ))
-		return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", name)}
+	typ, err := res.referenceType(id, name)
+	if err != nil {
+		return nil, false, err
 	}
 	if typ == object.Commit {
 		// get_reference parses it, which reads the grafts (and
@@ -170,6 +151,33 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	// a later parse_object of it takes it as parsed.
 	res.markParsed(id)
 	return append(out, Revision{Name: name, ID: id, Type: typ, Negative: neg, FromObject: fromObject}), true, nil
+}
+
+// referenceType is get_reference's parse_object of id, named name: the
+// object's type, or git's death there ("bad object NAME").
+func (res *resolver) referenceType(id oid.ID, name string) (object.Type, error) {
+	var typ object.Type
+	var ok bool
+	if res.commits[id] {
+		// An object git made a commit of on the way (a ~ or ^'s
+		// parent): no type read first (that is for objects it does
+		// not know, which may be blobs), the object read whole, its
+		// damage git's death there, and not checked against its name
+		// (PARSE_OBJECT_SKIP_HASH_CHECK).
+		typ, _, ok = res.read(id)
+	} else {
+		typ, ok = res.objectType(id)
+	}
+	if !ok {
+		res.lookupID = id
+		return object.Invalid, fatalError{newError(ErrBadRevision, "bad object %s", name)}
+	}
+	if typ != object.Commit && res.commits[id] {
+		// whose file holds another type: object_as_type refuses it
+		res.before = append(res.before, fmt.Sprintf("error: object %s is a commit, not a %s", id, typ))
+		return object.Invalid, fatalError{newError(ErrBadRevision, "bad object %s", name)}
+	}
+	return typ, nil
 }
 
 // parentsOnly is add_parents_only: the parents of the commit arg names
@@ -192,8 +200,8 @@ func (res *resolver) parentsOnly(arg string, negate bool, exclude int) ([]Revisi
 	if res.inGraph(id) {
 		res.markParsedFrom(id, parsedGraph)
 	} else {
-		if _, ok := res.objectType(id); !ok {
-			return nil, false, fatalError{newError(ErrBadRevision, "bad object %s", arg)}
+		if _, err := res.referenceType(id, arg); err != nil {
+			return nil, false, err
 		}
 		var typ object.Type
 		var ok bool
