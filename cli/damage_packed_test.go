@@ -61,26 +61,34 @@ func TestDamagedPackEntriesMatchGit(t *testing.T) {
 	}
 }
 
+// packEntryHelpers are shell functions for the scripts below: entry_off
+// REV, the offset of REV's entry in r's pack; put_byte FILE OFFSET VALUE;
+// bump_byte FILE OFFSET, the byte there changed (85 added).
+const packEntryHelpers = `entry_off () {
+	id=$(git -C r rev-parse "$1")
+	(cd r && git show-index <$(ls .git/objects/pack/*.idx) | awk -v id=$id '$2 == id {print $1}')
+}
+put_byte () { printf "\\$(printf %o $3)" | dd of=$1 bs=1 seek=$2 conv=notrunc 2>/dev/null; }
+bump_byte () { put_byte $1 $2 $(( ($(od -An -tu1 -j $2 -N1 $1) + 85) & 255 )); }
+`
+
 // damageSizeScript makes copies of a packed repository whose largest
 // blob's entry claims more bytes than its stream could ever inflate to
 // (its four-byte size raised to 2^25-1), with its deflate data intact
 // (size) and damaged (size-data): git allocates what the header says
 // and inflates into it, printing zlib's message where the data fails.
-const damageSizeScript = `git init -q r && cd r
+const damageSizeScript = packEntryHelpers + `git init -q r && cd r
 yes "line of a large file that deflates well" | head -c 300000 >big; commit_all c1
 echo x >>big; commit_all c2
 git repack -adq
 cd ..
-id=$(git -C r rev-parse HEAD:big)
-off=$(cd r && git show-index <$(ls .git/objects/pack/*.idx) | awk -v id=$id '$2 == id {print $1}')
+off=$(entry_off HEAD:big)
 for d in size size-data; do
 	cp -r r $d; p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
-	t=$(( $(od -An -tu1 -j $off -N1 $p) & 112 ))
-	printf "\\$(printf %o $((128 | t | 15)))\\377\\377\\177" | dd of=$p bs=1 seek=$off conv=notrunc 2>/dev/null
+	put_byte $p $off $(( 128 | ($(od -An -tu1 -j $off -N1 $p) & 112) | 15 ))
+	put_byte $p $((off+1)) 255; put_byte $p $((off+2)) 255; put_byte $p $((off+3)) 127
 done
-p=$(ls size-data/.git/objects/pack/*.pack)
-b=$(( ($(od -An -tu1 -j $((off+12)) -N1 $p) + 85) & 255 ))
-printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+12)) conv=notrunc 2>/dev/null
+bump_byte $(ls size-data/.git/objects/pack/*.pack) $((off+12))
 `
 
 // TestDamagedPackSizeMatchesGit: an entry whose header claims more than
@@ -88,35 +96,23 @@ printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+12)) conv=notrunc 2>/dev/
 // the claimed size first), so that zlib's message for damaged data is
 // printed as git prints it; before, goblame skipped the inflation.
 func TestDamagedPackSizeMatchesGit(t *testing.T) {
-	goldens := testgit.Golden(t) // skips without git
-	for _, format := range testgit.Formats {
-		root := testgit.Fixture(t, "cli-damage-size", format, damageSizeScript)
-		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		for _, dir := range []string{"size", "size-data"} {
-			for _, args := range [][]string{{"HEAD", "--", "big"}, {"-p", "HEAD~1", "--", "big"}, {"--incremental", "big"}} {
-				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
-			}
-		}
-	}
+	compareNamedCopies(t, "cli-damage-size", damageSizeScript, []string{"size", "size-data"},
+		[][]string{{"HEAD", "--", "big"}, {"-p", "HEAD~1", "--", "big"}, {"--incremental", "big"}})
 }
 
 // damageTypeScript makes copies of a packed repository (no commit-graph)
 // whose HEAD~3 commit entry says it is a tag (its type bits changed),
 // its data intact (tag-type) and damaged too (tag-type-data).
-const damageTypeScript = `git init -q r && cd r
+const damageTypeScript = packEntryHelpers + `git init -q r && cd r
 for i in 1 2 3 4 5 6; do seq 1 $((i*20)) | sed "s/^/line /" >f; commit_all c$i; done
 git repack -adq
 cd ..
-id=$(git -C r rev-parse HEAD~3)
-off=$(cd r && git show-index <$(ls .git/objects/pack/*.idx) | awk -v id=$id '$2 == id {print $1}')
+off=$(entry_off HEAD~3)
 for d in tag-type tag-type-data; do
 	cp -r r $d; p=$(ls $d/.git/objects/pack/*.pack); chmod u+w $p
-	b=$(( ($(od -An -tu1 -j $off -N1 $p) & 143) | 64 ))
-	printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$off conv=notrunc 2>/dev/null
+	put_byte $p $off $(( ($(od -An -tu1 -j $off -N1 $p) & 143) | 64 ))
 done
-p=$(ls tag-type-data/.git/objects/pack/*.pack)
-b=$(( ($(od -An -tu1 -j $((off+12)) -N1 $p) + 85) & 255 ))
-printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+12)) conv=notrunc 2>/dev/null
+bump_byte $(ls tag-type-data/.git/objects/pack/*.pack) $((off+12))
 `
 
 // TestDamagedCommitTypeMatchesGit: a commit reached as a parent (a ~N)
@@ -126,12 +122,21 @@ printf "\\$(printf %o $b)" | dd of=$p bs=1 seek=$((off+12)) conv=notrunc 2>/dev/
 // corrupt"), not the type's conflict (before, goblame read the type
 // alone and said "object X is a commit, not a tag").
 func TestDamagedCommitTypeMatchesGit(t *testing.T) {
+	compareNamedCopies(t, "cli-damage-type", damageTypeScript, []string{"tag-type", "tag-type-data"},
+		[][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"HEAD~4..HEAD~3", "--", "f"}})
+}
+
+// compareNamedCopies makes the fixture name with script, in both
+// formats, and compares goblame with git in each of its copies dirs
+// with each of argSets.
+func compareNamedCopies(t *testing.T, name, script string, dirs []string, argSets [][]string) {
+	t.Helper()
 	goldens := testgit.Golden(t) // skips without git
 	for _, format := range testgit.Formats {
-		root := testgit.Fixture(t, "cli-damage-type", format, damageTypeScript)
+		root := testgit.Fixture(t, name, format, script)
 		goldens.RequireFiles(root, "r/.git/objects/pack/*.pack")
-		for _, dir := range []string{"tag-type", "tag-type-data"} {
-			for _, args := range [][]string{{"HEAD~3", "--", "f"}, {"-p", "HEAD~3", "--", "f"}, {"HEAD~2", "--", "f"}, {"HEAD~4..HEAD~3", "--", "f"}} {
+		for _, dir := range dirs {
+			for _, args := range argSets {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, args...)
 			}
 		}
