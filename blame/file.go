@@ -279,10 +279,29 @@ func (b *run) readParents(inWorkTree bool) (map[oid.ID][]oid.ID, []string, error
 // where git prints it (before a later argument's death).
 func (b *run) commandParents() repo.CommandParents {
 	return repo.CommandParents{
-		Read:          func() (map[oid.ID][]oid.ID, []string, error) { return b.readParents(false) },
+		Read:          b.commandGrafts,
 		Print:         b.warn,
 		GraphWarnings: b.graphWarnings,
 	}
+}
+
+// commandGrafts are the parents the revisions are resolved with: the
+// repository's grafts and shallow boundary, and -S's grafts over them
+// (git's read_ancestry registers them before it resolves the
+// revisions, and they win over info/grafts).
+func (b *run) commandGrafts() (map[oid.ID][]oid.ID, []string, error) {
+	parents, lines, err := b.readParents(false)
+	if err != nil || len(b.opts.Grafts) == 0 {
+		return parents, lines, err
+	}
+	merged := make(map[oid.ID][]oid.ID, len(parents)+len(b.opts.Grafts))
+	for k, v := range parents {
+		merged[k] = v
+	}
+	for k, v := range b.opts.Grafts {
+		merged[k] = v
+	}
+	return merged, lines, nil
 }
 
 // graphWarnings are the lines git prints opening the commit-graph it
@@ -294,7 +313,9 @@ func (b *run) graphWarnings() []string {
 		return nil
 	}
 	b.graphReported = true
-	if !b.r.graphEnabled() {
+	if !b.r.graphEnabled() || len(b.opts.Grafts) > 0 {
+		// (-S's grafts are registered before the revisions are
+		// resolved: git reads no graph then)
 		return nil
 	}
 	_, warnings, _ := b.r.commitGraph()

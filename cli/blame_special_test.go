@@ -161,6 +161,10 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 		// by the script, holds HEAD~3.
 		dir := filepath.Join(root, "r")
 		compareWithGit(t, dir, format, nil, nil, "-S", filepath.Join(root, "revs"), "HEAD~3", "--", "file")
+		// Its grafts are there for the revisions' resolution too (git
+		// reads them first): HEAD~3 has no parent then.
+		compareWithGit(t, dir, format, nil, nil, "-S", filepath.Join(root, "revs"), "HEAD~4", "--", "file")
+		compareWithGit(t, dir, format, nil, nil, "-S", filepath.Join(root, "revs"), "HEAD", "^HEAD~3^!", "--", "file")
 		compareWithGit(t, dir, format, nil, nil, "-S", "/nonexistent/revs", "file")
 	}
 }
