@@ -846,6 +846,9 @@ func argsCases(t *testing.T) []argsCase {
 		cmd().ann(),
 		cmd("-fh").ann(),
 		cmd("--abbrev=10", "file").ann().has("Abbrev", 11),
+		// git annotate copies its arguments one by one: an attached
+		// empty indicator is refused whatever follows it.
+		cmd("--output-indicator-new=", "", "file").ann(),
 	)
 	return cs
 }

@@ -137,6 +137,16 @@ func (r *revParser) diffOptionTable() []poOption {
 			if v == "" {
 				next := p.pos + 1
 				tooLong = next >= len(p.args) || p.args[next] != ""
+				if r.ctx.Annotate && p.args[p.pos] != "" {
+					// git annotate copies its arguments one by
+					// one (strvec_push): after an attached empty
+					// value ("--x=") comes the allocator's next
+					// chunk's header, not zero. (After a detached
+					// one, an argument of its own, the rest of its
+					// small chunk, which depends on what the
+					// allocator held before: taken as above.)
+					tooLong = true
+				}
 			}
 			if tooLong {
 				return p.errorf("%s expects a character, got '%s'", name, v)
