@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -60,14 +59,11 @@ func (r *Repository) UniqueAbbrevLen(id oid.ID, minLen int) int {
 // AbbrevLines are the lines git prints where it computes the shortest
 // unique abbreviation of a commit (find_unique_abbrev), which opens every
 // pack's index: one for each index it cannot use (a damaged repository;
-// none in a sound one), and with first, where it also counts the objects
-// for the automatic length, each of them once more before.
-func (r *Repository) AbbrevLines(first bool) []string {
-	lines := r.repo.Objects.UnusableIndexLines()
-	if first && len(lines) > 0 {
-		return append(slices.Clone(lines), lines...)
-	}
-	return lines
+// none in a sound one). The first such computation of a command counts
+// the objects for the automatic length before, which prints them once
+// more.
+func (r *Repository) AbbrevLines() []string {
+	return r.repo.Objects.UnusableIndexLines()
 }
 
 // SaveCache writes what the cache has learned and not yet written: the

@@ -935,12 +935,16 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	var walkErr error
 	for _, rv := range revs {
 		if rv.Parent && walkErr == nil && !b.r.inCommitGraph(rv.ID) {
+			// parse_commit's error line: another type, or nothing
+			var line string
 			switch t, _, err := b.rd.ReadHeader(rv.ID); {
 			case err == nil && t != object.Commit:
-				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{"error: Object " + rv.ID.String() + " not a commit"}}
+				line = "error: Object " + rv.ID.String() + " not a commit"
 			case errors.Is(err, odb.ErrNotFound):
-				// parse_commit's read finds nothing
-				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{"error: Could not read " + rv.ID.String()}}
+				line = "error: Could not read " + rv.ID.String()
+			}
+			if line != "" {
+				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{line}}
 			}
 		}
 		id, err := repo.Peel(b.rd, rv.ID, object.Commit)

@@ -562,11 +562,21 @@ func (b *blameRun) formatOptions(a *BlameArgs, cfg *blameConfig) format.Options 
 		Now:             b.dateNow,
 		Local:           b.local,
 		UniqueAbbrevLen: b.lib.UniqueAbbrevLen,
-		OnFindAbbrev: func(first bool) {
-			for _, l := range b.lib.AbbrevLines(first) {
+	}
+	// The pack indexes do not change while the blame is written: the
+	// lines are listed once, at the first entry, which prints them twice
+	// (the object count, then the abbreviation).
+	var abbrevLines []string
+	f.OnFindAbbrev = func(first bool) {
+		if first {
+			abbrevLines = b.lib.AbbrevLines()
+			for _, l := range abbrevLines {
 				io.WriteString(b.stderr, l+"\n")
 			}
-		},
+		}
+		for _, l := range abbrevLines {
+			io.WriteString(b.stderr, l+"\n")
+		}
 	}
 	if !a.ColorLines && !a.ColorByAge {
 		f.ColorLines, f.ColorByAge = cfg.colorLines, cfg.colorByAge

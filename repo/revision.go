@@ -371,9 +371,6 @@ func (res *resolver) namedParents(id oid.ID) ([]oid.ID, bool, error) {
 	return res.parentsAsParsed(id, res.commitParents)
 }
 
-// inGraph reports whether get_reference takes the commit id from the
-// commit-graph, without reading its object (lookup_commit_in_graph: a
-// commit the graph holds and the repository has).
 // loadGraph is where git first loads the commit-graph (a commit parsed
 // or looked up there): its warnings, the first time the command does.
 func (res *resolver) loadGraph() {
@@ -385,6 +382,9 @@ func (res *resolver) loadGraph() {
 	}
 }
 
+// inGraph reports whether get_reference takes the commit id from the
+// commit-graph, without reading its object (lookup_commit_in_graph: a
+// commit the graph holds and the repository has).
 func (res *resolver) inGraph(id oid.ID) bool {
 	res.loadGraph()
 	return res.r.InCommitGraph != nil && res.r.InCommitGraph(id) && res.rd.Has(id)
