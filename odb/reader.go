@@ -348,17 +348,12 @@ func (r *Reader) WarnAgain(lines []string) {
 // git's death reading a later copy, death: the lines of each copy read
 // (failed) and death's fatal line.
 func (r *Reader) withDeath(err error, failed []string, death *GitFailure) error {
-	g := gitFailure(err)
-	if g == nil || g == death {
+	if gitFailure(err) == death {
 		return err
 	}
-	var ce *CorruptError
-	errors.As(err, &ce)
-	c := *ce
-	git := *g
-	git.Lines, git.Fatal = failed, death.Fatal
-	c.Git = &git
-	return &c
+	return withGitFailure(err, func(git *GitFailure) {
+		git.Lines, git.Fatal = failed, death.Fatal
+	})
 }
 
 // withCopies is err, the failure of the first copy of id read, made what
@@ -366,18 +361,27 @@ func (r *Reader) withDeath(err error, failed []string, death *GitFailure) error 
 // the order read (failed), and death naming the first of the packs that
 // failed in git's scan order (has_packed_and_bad), not the first read.
 func (r *Reader) withCopies(err error, failed []string, id oid.ID) error {
-	g := gitFailure(err)
-	if g == nil || !g.Packed || len(r.bad) == 0 {
+	if g := gitFailure(err); g == nil || !g.Packed || len(r.bad) == 0 {
 		return err
 	}
+	return withGitFailure(err, func(git *GitFailure) {
+		git.Lines = failed
+		if first := r.db.firstInScan(r.bad); first != nil && git.Fatal == r.db.packedCorrupt(r.bad[0], id) {
+			git.Fatal = r.db.packedCorrupt(first, id)
+		}
+	})
+}
+
+// withGitFailure is err, a CorruptError carrying git's failure, with a
+// copy of that failure changed by edit (err as it is without one).
+func withGitFailure(err error, edit func(*GitFailure)) error {
 	var ce *CorruptError
-	errors.As(err, &ce)
-	c := *ce
-	git := *g
-	git.Lines = failed
-	if first := r.db.firstInScan(r.bad); first != nil && git.Fatal == r.db.packedCorrupt(r.bad[0], id) {
-		git.Fatal = r.db.packedCorrupt(first, id)
+	if !errors.As(err, &ce) || ce.Git == nil {
+		return err
 	}
+	c := *ce
+	git := *ce.Git
+	edit(&git)
 	c.Git = &git
 	return &c
 }
