@@ -17,9 +17,10 @@ BUILD_FLAGS = -tags goblame_fwdsig -ldflags '-checklinkname=0 $(VERSION_LDFLAGS)
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c.dirty; echo $$c; })
 VERSION_LDFLAGS = $(if $(COMMIT),-X github.com/goblame/goblame/cli.buildCommit=$(COMMIT))
 
-# It is built with four changes to the Go runtime: the scheduler starts
-# on one processor, the sweeper and scavenger start on the main thread,
-# sysmon's first sleep and the size of the heap's span-set blocks
+# It is built with five changes to the Go runtime: the scheduler starts
+# on one processor, no cgroup read on machines of two CPUs or fewer, the
+# sweeper and scavenger start on the main thread, sysmon's first sleep
+# and the size of the heap's span-set blocks
 # (tools/runtimepatch says which and why); where the
 # installed Go's runtime does not have that code, as it is.
 build:

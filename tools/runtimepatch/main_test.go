@@ -19,6 +19,7 @@ func TestPatchesChangeTheirLinesOnly(t *testing.T) {
 	want := map[string][]string{
 		"proc.go": {
 			"\tgcenable() -> \tif gomaxprocs == 1 { unlockOSThread(); gcenable(); lockOSThread() } else { gcenable() } // goblame: tools/runtimepatch",
+			"\tdefaultGOMAXPROCSInit() -> \tif numCPUStartup > 2 { defaultGOMAXPROCSInit() } // goblame: tools/runtimepatch",
 			"\t\tprocs = defaultGOMAXPROCS(numCPUStartup) -> \t\tprocs, sched.customGOMAXPROCS = 1, true // goblame: tools/runtimepatch",
 			"\t\t\tdelay = 20 -> \t\t\tdelay = 200 // goblame: tools/runtimepatch",
 		},
