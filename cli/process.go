@@ -349,9 +349,10 @@ func disarmGC() bool {
 // is known to use a second goroutine (commits read ahead without a
 // commit-graph, -C candidates read ahead, and, once a walk proves long,
 // its path looked up ahead: BeforeWalk, or under --incremental its first
-// entry or lookAheadDelay into the walk): with two processors and one
-// goroutine the runtime keeps waking a second thread that finds nothing
-// to do, which on a small blame costs a quarter of its CPU time (go-git
+// entry or lookAheadDelay into the walk, for a small file in a small
+// repository the latter only: hugeSchedule.timedProcs): with two
+// processors and one goroutine the runtime keeps waking a second thread
+// that finds nothing to do, which on a small blame costs a quarter of its CPU time (go-git
 // README.md: 173 context switches and 21.5 ms of CPU on two processors,
 // 64 and 16 ms on one). GOMAXPROCS in the environment is left alone.
 // make build's runtime starts the scheduler on one processor already
@@ -453,12 +454,18 @@ func hugeHeapBytes(packBytes int64) int {
 type hugeSchedule struct {
 	incremental bool
 	heapBytes   int // hugeHeapBytes of the repository's packs
-	heap        func(n int)
-	more        func()
-	undo        func()
-	procs       func()
-	fresh       func() // hugePageFresh
-	after       func(d time.Duration, f func())
+	// smallRepo: the packs are under 48 MiB (heapBytes was
+	// hugeHeapFreshBytes at the start); smallFile: the file blamed is
+	// under smallBlameLines lines (prepared). Under --incremental such a
+	// walk's second processor comes lookAheadDelay into the walk only
+	// (timedProcs).
+	smallRepo, smallFile bool
+	heap                 func(n int)
+	more                 func()
+	undo                 func()
+	procs                func()
+	fresh                func() // hugePageFresh
+	after                func(d time.Duration, f func())
 
 	// skipped: parsed made no fresh start, the file being small.
 	skipped bool
@@ -519,6 +526,7 @@ func (h *hugeSchedule) parsed(workTreeSize int64) {
 // of 4.4 in paired rounds: the huge pages the early start faults in
 // during Prepare serve its whole walk.)
 func (h *hugeSchedule) prepared(lines int) {
+	h.smallFile = lines < smallBlameLines
 	switch {
 	case h.heapBytes <= hugeHeapFreshBytes && lines < smallBlameLines:
 		if !h.skipped {
@@ -570,7 +578,7 @@ func (h *hugeSchedule) beforeWalk() {
 			}
 		}
 	}
-	if !early {
+	if !early && !h.timedProcs() {
 		h.given = true
 		h.procs()
 		return
@@ -603,8 +611,27 @@ func (h *hugeSchedule) entry() {
 			h.heap(h.heapBytes)
 		}
 	}
-	if h.done && !h.given && !h.lent.Load() {
+	if h.done && !h.given && !h.lent.Load() && !h.timedProcs() {
 		h.given = true
 		h.procs()
 	}
 }
+
+// timedProcs reports whether the walk's second processor comes only
+// lookAheadDelay into the walk, not with the first entry (nor at once
+// when the walk proves long after it): under --incremental, for a file
+// under smallBlameLines lines in a small repository. There the walk
+// past its first entry is mostly a few milliseconds of commits whose
+// changed-path filters answer and a few diffs of short versions, where
+// the second processor cost more than its look-ahead saved: its
+// thread, the look-ahead's reader (its own delta-base cache and
+// windows: 260 page faults more on go-git's GitLens README.md, 995
+// against 737) and a reader of the entries woken with both processors
+// busy. Paired rounds (RESULTS.md, 2026-12-07): go-git GitLens
+// README.md -0.2 to -0.4 ms of 4.9, Magit's -L 1,60 Makefile -0.4 of
+// 4.0. A longer file's walk reads and diffs longer versions, which the
+// look-ahead's blobs serve from the first entry on (GitLens
+// repository.go, 2,220 lines: +2.5 ms of 18 when it waited for the
+// timer), as does any walk in a large repository (gitoxide GitLens
+// README.md: +3.3 ms of 20).
+func (h *hugeSchedule) timedProcs() bool { return h.incremental && h.smallRepo && h.smallFile }

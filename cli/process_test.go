@@ -891,6 +891,65 @@ func TestHugeSchedule(t *testing.T) {
 	}
 }
 
+// TestHugeScheduleTimedProcs: under --incremental, a file under
+// smallBlameLines lines in a small repository gets its second processor
+// from the lookAheadDelay timer only, whatever the order of its first
+// entry and the walk proving long; a longer file, a large repository or
+// a blame outside --incremental as before.
+func TestHugeScheduleTimedProcs(t *testing.T) {
+	const small, large = 4 << 20, 12 << 20
+	for _, c := range []struct {
+		name        string
+		incremental bool
+		heapBytes   int
+		// p: prepared, 10 lines; P: 1,000 lines; w: beforeWalk; e:
+		// entry; t: the timer fires
+		events, want string
+	}{
+		{"entry first", true, small, "pewe", "undo timer"},
+		{"walk first", true, small, "pwee", "undo timer"},
+		{"walk first, timer", true, small, "pwete", "undo timer procs"},
+		{"entry first, timer", true, small, "pewte", "undo timer procs"},
+		{"long file", true, small, "Pewe", "heap procs"},
+		{"large repository", true, large, "pewe", "heap procs"},
+		{"outside --incremental", false, small, "pw", "undo procs"},
+	} {
+		var got []string
+		var fire func()
+		h := &hugeSchedule{
+			incremental: c.incremental,
+			heapBytes:   c.heapBytes,
+			smallRepo:   c.heapBytes <= hugeHeapFreshBytes,
+			heap:        func(n int) { got = append(got, "heap") },
+			more:        func() { got = append(got, "more") },
+			undo:        func() { got = append(got, "undo") },
+			procs:       func() { got = append(got, "procs") },
+			fresh:       func() { got = append(got, "fresh") },
+			after: func(d time.Duration, f func()) {
+				got = append(got, "timer")
+				fire = f
+			},
+		}
+		for _, ev := range c.events {
+			switch ev {
+			case 'p':
+				h.prepared(10)
+			case 'P':
+				h.prepared(1000)
+			case 'w':
+				h.beforeWalk()
+			case 'e':
+				h.entry()
+			case 't':
+				fire()
+			}
+		}
+		if s := strings.Join(got, " "); s != c.want {
+			t.Errorf("%s (%s): %q, want %q", c.name, c.events, s, c.want)
+		}
+	}
+}
+
 // TestHugeScheduleWithoutGraph: a walk that reads its commits from their
 // objects makes a start of a small repository's size (hugeHeapFreshBytes)
 // whatever the size of the packs, and a small blame's advice is withdrawn

@@ -270,9 +270,11 @@ func (b *blameRun) run(args []string) error {
 	// process.go and hugeSchedule).
 	var huge *hugeSchedule
 	if env.Process {
+		heapBytes := hugeHeapBytes(r.Objects.PackBytes())
 		huge = &hugeSchedule{
 			incremental: a.Incremental,
-			heapBytes:   hugeHeapBytes(r.Objects.PackBytes()),
+			heapBytes:   heapBytes,
+			smallRepo:   heapBytes <= hugeHeapFreshBytes,
 			heap:        hugePageHeap,
 			more:        hugePageMore,
 			undo:        hugePageFreshUndo,
