@@ -7,10 +7,10 @@
 # https://github.com/git/git), built here if it is not (make, without
 # curl, OpenSSL, Tcl/Tk, gettext or Python). The test suite runs git
 # through bin-wrappers/git; for the run that wrapper starts goblame's
-# git shim (a link named git to a goblame built from this tree) with
-# GOBLAME_GIT naming the built git, so that every "git blame", "git
-# annotate" and "git pickaxe" a test runs is answered by goblame and every
-# other command by git (see cli/shim.go). The wrapper is restored at the
+# git shim (a link named git to the goblame make build builds from this
+# tree, with its runtime) with GOBLAME_GIT naming the built git, so that
+# every "git blame", "git annotate" and "git pickaxe" a test runs is
+# answered by goblame and every other command by git (see cli/shim.go). The wrapper is restored at the
 # end. TESTs default to the blame tests, t8001-t8014, and the other
 # scripts that run git blame (t1092, t4061, t4203, t7010). It prints
 # each script's result and how many blame command lines the shim saw,
@@ -25,7 +25,7 @@ if ! test -x "$src/git" || ! test -f "$src/bin-wrappers/git"; then
 fi
 work=$(mktemp -d)
 trap 'cp "$work/wrapper" "$src/bin-wrappers/git" 2>/dev/null; rm -rf "$work"' EXIT
-(cd "$here" && CGO_ENABLED=0 go build -tags goblame_fwdsig -ldflags '-checklinkname=0' -o "$work/goblame" .)
+(cd "$here" && make -s build OUT="$work/goblame")
 cp "$src/bin-wrappers/git" "$work/wrapper"
 mkdir "$work/bin" && ln -s ../goblame "$work/bin/git"
 : >"$work/calls"
