@@ -352,13 +352,14 @@ func disarmGC() bool {
 // entry or lookAheadDelay into the walk, for a small file in a small
 // repository the latter only: hugeSchedule.timedProcs): with two
 // processors and one goroutine the runtime keeps waking a second thread
-// that finds nothing to do, which on a small blame costs a quarter of its CPU time (go-git
-// README.md: 173 context switches and 21.5 ms of CPU on two processors,
-// 64 and 16 ms on one). GOMAXPROCS in the environment is left alone.
-// make build's runtime starts the scheduler on one processor already
-// (tools/runtimepatch): one set here, after the runtime's start, had
-// cost a thread started for the runtime's first goroutines and a
-// stop of the world to take it back, 0.1-0.4 ms of a short blame.
+// that finds nothing to do, which on a small blame costs a quarter of
+// its CPU time (go-git README.md: 173 context switches and 21.5 ms of
+// CPU on two processors, 64 and 16 ms on one). GOMAXPROCS in the
+// environment is left alone. make build's runtime starts the scheduler
+// on one processor already (tools/runtimepatch): one set here, after
+// the runtime's start, had cost a thread started for the runtime's
+// first goroutines and a stop of the world to take it back, 0.1-0.4 ms
+// of a short blame.
 func oneProc(getenv func(string) string) int {
 	if n, err := strconv.ParseInt(getenv("GOMAXPROCS"), 10, 32); err == nil && n > 0 {
 		return 0 // as the runtime reads it
