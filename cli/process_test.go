@@ -807,8 +807,11 @@ for i in $(seq 1 20); do echo "$i" >> walked.txt; commit_all "walk $i"; done
 // processor: never the collection (heap) once the second processor may
 // be running the look-ahead, that is after procs in the same blame,
 // except where the walk has not yet proved long (the look-ahead starts
-// after beforeWalk); and for a small blame in a small repository, no
-// start but the run's, whose advice is withdrawn (undo).
+// after beforeWalk); for a small blame in a small repository, no start
+// but the run's, whose advice is withdrawn (undo); and under
+// --incremental, for a small file in a small repository, the second
+// processor from the lookAheadDelay timer only (timedProcs), whatever
+// the order of its first entry and the walk proving long.
 func TestHugeSchedule(t *testing.T) {
 	const large, small = 12 << 20, 2 << 20
 	for _, c := range []struct {
@@ -833,21 +836,28 @@ func TestHugeSchedule(t *testing.T) {
 		{"incremental, entry before the walk proves long", true, large, "Pewe", "heap procs"},
 		{"incremental, timer before the first entry", true, large, "Pwtee", "more timer procs more"},
 		{"incremental, small repository", true, small, "Pwe", "timer heap procs"},
-		{"incremental, small blame", true, small, "pwe", "undo timer procs"},
+		{"incremental, small repository, entry first", true, small, "Pewe", "heap procs"},
+		{"incremental, small blame, large repository", true, large, "pewe", "heap procs"},
+		{"incremental, small blame", true, small, "pwe", "undo timer"},
+		{"incremental, small blame, entries", true, small, "pwee", "undo timer"},
+		{"incremental, small blame, entry first", true, small, "pewe", "undo timer"},
+		{"incremental, small blame, timer", true, small, "pwete", "undo timer procs"},
+		{"incremental, small blame, entry first, timer", true, small, "pewte", "undo timer procs"},
 		// a: parsed, the work tree's copy 100 bytes; b: 8 KiB; B: 8
 		// KiB and one byte; A: 1 MiB; n: no copy
-		{"incremental, small blame, small copy", true, small, "apwe", "timer procs"},
-		{"incremental, small blame, 8 KiB copy", true, small, "bpwe", "timer procs"},
-		{"incremental, small blame, larger copy", true, small, "Bpwe", "fresh undo timer procs"},
+		{"incremental, small blame, small copy", true, small, "apwe", "timer"},
+		{"incremental, small blame, 8 KiB copy", true, small, "bpwe", "timer"},
+		{"incremental, small blame, larger copy", true, small, "Bpwe", "fresh undo timer"},
 		{"incremental, long file, small copy", true, small, "aPwe", "fresh timer heap procs"},
 		{"incremental, long file, large copy", true, small, "APwe", "fresh timer heap procs"},
-		{"incremental, small blame, no copy", true, small, "npwe", "fresh undo timer procs"},
+		{"incremental, small blame, no copy", true, small, "npwe", "fresh undo timer"},
 	} {
 		var got []string
 		var fire func()
 		h := &hugeSchedule{
 			incremental: c.incremental,
 			heapBytes:   c.heapBytes,
+			smallRepo:   c.heapBytes <= hugeHeapFreshBytes, // as run.go makes it
 			heap:        func(n int) { got = append(got, "heap") },
 			more:        func() { got = append(got, "more") },
 			undo:        func() { got = append(got, "undo") },
@@ -873,65 +883,6 @@ func TestHugeSchedule(t *testing.T) {
 				h.parsed(1 << 20)
 			case 'n':
 				h.parsed(-1)
-			case 'p':
-				h.prepared(10)
-			case 'P':
-				h.prepared(1000)
-			case 'w':
-				h.beforeWalk()
-			case 'e':
-				h.entry()
-			case 't':
-				fire()
-			}
-		}
-		if s := strings.Join(got, " "); s != c.want {
-			t.Errorf("%s (%s): %q, want %q", c.name, c.events, s, c.want)
-		}
-	}
-}
-
-// TestHugeScheduleTimedProcs: under --incremental, a file under
-// smallBlameLines lines in a small repository gets its second processor
-// from the lookAheadDelay timer only, whatever the order of its first
-// entry and the walk proving long; a longer file, a large repository or
-// a blame outside --incremental as before.
-func TestHugeScheduleTimedProcs(t *testing.T) {
-	const small, large = 4 << 20, 12 << 20
-	for _, c := range []struct {
-		name        string
-		incremental bool
-		heapBytes   int
-		// p: prepared, 10 lines; P: 1,000 lines; w: beforeWalk; e:
-		// entry; t: the timer fires
-		events, want string
-	}{
-		{"entry first", true, small, "pewe", "undo timer"},
-		{"walk first", true, small, "pwee", "undo timer"},
-		{"walk first, timer", true, small, "pwete", "undo timer procs"},
-		{"entry first, timer", true, small, "pewte", "undo timer procs"},
-		{"long file", true, small, "Pewe", "heap procs"},
-		{"large repository", true, large, "pewe", "heap procs"},
-		{"outside --incremental", false, small, "pw", "undo procs"},
-	} {
-		var got []string
-		var fire func()
-		h := &hugeSchedule{
-			incremental: c.incremental,
-			heapBytes:   c.heapBytes,
-			smallRepo:   c.heapBytes <= hugeHeapFreshBytes,
-			heap:        func(n int) { got = append(got, "heap") },
-			more:        func() { got = append(got, "more") },
-			undo:        func() { got = append(got, "undo") },
-			procs:       func() { got = append(got, "procs") },
-			fresh:       func() { got = append(got, "fresh") },
-			after: func(d time.Duration, f func()) {
-				got = append(got, "timer")
-				fire = f
-			},
-		}
-		for _, ev := range c.events {
-			switch ev {
 			case 'p':
 				h.prepared(10)
 			case 'P':
