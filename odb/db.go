@@ -342,12 +342,13 @@ func (db *DB) scanLocked() {
 		if m != nil {
 			set.midxs = append(set.midxs, m)
 		}
-		entries, err := readDirUnsorted(packDir)
+		// In the order the file system gives (git's readdir), not
+		// sorted by name as os.ReadDir lists it.
+		names, err := fsread.ReadDirNames(packDir)
 		if err != nil {
 			continue
 		}
-		for _, e := range entries {
-			name := e.Name()
+		for _, name := range names {
 			if !strings.HasSuffix(name, ".idx") {
 				continue
 			}
@@ -405,17 +406,6 @@ func (db *DB) firstInScan(packs []*pack) *pack {
 		}
 	}
 	return nil
-}
-
-// readDirUnsorted lists dir in the order the file system gives (git's
-// readdir), not sorted by name as os.ReadDir lists it.
-func readDirUnsorted(dir string) ([]os.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
 }
 
 func (db *DB) newPack(base string, local bool, set *packSet) *pack {

@@ -3,11 +3,11 @@ package odb
 import (
 	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -183,12 +183,7 @@ func (db *DB) fanout(dir string) *fanoutDirs {
 // whatever their type (a symbolic link to a directory counts): reading
 // the subdirectory itself decides.
 func listFanoutDirs(dir string) *fanoutDirs {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
+	names, err := fsread.ReadDirNames(dir)
 	if err != nil {
 		return nil
 	}
@@ -243,12 +238,12 @@ func (db *DB) forEachLoose(dir, prefix string, fn func(oid.ID) error) error {
 		}
 	}
 	for _, sub := range subdirs {
-		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		names, err := fsread.ReadDirNames(filepath.Join(dir, sub))
 		if err != nil {
 			continue
 		}
-		for _, e := range entries { // ReadDir sorts by name
-			name := e.Name()
+		slices.Sort(names)
+		for _, name := range names {
 			if len(name) != hexSize-2 {
 				continue
 			}
