@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -91,12 +92,10 @@ func (a *Area) pathDir(key, path string) string {
 // Commits lists the commits with an entry for (key, path): one directory
 // read, so that a walk can ask at every commit without touching the disk.
 func (a *Area) Commits(key, path string) map[oid.ID]bool {
-	f, err := os.Open(a.pathDir(key, path))
+	names, err := fsread.ReadDirNames(a.pathDir(key, path))
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	names, _ := f.Readdirnames(-1)
 	var out map[oid.ID]bool
 	for _, n := range names {
 		if len(n) != a.format.HexSize() {
@@ -141,17 +140,16 @@ func (a *Area) Load(key, path string, commit oid.ID, light bool) *blamecore.Snap
 	return snap
 }
 
-// readEntry reads a regular file of bounded size.
+// readEntry reads a regular file of bounded size, opened without
+// following a symbolic link and without blocking on a FIFO someone put
+// in its place (fsread: a bare descriptor, which starts no network
+// poller as an *os.File would).
 func readEntry(name string) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscallNoFollow|syscallNonBlock, 0)
+	f, st, err := fsread.OpenStat(name, true)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if !st.Mode().IsRegular() || st.Size() > maxEntryBytes {
 		return nil, errCorrupt
 	}

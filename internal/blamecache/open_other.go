@@ -1,8 +1,0 @@
-//go:build !unix
-
-package blamecache
-
-const (
-	syscallNoFollow = 0
-	syscallNonBlock = 0
-)
