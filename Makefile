@@ -12,21 +12,26 @@ all: build
 # runtime, which the goblame_fwdsig tag and -checklinkname=0 allow.
 # OUT names the binary.
 OUT ?= goblame
-BUILD_FLAGS = -tags goblame_fwdsig -ldflags '-checklinkname=0 $(VERSION_LDFLAGS)'
+BUILD_TAGS = goblame_fwdsig
+BUILD_FLAGS = -ldflags '-checklinkname=0 $(VERSION_LDFLAGS)'
 # goblame --version names the commit it was built from.
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c.dirty; echo $$c; })
 VERSION_LDFLAGS = $(if $(COMMIT),-X github.com/goblame/goblame/cli.buildCommit=$(COMMIT))
 
-# It is built with five changes to the Go runtime: the scheduler starts
+# It is built with six changes to the Go runtime: the scheduler starts
 # on one processor, no cgroup read on machines of two CPUs or fewer, the
-# sweeper and scavenger start on the main thread, sysmon's first sleep
-# and the size of the heap's span-set blocks
-# (tools/runtimepatch says which and why); where the
-# installed Go's runtime does not have that code, as it is.
+# sweeper and scavenger start on the main thread, sysmon's first sleep,
+# the size of the heap's span-set blocks and the heap's memory mapped
+# with mprotect (tools/runtimepatch says which and why); where the
+# installed Go's runtime does not have that code, as it is. The last
+# one, where it applied, adds the goblame_sysmap tag (cli's
+# sysMapKeepsAdvice).
 build:
 	@overlay=$$(GO='$(GO)' $(GO) run ./tools/runtimepatch) && \
+	tags='$(BUILD_TAGS)' && \
+	case "$$(cat "$$overlay" 2>/dev/null)" in *mem_linux.go*) tags=$$tags,goblame_sysmap ;; esac && \
 	$(if $(findstring s,$(firstword -$(MAKEFLAGS))),,set -x &&) \
-	CGO_ENABLED=0 $(GO) build $${overlay:+-overlay "$$overlay"} $(BUILD_FLAGS) -o '$(OUT)' .
+	CGO_ENABLED=0 $(GO) build $${overlay:+-overlay "$$overlay"} -tags "$$tags" $(BUILD_FLAGS) -o '$(OUT)' .
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

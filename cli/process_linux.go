@@ -74,6 +74,68 @@ func hugePageHeap(n int) {
 	runtime.GC()
 }
 
+// hugePageStart is a walk's huge-page start (hugeSchedule.heap) outside
+// -C: hugePageAhead where the runtime keeps the advice on memory it maps
+// later (make build's, sysMapKeepsAdvice) and n is more than a fresh
+// start's, else hugePageHeap. A -C blame keeps hugePageHeap's
+// collection: without it gitoxide's -C gix/src/lib.rs took 12.6 ms [5.9,
+// 17.0] longer of 183 and peaked 2-9 MB higher (its copy candidates'
+// garbage from before the walk was left to its first collection).
+func hugePageStart(n int) {
+	if sysMapKeepsAdvice && n > hugeHeapFreshBytes {
+		hugePageAhead(n)
+		return
+	}
+	hugePageHeap(n)
+}
+
+// hugePageAhead is hugePageHeap without its collection, where make
+// build's runtime maps the heap's reserved memory with mprotect
+// (sysMapKeepsAdvice, tools/runtimepatch), which keeps the advice on
+// memory the heap has reserved but not yet mapped: it advises
+// MADV_HUGEPAGE on the n bytes of the heap's free tail from its first
+// 2 MiB boundary (within the heap's arena), and keeps the heap's next
+// allocations from the small pages below that boundary with an
+// unwritten allocation up to it, pinned as hugePageFresh pins its own.
+// The collection cost 0.3-0.6 ms of the walk it was made for (tmux
+// regress/screen-redraw-results/cross-spaces.result: 0.65 ms of a 3.2
+// ms blame; RESULTS.md, 2026-12-07), on a heap of a few hundred objects.
+func hugePageAhead(n int) {
+	hugeStarts++
+	heapProbe = make([]byte, heapProbeBytes)
+	probe := heapProbe
+	heapProbe = nil
+	t := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
+	lo := alignUp(t, hugePageBytes)
+	var pad []byte
+	if gap := lo - t; gap > 0 {
+		if gap < heapProbeBytes {
+			// A smaller allocation may come from a hole below the
+			// tail: pad to the next boundary instead.
+			gap += hugePageBytes
+			lo += hugePageBytes
+		}
+		heapProbe = make([]byte, gap)
+		pad = heapProbe
+		heapProbe = nil
+		if end := uintptr(unsafe.Pointer(unsafe.SliceData(pad))) + gap; end != lo {
+			lo = alignUp(end, hugePageBytes) // not at the tail: after it
+		}
+	}
+	hi := min(lo+uintptr(n), alignUp(lo+1, heapArenaBytes))
+	if lo < hi {
+		unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
+	}
+	pins.Lock()
+	if len(freshPinned)+2 <= cap(freshPinned) {
+		freshPinned = append(freshPinned, probe, pad)
+	} else {
+		heapPinned = append(heapPinned, probe, pad)
+	}
+	pins.Unlock()
+	raiseGCLimit(int64(len(probe) + len(pad)))
+}
+
 // hugePageMore makes another fresh start (hugePageFresh): 4 MiB more
 // of the heap on huge pages, without a collection. What it keeps must not
 // bring tuneGC's first collection sooner.

@@ -2,9 +2,13 @@
 
 package cli
 
-// hugePageHeap, hugePageFresh and hugePageMore do nothing where madvise's
-// MADV_HUGEPAGE is not known.
+// hugePageHeap, hugePageStart, hugePageAhead, hugePageFresh and hugePageMore do nothing
+// where madvise's MADV_HUGEPAGE is not known.
 func hugePageHeap(int) {}
+
+func hugePageAhead(int) {}
+
+func hugePageStart(int) {}
 
 func hugePageFresh() int64 { return 0 }
 

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/goblame/goblame/internal/testgit"
 	"github.com/goblame/goblame/oid"
@@ -46,6 +47,8 @@ func TestMain(m *testing.M) {
 		processChildHugePages(8 << 20)
 	case "hugepages-fresh":
 		processChildHugePages(0)
+	case "hugepages-ahead":
+		processChildHugePagesAhead()
 	case "blame-huge":
 		processChildBlameHuge()
 	case "blame-gc":
@@ -478,6 +481,32 @@ func processChildHugePages(n int) {
 	os.Exit(0)
 }
 
+// processChildHugePagesAhead checks the layout hugePageAhead relies on:
+// with no collection, two allocations pinned (the probe and the pad up
+// to a huge page's boundary), the heap's next large allocation starts on
+// that boundary, where the advice starts.
+func processChildHugePagesAhead() {
+	debug.SetGCPercent(-1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	pinned := pinnedStarts()
+	hugePageAhead(8 << 20)
+	next := make([]byte, 1<<20)
+	runtime.ReadMemStats(&after)
+	switch p := uintptr(unsafe.Pointer(unsafe.SliceData(next))); {
+	case after.NumGC != before.NumGC:
+		os.Stdout.WriteString("collections: " + strconv.Itoa(int(after.NumGC-before.NumGC)) + "\n")
+	case pinnedStarts() != pinned+2:
+		os.Stdout.WriteString("pinned: " + strconv.Itoa(pinnedStarts()-pinned) + "\n")
+	case p%hugePageBytes != 0:
+		os.Stdout.WriteString("the next allocation at " + strconv.FormatUint(uint64(p), 16) + ", not on a huge page's boundary\n")
+	default:
+		os.Stdout.WriteString("ok\n")
+	}
+	runtime.KeepAlive(next)
+	os.Exit(0)
+}
+
 func runProcessChild(t *testing.T, mode string, extraEnv ...string) string {
 	t.Helper()
 	exe, err := os.Executable()
@@ -567,6 +596,21 @@ func testHugePageHeap(t *testing.T, mode string, collections int) {
 	compacts := strings.Contains(string(defrag), "[madvise]") || strings.Contains(string(defrag), "[defer+madvise]") || strings.Contains(string(defrag), "[always]")
 	if f[1] == "0" && compacts {
 		t.Errorf("no anonymous huge pages after hugePageHeap (defrag %q): %q", strings.TrimSpace(string(defrag)), out)
+	}
+}
+
+// TestHugePageAheadLayout: hugePageAhead makes no collection and leaves
+// the heap's free tail on a huge page's boundary (see
+// processChildHugePagesAhead). Whether its advice reaches memory the
+// heap maps later is the runtime's (tools/runtimepatch:
+// TestSysMapKeepsAdvice).
+func TestHugePageAheadLayout(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are advised on Linux only")
+	}
+	testgit.SkipUnderRace(t) // the race runtime lays its heap out otherwise
+	if out := runProcessChild(t, "hugepages-ahead"); strings.TrimSpace(out) != "ok" {
+		t.Errorf("child: %s", out)
 	}
 }
 

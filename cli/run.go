@@ -271,11 +271,15 @@ func (b *blameRun) run(args []string) error {
 	var huge *hugeSchedule
 	if env.Process {
 		heapBytes := hugeHeapBytes(r.Objects.PackBytes())
+		heap := hugePageStart
+		if a.CopyLevel > 0 {
+			heap = hugePageHeap
+		}
 		huge = &hugeSchedule{
 			incremental: a.Incremental,
 			heapBytes:   heapBytes,
 			smallRepo:   heapBytes <= hugeHeapFreshBytes,
-			heap:        hugePageHeap,
+			heap:        heap,
 			more:        hugePageMore,
 			undo:        hugePageFreshUndo,
 			procs:       func() { useProcs(b.procs) },
