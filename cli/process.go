@@ -49,7 +49,10 @@ import (
 //     commit-graph makes a small repository's, withoutGraph), hugePageHeap advises one
 //     allocation of that size and frees it by a collection, so that the
 //     allocations that follow reuse its memory, which faults in a huge
-//     page at a time as they first write it: once the walk proves long
+//     page at a time as they first write it (hugePageStart: where make
+//     build's runtime keeps advice on memory it maps later, and the blame
+//     does not look for copies, hugePageAhead advises the heap's next
+//     bytes instead, without the collection): once the walk proves long
 //     (Options.BeforeWalk; a walk that ends sooner allocates too little
 //     for huge pages to pay), and under --incremental at whichever of the
 //     first entry and the walk proving long comes second (with a
