@@ -102,10 +102,7 @@ func hugePageStart(n int) {
 // ms blame; RESULTS.md, 2026-12-07), on a heap of a few hundred objects.
 func hugePageAhead(n int) {
 	hugeStarts++
-	heapProbe = make([]byte, heapProbeBytes)
-	probe := heapProbe
-	heapProbe = nil
-	t := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
+	probe, t := probeHeapTail()
 	lo := alignUp(t, hugePageBytes)
 	var pad []byte
 	if gap := lo - t; gap > 0 {
@@ -177,14 +174,7 @@ const (
 // it keeps.
 func hugePageFresh() int64 {
 	hugeStarts++
-	// The probe must come from the heap: a constant-size allocation that
-	// does not escape goes on the goroutine's stack (this one grew it to
-	// 64 KiB: 14-30 page faults), which says nothing of where the heap's
-	// free tail is.
-	heapProbe = make([]byte, heapProbeBytes)
-	probe := heapProbe
-	heapProbe = nil
-	t := uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
+	probe, t := probeHeapTail()
 	v := alignUp(t, heapChunkBytes)
 	size := v + heapChunkBytes - t
 	if v == t {
@@ -213,6 +203,18 @@ func hugePageFresh() int64 {
 	}
 	pins.Unlock()
 	return int64(len(probe) + len(b))
+}
+
+// probeHeapTail allocates heapProbeBytes, which end where the heap's
+// free tail starts (t). The probe must come from the heap: a
+// constant-size allocation that does not escape goes on the goroutine's
+// stack (this one grew it to 64 KiB: 14-30 page faults), which says
+// nothing of where the heap's free tail is.
+func probeHeapTail() (probe []byte, t uintptr) {
+	heapProbe = make([]byte, heapProbeBytes)
+	probe = heapProbe
+	heapProbe = nil
+	return probe, uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
 }
 
 // freshAdvised holds the ranges hugePageFresh advised (made with room

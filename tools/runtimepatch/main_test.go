@@ -39,14 +39,7 @@ func TestPatchesChangeTheirLinesOnly(t *testing.T) {
 		t.Fatalf("patches of %d files, the test knows %d", len(files), len(want))
 	}
 	for _, name := range files {
-		src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "runtime", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _, skipped := patchFile(name, src)
-		if len(skipped) != 0 {
-			t.Fatalf("%s: %v", name, skipped)
-		}
+		src, out := patchedRuntimeFile(t, name)
 		a, b := strings.Split(string(src), "\n"), strings.Split(string(out), "\n")
 		if len(a) != len(b) {
 			t.Fatalf("%s: the patches changed the number of lines: %d -> %d", name, len(a), len(b))
@@ -61,6 +54,21 @@ func TestPatchesChangeTheirLinesOnly(t *testing.T) {
 			t.Errorf("%s: changed lines %q, want %q", name, changed, want[name])
 		}
 	}
+}
+
+// patchedRuntimeFile returns the installed Go's runtime file name and
+// that file with every patch made (each must apply).
+func patchedRuntimeFile(t *testing.T, name string) (src, out []byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "runtime", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, skipped := patchFile(name, src)
+	if len(skipped) != 0 {
+		t.Fatalf("%s: %v", name, skipped)
+	}
+	return src, out
 }
 
 // TestPatchRefusesOtherCode: code without a patch's target, or with it
@@ -155,14 +163,7 @@ func TestSysMapKeepsAdvice(t *testing.T) {
 	overlayDir := t.TempDir()
 	replace := map[string]string{}
 	for _, name := range patchedFiles() {
-		src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "runtime", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _, skipped := patchFile(name, src)
-		if len(skipped) != 0 {
-			t.Fatalf("%s: %v", name, skipped)
-		}
+		_, out := patchedRuntimeFile(t, name)
 		file := filepath.Join(overlayDir, name)
 		if err := os.WriteFile(file, out, 0o644); err != nil {
 			t.Fatal(err)
