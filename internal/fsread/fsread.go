@@ -18,7 +18,8 @@
 //
 // What it opens is a File, a bare descriptor read with read(2) and
 // pread(2), not an *os.File, which would hand it to the runtime's
-// network poller for nothing (see File).
+// network poller for nothing (see File); ReadDirNames lists a directory
+// the same way.
 //
 // # Concurrency
 //
