@@ -389,7 +389,12 @@ const defaultProcs = -1
 // 100 alternating runs: go-git 9.35 -> 8.54 ms, git's 8.50; gitoxide
 // 11.1 -> 10.1 ms; a first entry 45 ms into git/git's walk, Magit's
 // -L 1,60 Makefile, is unchanged; with no delay at all it came 6 ms
-// later, 48 -> 54 ms).
+// later, 48 -> 54 ms). The timer's function needs the processor the walk
+// holds: it runs where the walk's goroutine blocks (writing an entry
+// to a pipe the reader has not emptied) or is preempted, 10 ms in, so
+// the delay is at least this long and mostly longer (a whole-file
+// blame's second processor on a 1 ms timer came too late for its long
+// walks: RESULTS.md, 2026-12-07).
 const lookAheadDelay = 5 * time.Millisecond
 
 // mayBeIncremental reports whether the words of a blame's command line
