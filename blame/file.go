@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/goblame/goblame/internal/fsread"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/internal/blamecore"
+	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -295,12 +296,8 @@ func (b *run) commandGrafts() (map[oid.ID][]oid.ID, []string, error) {
 		return parents, lines, err
 	}
 	merged := make(map[oid.ID][]oid.ID, len(parents)+len(b.opts.Grafts))
-	for k, v := range parents {
-		merged[k] = v
-	}
-	for k, v := range b.opts.Grafts {
-		merged[k] = v
-	}
+	maps.Copy(merged, parents)
+	maps.Copy(merged, b.opts.Grafts)
 	return merged, lines, nil
 }
 
