@@ -242,6 +242,9 @@ type run struct {
 	parentsRead bool
 	parents     map[oid.ID][]oid.ID
 	parentsErr  error
+	// parsed are the objects the revisions' resolution parsed
+	// (blamecore.Request.Parsed).
+	parsed []traverse.Tip
 }
 
 // effectiveParents reads info/grafts and the shallow file the first time
@@ -408,7 +411,7 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	core.NoFollow = opts.NoFollow
 	core.Reverse = opts.Reverse
 	core.AncestryPath, core.AncestryBottoms = opts.AncestryPath, ancestry
-	core.LimitedWalk = opts.LimitedWalk
+	core.LimitedWalk, core.NoWalk = opts.LimitedWalk, opts.NoWalk
 	switch opts.Order {
 	case WalkTopo:
 		core.Order = traverse.SortGraph
@@ -577,7 +580,11 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	if opts.WalkReflogs || opts.IgnoreMissing || len(listed) > 0 {
 		revs, err = b.revisionsEach(words, display, listed)
 	} else {
-		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
+		var parsed []repo.ParsedCommit
+		revs, parsed, err = r.ParseRevisionArgsParsed(b.rd, words, b.commandParents())
+		for _, pc := range parsed {
+			b.parsed = append(b.parsed, traverse.Tip{ID: pc.ID, FromObject: !pc.FromGraph})
+		}
 	}
 	if err != nil {
 		return nil, shortBadObject(err, display)
@@ -876,6 +883,10 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	var final, reverseEnd oid.ID
 	var finalName string
 	var haveFinal bool
+	// dwimStart: "--reverse ONE" made ONE uninteresting, not a bottom;
+	// dwimTag: ONE named a tag, whose commit git flagged, not the tag
+	// (dwim_reverse_initial), which stays a positive revision.
+	var dwimStart, dwimTag bool
 	var err error
 	if !opts.Reverse {
 		final, finalName, haveFinal, err = single(false, func(name, first string) error {
@@ -900,7 +911,8 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				}
 				if err == nil {
 					if head, _, herr := b.repo.Head(); herr == nil {
-						final, finalName, haveFinal = id, revs[0].Name, true
+						final, finalName, haveFinal, dwimStart = id, revs[0].Name, true, true
+						dwimTag = id != revs[0].ID
 						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}
 					}
 				}
@@ -914,6 +926,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		return req, fatalf("cannot use --contents with final commit object name")
 	}
 	if opts.Reverse && opts.FirstParent {
+		if dwimTag {
+			// The tag and HEAD are both positive to git's
+			// find_single_final.
+			return req, fatalf("More than one commit to dig from %s and %s?", "HEAD", finalName)
+		}
 		end, _, haveEnd, err := single(false, func(name, first string) error {
 			return fatalf("More than one commit to dig from %s and %s?", name, first)
 		})
@@ -930,7 +947,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	// made: a parent named with ^@ or ^! whose object is not a commit
 	// (git took it for one without reading it) fails there.
 	var walkErr error
-	for _, rv := range revs {
+	for i, rv := range revs {
 		if rv.Parent && walkErr == nil && !b.r.inCommitGraph(rv.ID) {
 			// parse_commit's error line: another type, or nothing
 			var line string
@@ -958,9 +975,10 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			}
 			continue // non-commits take no part in the walk
 		}
-		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative, FromObject: rv.FromObject || id != rv.ID})
+		req.Tips = append(req.Tips, traverse.Tip{ID: id, Uninteresting: rv.Negative, FromObject: rv.FromObject || id != rv.ID, NotBottom: dwimStart && i == 0})
 	}
 	req.ReverseEnd = reverseEnd
+	req.Parsed = b.parsed
 	if !haveFinal {
 		b.inWorkTree = true
 		wt, err := b.workTree(path)

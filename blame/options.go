@@ -107,6 +107,17 @@ type Options struct {
 	// (LimitedWalk). A limited walk sorts its commits in the order, which
 	// orders the children a --reverse blame passes lines to.
 	Order WalkOrder
+	// NoWalk is --no-walk (in effect after the revisions: a later
+	// exclusion or --do-walk ends it): git then parses the revisions
+	// and prepares no walk of them, so that nothing of the options
+	// above that the walk's preparation makes is made (AncestryPath,
+	// AncestryPathCommits' ancestry, LimitedWalk, Order and
+	// SimplifyByDecoration change nothing, and no revision is an error
+	// for want of a bottom), and a Reverse blame, which git passes from
+	// each commit to the children that preparation lists, passes
+	// nothing (but with FirstParent, whose children git lists itself):
+	// its lines stay on the start.
+	NoWalk bool
 	// Sparse is --sparse: with SimplifyByDecoration, a commit with one
 	// parent is never passed over, whether a ref names it or not (git's
 	// history that is not dense). Without it, it changes nothing.

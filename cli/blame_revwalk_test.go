@@ -92,6 +92,29 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 			{"--ancestry-path", "main", "--", "file"},
 			{"--ancestry-path", "--", "file"},
 			{"--ancestry-path", "file"},
+			// "--reverse ONE" makes ONE..HEAD, but ONE is no bottom.
+			{"--ancestry-path", "--reverse", "main~4", "--", "file"},
+			{"--ancestry-path=side1", "--reverse", "main~4", "--", "file"},
+			{"--reverse", "--simplify-by-decoration", "main~4", "--", "file"},
+			// --no-walk: git prepares no walk, so no ancestry path is
+			// made, nor a --reverse blame's children (its lines stay on
+			// the start); a range's bottom after it ends it.
+			{"--no-walk", "--ancestry-path", "main", "--", "file"},
+			{"--ancestry-path", "--no-walk=unsorted", "-p", "main", "--", "file"},
+			{"--no-walk", "--ancestry-path", "side1~1..main", "--", "file"},
+			{"--no-walk", "--reverse", "main~4", "--", "file"},
+			{"--no-walk", "--reverse", "-p", "side1~1..main", "--", "file"},
+			{"--ancestry-path", "--reverse", "--no-walk", "main~4", "--", "file"},
+			// With --first-parent git lists the children itself, down
+			// the parents of the commits it has parsed: main~2 parsed
+			// main and main~1; lB names a commit it has not parsed
+			// the children of.
+			{"--no-walk", "--reverse", "--first-parent", "main~2", "--", "file"},
+			{"--no-walk", "--reverse", "--first-parent", "lB", "--", "file"},
+			// "--reverse TAG": git flags the tag's commit, and the tag
+			// stays a revision of its own.
+			{"--reverse", "--first-parent", "tB", "--", "file"},
+			{"--ancestry-path", "--reverse", "tB", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}

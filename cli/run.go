@@ -436,7 +436,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 	// (--no-walk: prepare_revision_walk returns before the merges'
 	// simplification, so no parent is rewritten.)
 	opts.SimplifyByDecoration, opts.Sparse = a.Rev.SimplifyByDecoration && !a.NoWalk(), a.Rev.Sparse
-	opts.LimitedWalk = a.LimitedWalk(b.lib.HasCommitGraph)
+	opts.LimitedWalk, opts.NoWalk = a.LimitedWalk(b.lib.HasCommitGraph), a.NoWalk()
 	if a.Rev.TopoOrder || a.Rev.graph {
 		opts.Order = cmp.Or(a.Rev.SortOrder, blame.WalkTopo)
 	}

@@ -38,6 +38,24 @@ func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revisio
 // boundary of the command the arguments belong to: an argument that
 // parses a commit reads them for all that follow.
 func (r *Repository) ParseRevisionArgsWith(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, error) {
+	revs, _, err := r.ParseRevisionArgsParsed(rd, args, parents)
+	return revs, err
+}
+
+// ParsedCommit is an object git parsed resolving revision arguments
+// (parse_commit, parse_object): get_nth_ancestor's walk of "A~3" parses
+// A, A~1 and A~2, a range parses both ends. FromGraph: parsed from the
+// commit-graph, else from the object, which may be no commit (a tag).
+// What git parsed there has its parents when a walk that is not
+// prepared (--no-walk) follows them.
+type ParsedCommit struct {
+	ID        oid.ID
+	FromGraph bool
+}
+
+// ParseRevisionArgsParsed is ParseRevisionArgsWith that also returns
+// the objects the arguments' resolution parsed, in no order.
+func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, []ParsedCommit, error) {
 	var out []Revision
 	negate := false
 	// What git has parsed, and made commits of, stays so for the
@@ -51,15 +69,21 @@ func (r *Repository) ParseRevisionArgsWith(rd *odb.Reader, args []string, parent
 		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits}
 		revs, handled, err := res.revisionArg(arg, negate)
 		if err != nil {
-			return nil, res.fatal(err)
+			return nil, nil, res.fatal(err)
 		}
 		if !handled {
-			return nil, res.badRevision(arg)
+			return nil, nil, res.badRevision(arg)
 		}
 		res.printRead()
 		out = append(out, revs...)
 	}
-	return out, nil
+	var done []ParsedCommit
+	for id, from := range parsed {
+		if from != notParsed {
+			done = append(done, ParsedCommit{ID: id, FromGraph: from == parsedGraph})
+		}
+	}
+	return out, done, nil
 }
 
 // revisionArg is handle_revision_arg_1 for one argument.

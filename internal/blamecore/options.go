@@ -59,6 +59,9 @@ type Options struct {
 	// LimitedWalk makes the limiting pass run whatever the revisions
 	// (git's limit_list for a limited walk: Options of package blame).
 	LimitedWalk bool
+	// NoWalk is --no-walk: the walk is not prepared
+	// (traverse.LimitOptions.NoWalk).
+	NoWalk bool
 	// Order is --topo-order and its kin (0: none): with the
 	// commit-graph's generation numbers git prepares its topological walk
 	// instead of limiting the walk for a range

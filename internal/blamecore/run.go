@@ -82,6 +82,9 @@ type Request struct {
 	// ReverseEnd is the end of a --reverse --first-parent range: children
 	// are then taken along its first-parent chain.
 	ReverseEnd oid.ID
+	// Parsed are the objects git parsed resolving the revisions, as
+	// tips of no flag (traverse.LimitOptions.Parsed).
+	Parsed []traverse.Tip
 }
 
 // WorkTree describes the pseudo commit of working-tree blame.
@@ -450,6 +453,8 @@ func (sb *scoreboard) limit(req Request) error {
 		AncestryBottoms: ancestry,
 
 		Limited:              sb.opts.LimitedWalk || (sb.opts.Order != traverse.NoTopoSort && !gens),
+		NoWalk:               sb.opts.NoWalk,
+		Parsed:               req.Parsed,
 		TopoWalk:             sb.opts.Order != traverse.NoTopoSort && gens,
 		Sort:                 sb.opts.Order,
 		AuthorDate:           sb.authorDate,

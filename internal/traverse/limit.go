@@ -54,6 +54,13 @@ type Tip struct {
 	// the commit-graph (Commits.ParseObject): an end of a range, a
 	// commit named through a tag.
 	FromObject bool
+	// NotBottom: an uninteresting tip that is no bottom of the walk, as
+	// git's bottoms are the exclusions of the command line (BOTTOM)
+	// and blame's "--reverse ONE", taken for ONE..HEAD, marks ONE
+	// UNINTERESTING alone (dwim_reverse_initial): --ancestry-path
+	// finds no bottom in it, and the merges' simplification does not
+	// keep it as relevant.
+	NotBottom bool
 }
 
 // LimitOptions are the revision options that shape the walk's marking.
@@ -98,6 +105,20 @@ type LimitOptions struct {
 	// Limited forces the limiting pass (git's revs->limited, which other
 	// revision options set).
 	Limited bool
+	// NoWalk is --no-walk: git's prepare_revision_walk parses the tips
+	// (an uninteresting one marks its parents) and returns, so that
+	// nothing above is made, whatever the options: no limiting pass (no
+	// ancestry path, and no death for want of a bottom), no sort, no
+	// simplification, no children lists (a --reverse blame finds no
+	// child to pass blame to), no topological walk.
+	NoWalk bool
+	// Parsed are objects git parsed before the walk's preparation, as it
+	// resolved the revisions (FromObject: from their objects, else from
+	// the commit-graph where it holds them; what is no commit is passed
+	// over). With NoWalk they are parsed first, so that a --reverse
+	// --first-parent blame's chain (SetFirstParentChildren) goes through
+	// them as git's does, and stops at a commit git did not parse.
+	Parsed []Tip
 	// Sort sorts the limiting pass's commits as git's
 	// sort_in_topological_order does (--topo-order and its kin), before
 	// the simplification and the children lists; AuthorDate gives the
@@ -245,8 +266,8 @@ func (m *Marks) MarkParentsUninteresting(c *Commit) {
 
 // Limit prepares a revision walk the way git's prepare_revision_walk does
 // for blame: every tip is parsed in order and an uninteresting tip marks
-// its parents uninteresting; then, if any tip is uninteresting or
-// opts.Children or an ancestry path is set, the limiting pass
+// its parents uninteresting; then (not with opts.NoWalk), if any tip is
+// uninteresting or opts.Children or an ancestry path is set, the limiting pass
 // (limit_list) walks the history in date order, spreading UNINTERESTING
 // to parents until only uninteresting commits remain (plus revision.c's
 // slop of five), and records the surviving commits (of which, with an
@@ -271,6 +292,17 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 			m.set(b.Commit, flagAncestryPath)
 		}
 	}
+	if opts.NoWalk {
+		for _, t := range opts.Parsed {
+			parse := cs.Parse
+			if t.FromObject {
+				parse = cs.ParseObject
+			}
+			if c := cs.Lookup(t.ID); c != nil {
+				parse(c) // (an object that is no commit stays unparsed)
+			}
+		}
+	}
 	commits := make([]*Commit, len(tips))
 	for i, t := range tips {
 		c := t.Commit
@@ -279,7 +311,11 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 		}
 		commits[i] = c
 		if t.Uninteresting {
-			m.set(c, flagUninteresting|flagBottom)
+			if t.NotBottom {
+				m.set(c, flagUninteresting)
+			} else {
+				m.set(c, flagUninteresting|flagBottom)
+			}
 		}
 	}
 	limited := opts.Children || opts.AncestryPath || len(opts.AncestryBottoms) > 0 || opts.SimplifyByDecoration || opts.Limited
@@ -302,6 +338,9 @@ func Limit(cs *Commits, tips []Tip, opts LimitOptions) (*Marks, error) {
 			m.set(c, flagSeen)
 			start = append(start, c)
 		}
+	}
+	if opts.NoWalk {
+		return m, nil
 	}
 	if !limited {
 		if opts.TopoWalk {
