@@ -50,6 +50,9 @@ func Main(args []string, env Environ) int {
 // runBlame runs git blame (git annotate when annotate) with args, the
 // words after the command's name, and returns its exit status.
 func runBlame(args []string, env Environ, annotate bool) int {
+	if env.Process {
+		growStack() // its final size in one copy: stackstart.go
+	}
 	r := &blameRun{env: env, annotate: annotate}
 	err := r.run(args)
 	if err != nil {

@@ -53,6 +53,8 @@ func TestMain(m *testing.M) {
 		processChildBlameHuge()
 	case "blame-gc":
 		processChildBlameGC()
+	case "stack-start":
+		processChildStackStart()
 	}
 	code := m.Run()
 	removeShimInstall()
