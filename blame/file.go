@@ -838,6 +838,10 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	// not the final commit ("X ^X", "A...B" where B is the merge base),
 	// and under --reverse one of the negatives.
 	negated := make(map[oid.ID]bool, len(revs))
+	// dwimStart: "--reverse ONE" made ONE uninteresting, not a bottom;
+	// dwimTag: ONE named a tag, whose commit git flagged, not the tag
+	// (dwim_reverse_initial), which stays a positive revision.
+	var dwimStart, dwimTag bool
 	for _, rv := range revs {
 		if rv.Negative {
 			negated[rv.ID] = true
@@ -849,7 +853,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	single := func(negative bool, tooMany func(name, first string) error) (id oid.ID, name string, found bool, err error) {
 		var deferred *repo.Revision
 		for i, rv := range revs {
-			if (rv.Negative || negated[rv.ID]) != negative {
+			neg := rv.Negative || negated[rv.ID]
+			if i == 0 && dwimTag {
+				neg = false // the tag itself is not flagged
+			}
+			if neg != negative {
 				continue
 			}
 			// find_single_final reads nothing for a commit git has
@@ -883,10 +891,6 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 	var final, reverseEnd oid.ID
 	var finalName string
 	var haveFinal bool
-	// dwimStart: "--reverse ONE" made ONE uninteresting, not a bottom;
-	// dwimTag: ONE named a tag, whose commit git flagged, not the tag
-	// (dwim_reverse_initial), which stays a positive revision.
-	var dwimStart, dwimTag bool
 	var err error
 	if !opts.Reverse {
 		final, finalName, haveFinal, err = single(false, func(name, first string) error {
@@ -913,6 +917,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 					if head, _, herr := b.repo.Head(); herr == nil {
 						final, finalName, haveFinal, dwimStart = id, revs[0].Name, true, true
 						dwimTag = id != revs[0].ID
+						negated[id] = true // HEAD too, if it is ONE
 						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}
 					}
 				}
@@ -926,11 +931,6 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 		return req, fatalf("cannot use --contents with final commit object name")
 	}
 	if opts.Reverse && opts.FirstParent {
-		if dwimTag {
-			// The tag and HEAD are both positive to git's
-			// find_single_final.
-			return req, fatalf("More than one commit to dig from %s and %s?", "HEAD", finalName)
-		}
 		end, _, haveEnd, err := single(false, func(name, first string) error {
 			return fatalf("More than one commit to dig from %s and %s?", name, first)
 		})

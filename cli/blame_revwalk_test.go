@@ -115,6 +115,10 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 			// stays a revision of its own.
 			{"--reverse", "--first-parent", "tB", "--", "file"},
 			{"--ancestry-path", "--reverse", "tB", "--", "file"},
+			// ONE at HEAD: HEAD, the same object, is flagged too.
+			{"--reverse", "--first-parent", "main", "--", "file"},
+			{"--no-walk", "--reverse", "--first-parent", "main", "--", "file"},
+			{"--reverse", "--first-parent", "main..main", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
