@@ -2,6 +2,7 @@ package repo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ type ParsedCommit struct {
 }
 
 // ParseRevisionArgsParsed is ParseRevisionArgsWith that also returns
-// the objects the arguments' resolution parsed, in no order.
+// the objects the arguments' resolution parsed, by ID.
 func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, []ParsedCommit, error) {
 	var out []Revision
 	negate := false
@@ -83,6 +84,8 @@ func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, pare
 			done = append(done, ParsedCommit{ID: id, FromGraph: from == parsedGraph})
 		}
 	}
+	// (In an order of their own, not the map's.)
+	slices.SortFunc(done, func(a, b ParsedCommit) int { return a.ID.Compare(b.ID) })
 	return out, done, nil
 }
 
