@@ -7,11 +7,12 @@ package cli
 // touches first costs a fault that maps 64 KiB of the file into the
 // resident set (the kernel's fault-around). A blame's goroutine grows
 // to 32 KiB in four copies, the later ones at the depth of the walk or
-// the object reader, whose tables are spread over the binary: 8 of a
-// go-git blame's 24 faults in .gopclntab were those walks, 0.5-0.6 MB
-// of its peak (x/fdpool/pool.go 8.9 -> 8.2 MB, git's 6.8; perf record
-// -e page-faults -d, and the peak over 8 runs each; see
-// benchmarks/blame/RESULTS.md, 2026-12-07).
+// the object reader, whose tables are spread over the binary: grown
+// once here, a go-git blame faults 18 times in .gopclntab instead of 24
+// and peaks 0.3-0.6 MB lower (x/fdpool/pool.go 8.8 -> 8.5 MB, git's
+// 6.8; repository.go 15.2 -> 14.6; perf record -e page-faults -d, and
+// the peak's median over 6 runs; see benchmarks/blame/RESULTS.md,
+// 2026-12-07).
 //
 // growStack makes the goroutine's stack that size in one copy, made
 // where the run starts, two frames deep: its frame is stackStartFrame
