@@ -245,6 +245,11 @@ type run struct {
 	// parsed are the objects the revisions' resolution parsed
 	// (blamecore.Request.Parsed).
 	parsed []traverse.Tip
+	// noWalkEnded: "--reverse ONE" added HEAD, which is ONE's own
+	// commit and so uninteresting, and git's add_pending_object ends
+	// --no-walk for an uninteresting object as for any exclusion added
+	// after it.
+	noWalkEnded bool
 }
 
 // effectiveParents reads info/grafts and the shallow file the first time
@@ -455,6 +460,9 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	req, err := b.request(revs, path)
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if b.noWalkEnded {
+		core.NoWalk = false
 	}
 	hist, rewritten, err := b.history()
 	if err != nil {
@@ -918,6 +926,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 						final, finalName, haveFinal, dwimStart = id, revs[0].Name, true, true
 						dwimTag = id != revs[0].ID
 						negated[id] = true // HEAD too, if it is ONE
+						b.noWalkEnded = head == id
 						revs = []repo.Revision{{Name: revs[0].Name, ID: id, Type: object.Commit, Negative: true, FromObject: revs[0].FromObject}, {Name: "HEAD", ID: head, Type: object.Commit, FromObject: true}}
 					}
 				}

@@ -119,6 +119,9 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 			{"--reverse", "--first-parent", "main", "--", "file"},
 			{"--no-walk", "--reverse", "--first-parent", "main", "--", "file"},
 			{"--reverse", "--first-parent", "main..main", "--", "file"},
+			// HEAD, added for "--reverse ONE", is uninteresting when it
+			// is ONE: an exclusion after --no-walk, which it ends.
+			{"--reverse", "--no-walk", "--ancestry-path", "main", "--", "file"},
 		} {
 			compareWithGit(t, dir, format, nil, nil, args...)
 		}
