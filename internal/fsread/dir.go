@@ -13,22 +13,15 @@ import (
 // whose first use in a run creates its epoll instance and eventfd (and
 // makes the scheduler poll it from then on) for a read that never waits.
 func ReadDirNames(dir string) ([]string, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	f, err := openFile(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+		return nil, err
 	}
-	defer unix.Close(fd)
+	defer f.Close()
 	var names []string
 	buf := make([]byte, 8<<10)
 	for {
-		n, err := unix.ReadDirent(fd, buf)
+		n, err := unix.ReadDirent(f.fd, buf)
 		if err == unix.EINTR {
 			continue
 		}
