@@ -112,9 +112,7 @@ func hugePageAhead(n int) {
 			gap += hugePageBytes
 			lo += hugePageBytes
 		}
-		heapProbe = make([]byte, gap)
-		pad = heapProbe
-		heapProbe = nil
+		pad = heapAlloc(gap)
 		if end := uintptr(unsafe.Pointer(unsafe.SliceData(pad))) + gap; end != lo {
 			lo = alignUp(end, hugePageBytes) // not at the tail: after it
 		}
@@ -211,10 +209,17 @@ func hugePageFresh() int64 {
 // stack (this one grew it to 64 KiB: 14-30 page faults), which says
 // nothing of where the heap's free tail is.
 func probeHeapTail() (probe []byte, t uintptr) {
-	heapProbe = make([]byte, heapProbeBytes)
-	probe = heapProbe
-	heapProbe = nil
+	probe = heapAlloc(heapProbeBytes)
 	return probe, uintptr(unsafe.Pointer(unsafe.SliceData(probe))) + heapProbeBytes
+}
+
+// heapAlloc allocates n bytes on the heap, never on the goroutine's
+// stack (through heapEscape).
+func heapAlloc(n uintptr) []byte {
+	heapEscape = make([]byte, n)
+	b := heapEscape
+	heapEscape = nil
+	return b
 }
 
 // freshAdvised holds the ranges hugePageFresh advised (made with room
@@ -237,8 +242,8 @@ func hugePageFreshUndo() {
 // the tests.
 var freshAdvices int
 
-// heapProbe makes hugePageFresh's probe escape to the heap.
-var heapProbe []byte
+// heapEscape makes heapAlloc's allocations escape to the heap.
+var heapEscape []byte
 
 // freshPinned and heapPinned hold the huge-page starts' unwritten
 // allocations that must not be handed out again while the heap grows
