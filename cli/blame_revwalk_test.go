@@ -132,6 +132,35 @@ func TestAncestryPathMatchesGit(t *testing.T) {
 	}
 }
 
+// reverseTagScript: two commits, an annotated tag on each (tH at HEAD).
+const reverseTagScript = `git init -q r && cd r
+seq 1 6 | sed 's/^/line /' >file
+commit_all P
+git tag -a -m "tag P" tP
+sed -i 's/^line 3$/line 3 H/' file
+commit_all H
+git tag -a -m "tag H" tH
+`
+
+// TestReverseTagMatchesGit: "--reverse TAG" flags the tag's commit, not
+// the tag, and the HEAD git adds is that commit's own object when the
+// tag is on HEAD: --first-parent then finds the tag alone for its latest
+// commit, and the added HEAD ends --no-walk.
+func TestReverseTagMatchesGit(t *testing.T) {
+	dirs := fixtureDirs(t, "reversetag", reverseTagScript)
+	for _, format := range testgit.Formats {
+		for _, args := range [][]string{
+			{"--reverse", "--first-parent", "tH", "--", "file"},
+			{"--reverse", "--first-parent", "tP", "--", "file"},
+			{"--reverse", "tH", "--", "file"},
+			{"--reverse", "--no-walk", "--ancestry-path", "tH", "--", "file"},
+			{"--reverse", "--no-walk", "--ancestry-path", "tP", "--", "file"},
+		} {
+			compareWithGit(t, dirs[format], format, nil, nil, args...)
+		}
+	}
+}
+
 // TestWalkReflogsAndFiltersMatchGit: under -g (--walk-reflogs) git hands
 // the commits the revisions name to its reflog walk, so blame does not see
 // them (the work tree is blamed; a tag stays; an excluded commit dies);
