@@ -136,7 +136,23 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 	if r.CommitGraphTime == nil {
 		r.CommitGraphTime = b.commitGraphTime
 	}
+	if r.CommitGraphGeneration == nil {
+		r.CommitGraphGeneration = b.commitGraphGeneration
+	}
+	if r.CommitGraphCorrectedDates == nil {
+		r.CommitGraphCorrectedDates = func() bool { return b.gitGraph().CorrectedDates() }
+	}
 	return b
+}
+
+// commitGraphGeneration is the generation number the commit-graph git
+// would read (see gitGraph) gives the commit id
+// (traverse.Graph.GenerationOf).
+func (r *Repository) commitGraphGeneration(id oid.ID) (uint64, bool) {
+	if g := r.gitGraph(); g != nil {
+		return g.GenerationOf(id)
+	}
+	return traverse.GenerationInfinity, false
 }
 
 // commitGraphTime is the commit date the commit-graph git would read

@@ -3,7 +3,6 @@ package repo
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -328,84 +327,4 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 	return append(out,
 		Revision{Name: aName, ID: a, Type: aType, Negative: negate, FromObject: aObject},
 		Revision{Name: bName, ID: b, Type: bType, Negative: negate, FromObject: bObject}), true, nil
-}
-
-// mergeBases returns the best common ancestors of a and b: the common
-// ancestors no other common ancestor reaches, newest commit first.
-func (res *resolver) mergeBases(a, b oid.ID) ([]oid.ID, error) {
-	ancA, err := res.ancestors(a)
-	if err != nil {
-		return nil, err
-	}
-	ancB, err := res.ancestors(b)
-	if err != nil {
-		return nil, err
-	}
-	var common []oid.ID
-	for id := range ancA {
-		if ancB[id] {
-			common = append(common, id)
-		}
-	}
-	redundant := map[oid.ID]bool{}
-	for _, c := range common {
-		if redundant[c] {
-			continue
-		}
-		anc, err := res.ancestors(c)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range common {
-			if d != c && anc[d] {
-				redundant[d] = true
-			}
-		}
-	}
-	var bases []oid.ID
-	for _, c := range common {
-		if !redundant[c] {
-			bases = append(bases, c)
-		}
-	}
-	dates := map[oid.ID]uint64{}
-	for _, c := range bases {
-		if _, data, ok := res.read(c); ok {
-			var info object.CommitInfo
-			if object.ParseCommit(res.r.Format, data, &info) == nil {
-				dates[c] = info.CommitTime
-			}
-		}
-	}
-	sort.Slice(bases, func(i, j int) bool {
-		if dates[bases[i]] != dates[bases[j]] {
-			return dates[bases[i]] > dates[bases[j]]
-		}
-		return bases[i].Compare(bases[j]) < 0
-	})
-	return bases, nil
-}
-
-// ancestors returns id and every commit reachable from it.
-func (res *resolver) ancestors(id oid.ID) (map[oid.ID]bool, error) {
-	seen := map[oid.ID]bool{id: true}
-	stack := []oid.ID{id}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		// paint_down_to_common's parse_commit: the commit-graph's
-		// parents, but for a commit git parsed from its object before
-		// (a range's end).
-		parents, _, err := res.parentsAsParsed(c, res.graphParents)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range parents {
-			if !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
-	return seen, nil
 }

@@ -488,36 +488,51 @@ func (res *resolver) loadParents() error {
 // object's parent lines unless info/grafts or the shallow file say
 // otherwise.
 func (res *resolver) commitParents(id oid.ID) ([]oid.ID, bool, error) {
-	if err := res.loadParents(); err != nil {
-		return nil, false, err
-	}
-	typ, data, err := res.readErr(id)
-	ok := err == nil
+	c, ok, line, err := res.parseCommitObject(id)
 	// repo_parse_commit's errors for a commit it cannot find or that is
 	// of another type, once for each: goblame may try a name twice where
 	// git resolves it once.
-	switch {
-	case res.unread[id]:
-	case errors.Is(err, odb.ErrNotFound):
-		res.reportUnread(id, "error: Could not read "+id.String())
-	case ok && typ != object.Commit:
-		res.reportUnread(id, "error: Object "+id.String()+" not a commit")
+	if line != "" && !res.unread[id] {
+		res.reportUnread(id, line)
 	}
-	if !ok || typ != object.Commit {
-		return nil, false, nil
+	return c.parents, ok, err
+}
+
+// commitParse is what git's parse of a commit gives a walk: its parents
+// as git sees them (grafts, the shallow boundary) and its date.
+type commitParse struct {
+	parents []oid.ID
+	date    uint64
+}
+
+// parseCommitObject is repo_parse_commit of the commit id from its
+// object: ok false where git's fails, with the error line git prints
+// there ("" where it prints none).
+func (res *resolver) parseCommitObject(id oid.ID) (commitParse, bool, string, error) {
+	if err := res.loadParents(); err != nil {
+		return commitParse{}, false, "", err
+	}
+	typ, data, err := res.readErr(id)
+	switch {
+	case errors.Is(err, odb.ErrNotFound):
+		return commitParse{}, false, "error: Could not read " + id.String(), nil
+	case err != nil:
+		return commitParse{}, false, "", nil
+	case typ != object.Commit:
+		return commitParse{}, false, "error: Object " + id.String() + " not a commit", nil
 	}
 	var c object.CommitInfo
 	if err := object.ParseCommit(res.r.Format, data, &c); err != nil {
-		return nil, false, nil
+		return commitParse{}, false, "", nil
 	}
 	res.loadGraph() // (parse_commit_buffer's load_commit_graph_info)
 	res.markParsed(id)
 	if g, ok := res.parents[id]; ok {
 		res.markCommits(g)
-		return g, true, nil
+		return commitParse{parents: g, date: c.CommitTime}, true, "", nil
 	}
 	res.markCommits(c.Parents)
-	return append([]oid.ID(nil), c.Parents...), true, nil
+	return commitParse{parents: append([]oid.ID(nil), c.Parents...), date: c.CommitTime}, true, "", nil
 }
 
 // markCommits notes ids as objects git has made commits of (see

@@ -589,6 +589,24 @@ func (g *Graph) Generation(pos uint32) (gen uint64, ok bool) {
 	return time + binary.BigEndian.Uint64(l.gdo2[8*i:]), true
 }
 
+// GenerationOf is Generation for the commit id, found as git finds a
+// commit's row (found false where the graph does not hold it, or the
+// row's generation is unreadable).
+func (g *Graph) GenerationOf(id oid.ID) (gen uint64, found bool) {
+	pos, ok := g.rowAsGit(id)
+	if !ok {
+		return GenerationInfinity, false
+	}
+	return g.Generation(pos)
+}
+
+// CorrectedDates reports whether git 2.39.5 reads this graph's corrected
+// commit dates (corrected_commit_dates_enabled): every layer has them,
+// and the graph holds a commit.
+func (g *Graph) CorrectedDates() bool {
+	return g != nil && g.genData && g.total > 0
+}
+
 // cdatOffset is the file offset of a commit's CDAT row.
 func (l *graphLayer) cdatOffset(local uint32) int64 {
 	return l.cdatOff + int64(local)*int64(len(l.cdat)/max(int(l.n), 1))
