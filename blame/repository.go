@@ -136,23 +136,33 @@ func NewRepository(r *repo.Repository, dir string) *Repository {
 	if r.CommitGraphTime == nil {
 		r.CommitGraphTime = b.commitGraphTime
 	}
-	if r.CommitGraphGeneration == nil {
-		r.CommitGraphGeneration = b.commitGraphGeneration
-	}
-	if r.CommitGraphCorrectedDates == nil {
-		r.CommitGraphCorrectedDates = func() bool { return b.gitGraph().CorrectedDates() }
+	if r.CommitGraphRows == nil {
+		r.CommitGraphRows = b.commitGraphRows
 	}
 	return b
 }
 
-// commitGraphGeneration is the generation number the commit-graph git
-// would read (see gitGraph) gives the commit id
-// (traverse.Graph.GenerationOf).
-func (r *Repository) commitGraphGeneration(id oid.ID) (uint64, bool) {
+// commitGraphRows is the commit-graph git would read (see gitGraph), by
+// row, or nil.
+func (r *Repository) commitGraphRows() repo.GraphRows {
 	if g := r.gitGraph(); g != nil {
-		return g.GenerationOf(id)
+		return graphRows{g}
 	}
-	return traverse.GenerationInfinity, false
+	return nil
+}
+
+// graphRows is a commit-graph as repo.GraphRows reads it: a row git
+// dies of is its error, one damaged otherwise is not found (git reads
+// that commit from its object), as commitGraphParents answers.
+type graphRows struct{ *traverse.Graph }
+
+func (g graphRows) Row(pos uint32, parents []uint32) (date, gen uint64, out []uint32, found bool, err error) {
+	date, gen, out, err = g.Graph.Row(pos, parents)
+	var death *traverse.GraphDeath
+	if errors.As(err, &death) {
+		return 0, 0, out, false, err
+	}
+	return date, gen, out, err == nil, nil
 }
 
 // commitGraphTime is the commit date the commit-graph git would read

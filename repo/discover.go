@@ -52,14 +52,10 @@ type Repository struct {
 	// not hold it): a commit parse_commit reads there is ordered by it.
 	// Its error is git's death there.
 	CommitGraphTime func(id oid.ID) (time uint64, found bool, err error)
-	// CommitGraphGeneration, when set, gives the generation number the
-	// commit-graph git would use gives the commit id (found false where
-	// it does not hold it: git's GENERATION_NUMBER_INFINITY), and
-	// CommitGraphCorrectedDates whether those are corrected commit dates
-	// (corrected_commit_dates_enabled): a merge-base walk then takes its
-	// commits by generation first (mergebase.go).
-	CommitGraphGeneration     func(id oid.ID) (gen uint64, found bool)
-	CommitGraphCorrectedDates func() bool
+	// CommitGraphRows, when set, gives the commit-graph git would use,
+	// read by row, for walks over many commits (the merge-base walk:
+	// mergebase.go); nil where git would use none.
+	CommitGraphRows func() GraphRows
 	// CommitGraphInfo, when set, is git's death reading the
 	// commit-graph's data for the commit id after parsing it from its
 	// object (load_commit_graph_info), or nil.

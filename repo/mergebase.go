@@ -35,9 +35,35 @@ const (
 // of a commit the commit-graph does not hold.
 const generationInfinity = ^uint64(0)
 
+// GraphRows is the commit-graph git would use, read by row (a commit's
+// position in the graph), for walks over many commits: a commit's
+// parents come with their rows, which git keeps with them, so that only
+// the ends of the walk are looked up by name.
+type GraphRows interface {
+	// PositionAsGit is the row git reads for the commit id (found false
+	// where the graph does not hold it).
+	PositionAsGit(id oid.ID) (pos uint32, found bool)
+	// Row reads the commit at pos: its date, its generation, and its
+	// parents' rows appended to parents. found is false where git does
+	// not take the commit from the graph (it reads the object); err is
+	// git's death reading the row.
+	Row(pos uint32, parents []uint32) (date, gen uint64, out []uint32, found bool, err error)
+	// ID names the commit at pos.
+	ID(pos uint32) (oid.ID, bool)
+	// Generation is the generation of the commit at pos.
+	Generation(pos uint32) (uint64, bool)
+	// CorrectedDates reports whether the generations are corrected
+	// commit dates (corrected_commit_dates_enabled).
+	CorrectedDates() bool
+}
+
+// noRow is a paintCommit's row where none is known.
+const noRow = ^uint32(0)
+
 // paintCommit is a commit as the merge-base walk knows it.
 type paintCommit struct {
 	id      oid.ID
+	row     uint32 // its row in the commit-graph, where it came from one
 	parsed  bool
 	flags   uint8
 	date    uint64
@@ -50,45 +76,122 @@ type paintCommit struct {
 type mergeBaseWalk struct {
 	res     *resolver
 	commits map[oid.ID]*paintCommit
+	rows    GraphRows // nil: no commit-graph
 	// corrected: the commit-graph has corrected commit dates, which
 	// order the walk (corrected_commit_dates_enabled).
 	corrected bool
+	buf       []uint32
+	ids       []oid.ID
+	// slab and links hold the commits and their parent lists, a block
+	// at a time: a walk from a tag years back parses tens of thousands
+	// of commits.
+	slab  []paintCommit
+	links []*paintCommit
 }
 
 func (w *mergeBaseWalk) commit(id oid.ID) *paintCommit {
 	c := w.commits[id]
 	if c == nil {
-		c = &paintCommit{id: id, gen: generationInfinity}
+		if len(w.slab) == cap(w.slab) {
+			w.slab = make([]paintCommit, 0, min(max(2*cap(w.slab), 16), 4096))
+		}
+		w.slab = append(w.slab, paintCommit{id: id, row: noRow, gen: generationInfinity})
+		c = &w.slab[len(w.slab)-1]
 		w.commits[id] = c
 	}
 	return c
 }
 
-// parse is repo_parse_commit: ok false where git's fails, its error line
-// printed as git prints it.
+// parentList returns room for n parents.
+func (w *mergeBaseWalk) parentList(n int) []*paintCommit {
+	if n > cap(w.links)-len(w.links) {
+		w.links = make([]*paintCommit, 0, max(n, 4096))
+	}
+	l := w.links[len(w.links) : len(w.links)+n : len(w.links)+n]
+	w.links = w.links[:len(w.links)+n]
+	return l
+}
+
+// parse is repo_parse_commit: from the commit-graph where it holds the
+// commit (unless git parsed the commit from its object already), else
+// from the object; ok false where git's fails, its error line printed
+// as git prints it.
 func (w *mergeBaseWalk) parse(c *paintCommit) (bool, error) {
 	if c.parsed {
 		return true, nil
 	}
-	p, ok, line, err := w.res.parseForWalk(c.id)
+	res := w.res
+	if w.rows != nil && res.parsed[c.id] != parsedObject {
+		if ok, err := w.parseRow(c); ok || err != nil {
+			return ok, err
+		}
+	}
+	p, ok, line, err := res.parseCommitObject(c.id)
 	if err != nil {
 		return false, err
 	}
 	if !ok {
 		if line != "" {
-			w.res.note(line)
+			res.note(line)
 		}
 		return false, nil
 	}
 	c.parsed, c.date = true, p.date
-	c.parents = make([]*paintCommit, len(p.parents))
+	c.parents = w.parentList(len(p.parents))
 	for i, id := range p.parents {
 		c.parents[i] = w.commit(id)
 	}
-	if g := w.res.r.CommitGraphGeneration; g != nil {
-		if gen, found := g(c.id); found {
-			c.gen = gen
+	// (parse_commit_buffer's load_commit_graph_info: the graph's
+	// generation for a commit it holds, parsed from its object.)
+	if w.rows != nil {
+		if pos, found := w.rows.PositionAsGit(c.id); found {
+			if gen, ok := w.rows.Generation(pos); ok {
+				c.gen = gen
+			}
 		}
+	}
+	return true, nil
+}
+
+// parseRow parses c from its row of the commit-graph (the row it came
+// from as a parent, else its lookup): ok false where the graph does not
+// give it (git then reads the object).
+func (w *mergeBaseWalk) parseRow(c *paintCommit) (bool, error) {
+	pos := c.row
+	if pos == noRow {
+		var found bool
+		if pos, found = w.rows.PositionAsGit(c.id); !found {
+			return false, nil
+		}
+	}
+	date, gen, rows, found, err := w.rows.Row(pos, w.buf[:0])
+	w.buf = rows
+	if err != nil {
+		return false, fatalError{err}
+	}
+	if !found {
+		return false, nil
+	}
+	ids := w.ids[:0]
+	for _, p := range rows {
+		id, ok := w.rows.ID(p)
+		if !ok {
+			return false, nil
+		}
+		ids = append(ids, id)
+	}
+	w.ids = ids
+	res := w.res
+	res.markParsedFrom(c.id, parsedGraph)
+	res.markCommits(ids)
+	c.parsed, c.date, c.gen, c.row = true, date, gen, pos
+	c.parents = w.parentList(len(ids))
+	for i, id := range ids {
+		p := w.commit(id)
+		if p.row == noRow {
+			p.row = rows[i]
+		}
+		c.parents[i] = p
 	}
 	return true, nil
 }
@@ -248,8 +351,11 @@ func (res *resolver) mergeBases(a, b oid.ID) ([]oid.ID, error) {
 		return []oid.ID{a}, nil
 	}
 	w := &mergeBaseWalk{res: res, commits: map[oid.ID]*paintCommit{}}
-	if f := res.r.CommitGraphCorrectedDates; f != nil {
-		w.corrected = f()
+	if f := res.r.CommitGraphRows; f != nil {
+		if w.rows = f(); w.rows != nil {
+			res.loadGraph()
+			w.corrected = w.rows.CorrectedDates()
+		}
 	}
 	one, two := w.commit(a), w.commit(b)
 	for _, c := range []*paintCommit{one, two} {
@@ -283,38 +389,4 @@ func (res *resolver) mergeBases(a, b oid.ID) ([]oid.ID, error) {
 		ids[i] = c.id
 	}
 	return ids, nil
-}
-
-// parseForWalk is repo_parse_commit of the commit id for a walk: from
-// wherever git parsed it already, else from the commit-graph where it
-// holds id, else from the object (parseCommitObject, whose error line
-// it returns).
-func (res *resolver) parseForWalk(id oid.ID) (commitParse, bool, string, error) {
-	switch res.parsed[id] {
-	case parsedObject:
-		return res.parseCommitObject(id)
-	case notParsed:
-		if res.r.CommitGraphParents == nil {
-			return res.parseCommitObject(id)
-		}
-	}
-	res.loadGraph()
-	if res.r.CommitGraphParents != nil {
-		parents, ok, err := res.r.CommitGraphParents(id)
-		if err != nil {
-			return commitParse{}, false, "", fatalError{err}
-		}
-		if ok {
-			var date uint64
-			if t := res.r.CommitGraphTime; t != nil {
-				if date, _, err = t(id); err != nil {
-					return commitParse{}, false, "", fatalError{err}
-				}
-			}
-			res.markParsedFrom(id, parsedGraph)
-			res.markCommits(parents)
-			return commitParse{parents: parents, date: date}, true, "", nil
-		}
-	}
-	return res.parseCommitObject(id)
 }

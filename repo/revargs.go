@@ -2,7 +2,6 @@ package repo
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -61,12 +60,13 @@ func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, pare
 	// What git has parsed, and made commits of, stays so for the
 	// arguments after.
 	parsed, commits := map[oid.ID]parsedFrom{}, map[oid.ID]bool{}
+	var order []oid.ID
 	for _, arg := range args {
 		if arg == "--not" {
 			negate = !negate
 			continue
 		}
-		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits}
+		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits, parseOrder: &order}
 		revs, handled, err := res.revisionArg(arg, negate)
 		if err != nil {
 			return nil, nil, res.fatal(err)
@@ -77,14 +77,13 @@ func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, pare
 		res.printRead()
 		out = append(out, revs...)
 	}
-	var done []ParsedCommit
-	for id, from := range parsed {
-		if from != notParsed {
+	// (In the order git parsed them, not the map's.)
+	done := make([]ParsedCommit, 0, len(order))
+	for _, id := range order {
+		if from := parsed[id]; from != notParsed {
 			done = append(done, ParsedCommit{ID: id, FromGraph: from == parsedGraph})
 		}
 	}
-	// (In an order of their own, not the map's.)
-	slices.SortFunc(done, func(a, b ParsedCommit) int { return a.ID.Compare(b.ID) })
 	return out, done, nil
 }
 

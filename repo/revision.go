@@ -74,6 +74,9 @@ type resolver struct {
 	buf       []byte
 	unread    map[oid.ID]bool       // commits reported missing or not commits
 	parsed    map[oid.ID]parsedFrom // objects git has parsed by now (see parse)
+	// parseOrder, when set, collects the objects parsed, in the order
+	// git parsed them (ParseRevisionArgsParsed).
+	parseOrder *[]oid.ID
 	// commits holds the parents of the commits parsed: git has made
 	// commit objects of them (lookup_commit), and a later read that
 	// finds another type is an error (object_as_type).
@@ -347,6 +350,9 @@ func (res *resolver) markParsedFrom(id oid.ID, from parsedFrom) {
 	}
 	if res.parsed[id] == notParsed {
 		res.parsed[id] = from
+		if res.parseOrder != nil {
+			*res.parseOrder = append(*res.parseOrder, id)
+		}
 	}
 }
 

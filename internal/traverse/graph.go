@@ -363,6 +363,46 @@ func (g *Graph) tree(pos uint32) (oid.ID, bool) {
 	return oid.FromBytes(g.format, l.cdat[off:off+g.hashLen]), true
 }
 
+// PositionAsGit is the row git reads for the commit id: the row it came
+// from as a parent of a commit read before (Parents, Row), else its
+// lookup (Position).
+func (g *Graph) PositionAsGit(id oid.ID) (uint32, bool) {
+	if g == nil {
+		return NoGraphPosition, false
+	}
+	return g.rowAsGit(id)
+}
+
+// Row reads the commit at pos as git parses it from the graph, for walks
+// over many commits: its date, its generation (Generation;
+// GenerationInfinity where unreadable) and its parents' rows, appended
+// to parents, each noted as the row git reads for that parent (see
+// PositionAsGit). Its error is the one reading the row gives (a
+// *GraphDeath where git dies of it).
+func (g *Graph) Row(pos uint32, parents []uint32) (date, gen uint64, out []uint32, err error) {
+	e, err := g.entry(pos, parents)
+	if err != nil {
+		return 0, 0, parents, err
+	}
+	gen, ok := g.Generation(pos)
+	if !ok {
+		gen = GenerationInfinity
+	}
+	g.posMu.Lock()
+	if g.parentPos == nil {
+		g.parentPos = map[oid.ID]uint32{}
+	}
+	for _, p := range e.parents[len(parents):] {
+		if id, ok := g.ID(p); ok {
+			if _, seen := g.parentPos[id]; !seen {
+				g.parentPos[id] = p
+			}
+		}
+	}
+	g.posMu.Unlock()
+	return e.time, gen, e.parents, nil
+}
+
 // Parents returns the parents the graph lists for the commit id (found
 // false when the graph does not hold it), or the error reading its row
 // gives (a *GraphDeath where git dies of it).
@@ -587,17 +627,6 @@ func (g *Graph) Generation(pos uint32) (gen uint64, ok bool) {
 		return GenerationInfinity, false
 	}
 	return time + binary.BigEndian.Uint64(l.gdo2[8*i:]), true
-}
-
-// GenerationOf is Generation for the commit id, found as git finds a
-// commit's row (found false where the graph does not hold it, or the
-// row's generation is unreadable).
-func (g *Graph) GenerationOf(id oid.ID) (gen uint64, found bool) {
-	pos, ok := g.rowAsGit(id)
-	if !ok {
-		return GenerationInfinity, false
-	}
-	return g.Generation(pos)
 }
 
 // CorrectedDates reports whether git 2.39.5 reads this graph's corrected
