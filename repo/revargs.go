@@ -87,8 +87,29 @@ func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, pare
 	return out, done, nil
 }
 
+// listedRefMark starts a word ListedRef makes (no argument can hold it).
+const listedRefMark = "\x01"
+
+// ListedRef is the revision word that stands for the ref name, which
+// resolves to id, as git adds the refs that --all, --branches, --tags,
+// --remotes and --glob list (handle_refs): get_reference of id under
+// the ref's name, which is not resolved again (no DWIM rules, no
+// ambiguity warnings). ParseRevisionArgs and the like take it among
+// their words.
+func ListedRef(name string, id oid.ID) string {
+	return listedRefMark + id.String() + " " + name
+}
+
 // revisionArg is handle_revision_arg_1 for one argument.
 func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, error) {
+	if rest, ok := strings.CutPrefix(arg, listedRefMark); ok {
+		hexID, name, _ := strings.Cut(rest, " ")
+		id, err := oid.ParseHex(res.r.Format, hexID)
+		if err != nil {
+			return nil, false, nil
+		}
+		return res.reference(nil, name, id, negate)
+	}
 	if revs, ok, err := res.dotdot(arg, negate); err != nil || ok {
 		return revs, ok, err
 	}
@@ -143,6 +164,12 @@ func (res *resolver) revisionArg(arg string, negate bool) ([]Revision, bool, err
 	if !found {
 		return nil, false, nil
 	}
+	return res.reference(out, name, id, neg)
+}
+
+// reference is get_reference of the object id, named name, appended to
+// out as a revision, negative if neg.
+func (res *resolver) reference(out []Revision, name string, id oid.ID, neg bool) ([]Revision, bool, error) {
 	if res.r.commitGraphConsidered() {
 		// get_reference looks the object up in the commit-graph first,
 		// whose first use checks the grafts, which reads them (and
