@@ -1,5 +1,10 @@
 package posixre
 
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
 // engine is the package's own matcher for a parsed expression: a Pike
 // machine (every alternative at once, time linear in the subject) for
 // expressions without back references, a backtracking search over the
@@ -13,6 +18,11 @@ type engine struct {
 	backrefs bool
 	groups   int
 	prog     []inst
+	// lit is bytes every match takes, in a row (requiredLiteral): a
+	// subject without them has no match, which bytes.Contains finds
+	// sooner than the machine (a message search over git/git's 80,000
+	// commits spent a third of its time matching).
+	lit []byte
 }
 
 // compileEngine compiles pattern with Compile's flags, in a UTF-8 locale
@@ -27,7 +37,50 @@ func compileEngine(pattern string, flags int, utf8Mode bool) (*engine, error) {
 	if !e.backrefs {
 		e.prog = compileProg(root)
 	}
+	if !e.icase {
+		e.lit = requiredLiteral(root, utf8Mode)
+	}
 	return e, nil
+}
+
+// requiredLiteral returns the longest run of plain characters in a row
+// of the expression's top-level sequence, as the subject's bytes hold
+// them (a character is its byte in the C locale; in a UTF-8 locale a
+// code point is its UTF-8 encoding, which is the only one the subject
+// decodes to it, and an invalid byte is itself): every match takes
+// those bytes in a row. nil where there is none (an alternation at the
+// top, a single character), and not for ICase, whose characters match
+// others.
+func requiredLiteral(root *node, utf8Mode bool) []byte {
+	seq := []*node{root}
+	if root.kind == nConcat {
+		seq = root.sub
+	}
+	var best, run []byte
+	for _, n := range seq {
+		if n.kind != nChar {
+			run = run[:0]
+			continue
+		}
+		switch c := n.c; {
+		case !utf8Mode || c < utf8.RuneSelf:
+			run = append(run, byte(c))
+		case c >= invalidByte:
+			run = append(run, byte(c-invalidByte))
+		case utf8.ValidRune(c):
+			run = utf8.AppendRune(run, c)
+		default:
+			run = run[:0]
+			continue
+		}
+		if len(run) > len(best) {
+			best = append(best[:0], run...)
+		}
+	}
+	if len(best) < 2 {
+		return nil
+	}
+	return best
 }
 
 // char returns the subject's character at byte i, as patterns compare it.
@@ -41,6 +94,9 @@ func (e *engine) char(s []byte, i int) (int32, int) {
 
 // find returns the leftmost-longest match in s.
 func (e *engine) find(s []byte) (start, end int, ok bool) {
+	if e.lit != nil && !bytes.Contains(s, e.lit) {
+		return 0, 0, false
+	}
 	if e.backrefs {
 		return e.backtrack(s, false)
 	}
@@ -49,6 +105,9 @@ func (e *engine) find(s []byte) (start, end int, ok bool) {
 
 // match reports whether s has a match.
 func (e *engine) match(s []byte) bool {
+	if e.lit != nil && !bytes.Contains(s, e.lit) {
+		return false
+	}
 	var ok bool
 	if e.backrefs {
 		_, _, ok = e.backtrack(s, true)
