@@ -100,6 +100,12 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			{"grafted", []string{"--reverse", "--contents", "/nonexistent", "HEAD", "--", "file"}},
 			{"grafted", []string{"HEAD", "HEAD~1", "--", "file"}}, {"grafted", []string{"HEAD~2", "--", "file"}},
 			{"grafted", []string{"-L", "9,10", "HEAD", "--", "file"}},
+			// Message searches parse commits: the grafts' hint comes
+			// first, and their parents are the grafts' (a message past
+			// a graft is not reached).
+			{"grafted", []string{":/nomatch", "--", "file"}}, {"grafted", []string{"HEAD^{/nomatch}", "--", "file"}},
+			{"grafted", []string{":/second", "--", "file"}}, {"grafted", []string{"HEAD^{/second}", "--", "file"}},
+			{"grafted", []string{":/mailmap", "--", "file"}}, {"grafted", []string{":/side", "--", "file"}},
 			// A revision that parsed a commit read them for the whole
 			// command: a later argument's death comes after their hint.
 			{"grafted", []string{"HEAD~1", "nosuch", "--", "file"}}, {"grafted", []string{"HEAD~1", "HEAD..nosuch", "--", "file"}},

@@ -934,6 +934,11 @@ func (res *resolver) peelOnion(name string, flags int) (id oid.ID, ok, handled b
 		if err != nil {
 			return oid.ID{}, false, true, nil
 		}
+		// (lookup_commit_reference parses it: the grafts are read,
+		// and their hint printed, before the search.)
+		if err := res.loadParents(); err != nil {
+			return oid.ID{}, false, true, err
+		}
 		id, ok, err := res.searchMessages(rest[1:len(rest)-1], commit)
 		return id, ok, true, err
 	default:
@@ -1849,6 +1854,12 @@ func (res *resolver) searchAllMessages(re string) (oid.ID, bool, error) {
 			return nil
 		}
 		if c, err := Peel(res.rd, id, object.Commit); err == nil {
+			// parse_object of the commit (or deref_tag's of the
+			// commit a tag names) reads the grafts, and prints their
+			// hint, at the first one.
+			if err := res.loadParents(); err != nil {
+				return err
+			}
 			starts = append(starts, c)
 		}
 		return nil
