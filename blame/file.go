@@ -250,6 +250,28 @@ type run struct {
 	// --no-walk for an uninteresting object as for any exclusion added
 	// after it.
 	noWalkEnded bool
+	// peeled holds the commits the request's objects peeled to
+	// (peelCommit), by object.
+	peeled map[oid.ID]oid.ID
+}
+
+// peelCommit is repo.Peel of id to its commit, each object peeled once a
+// run: git reads each tag once (parse_object), where the request peels
+// each revision more than once, and a tag --all and --not --all both
+// list twice (vim's 19,880 tags: 0.55 s against git's 0.15).
+func (b *run) peelCommit(id oid.ID) (oid.ID, error) {
+	if c, ok := b.peeled[id]; ok {
+		return c, nil
+	}
+	c, err := repo.Peel(b.rd, id, object.Commit)
+	if err != nil {
+		return c, err
+	}
+	if b.peeled == nil {
+		b.peeled = map[oid.ID]oid.ID{}
+	}
+	b.peeled[id] = c
+	return c, nil
 }
 
 // effectiveParents reads info/grafts and the shallow file the first time
@@ -809,7 +831,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			// it (walkErr below).
 			return rv.ID, nil
 		}
-		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		id, err := b.peelCommit(rv.ID)
 		if err == nil {
 			var t object.Type
 			if t, _, err = b.rd.ReadHeader(id); err == nil && t != object.Commit {
@@ -970,7 +992,7 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{line}}
 			}
 		}
-		id, err := repo.Peel(b.rd, rv.ID, object.Commit)
+		id, err := b.peelCommit(rv.ID)
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
