@@ -116,6 +116,7 @@ func TestConfigMatchesGit(t *testing.T) {
 		"'blame.showroot'='true'", "'blame.blankboundary'='true'", "'blame.showemail'='true'",
 		"'blame.date'='short'", "'blame.date'='relative'", "'blame.coloring'='repeatedLines'",
 		"'blame.coloring'='highlightRecent'", "'blame.coloring'='bogus'", "'color.blame.repeatedlines'='bold red'",
+		"'color.blame.repeatedlines'='notacolor'", "'color.blame.repeatedlines'='red blue green'",
 		"'color.blame.highlightrecent'='red,1 year ago,green'", "'core.abbrev'='12'", "'core.abbrev'='no'",
 		"'color.blame.highlightrecent'='bogus'", "'color.blame.highlightrecent'='red,1 year ago,bogus'",
 		"'color.blame.highlightrecent'='red,1 year ago'", "'color.blame.highlightrecent'='red, 1 year ago ,green'",

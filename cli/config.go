@@ -84,7 +84,9 @@ func readBlameConfig(r *repo.Repository, env Environ, now time.Time, local *time
 			}
 			c, err := format.ParseColor(e.Value)
 			if err != nil {
-				cfg.warnings = append(cfg.warnings, "warning: invalid value for 'color.blame.repeatedLines': '"+e.Value+"'")
+				// color_parse_mem's error, then blame's warning.
+				cfg.warnings = append(cfg.warnings, "error: invalid color value: "+e.Value,
+					"warning: invalid value for 'color.blame.repeatedLines': '"+e.Value+"'")
 			} else {
 				cfg.repeatedColor = c
 			}
