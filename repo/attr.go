@@ -139,6 +139,14 @@ func (r *Repository) attrNoSystem() (bool, error) {
 	return r.attrNoSys, r.attrErr
 }
 
+// ignoreCase is core.ignoreCase (git_default_core_config's
+// ignore_case; a value that is no boolean reads as false here, git's
+// death over it being the settings' check).
+func (r *Repository) ignoreCase() bool {
+	v, _, err := r.Config.Bool("core.ignorecase")
+	return err == nil && v
+}
+
 func orEmpty(f *attrFile) *attrFile {
 	if f == nil {
 		return &attrFile{}
@@ -465,8 +473,9 @@ func simpleLength(s string) int {
 }
 
 // matches is path_matches: base is the directory of the file the
-// pattern came from.
-func (p *attrPattern) matches(path string, basenameOffset int, base string) bool {
+// pattern came from. icase is core.ignoreCase: names compare without
+// regard to the case of ASCII letters (fspathncmp, WM_CASEFOLD).
+func (p *attrPattern) matches(path string, basenameOffset int, base string, icase bool) bool {
 	isDir := strings.HasSuffix(path, "/")
 	if p.mustBeDir && !isDir {
 		return false
@@ -475,27 +484,47 @@ func (p *attrPattern) matches(path string, basenameOffset int, base string) bool
 	if isDir {
 		end--
 	}
+	flags := 0
+	if icase {
+		flags = wmCasefold
+	}
 	if p.noDir {
 		name := path[basenameOffset:end]
 		switch {
 		case p.noWildcardLen == len(p.text):
-			return name == p.text
+			return pathEqual(name, p.text, icase)
 		case p.endsWith:
-			return len(p.text)-1 <= len(name) && name[len(name)-(len(p.text)-1):] == p.text[1:]
+			return len(p.text)-1 <= len(name) && pathEqual(name[len(name)-(len(p.text)-1):], p.text[1:], icase)
 		}
-		return wildmatch(p.text, name, 0)
+		return wildmatch(p.text, name, flags)
 	}
-	return matchPathname(path[:end], base, p.text, p.noWildcardLen)
+	return matchPathname(path[:end], base, p.text, p.noWildcardLen, flags)
+}
+
+// pathEqual is fspathncmp's equality: with icase, ASCII letters compare
+// without regard to case (strncasecmp).
+func pathEqual(a, b string, icase bool) bool {
+	if !icase || len(a) != len(b) {
+		return a == b
+	}
+	for i := 0; i < len(a); i++ {
+		if foldByte(a[i], wmCasefold) != foldByte(b[i], wmCasefold) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchPathname is dir.c's match_pathname: pattern relative to base,
-// matched with WM_PATHNAME after its literal prefix.
-func matchPathname(path, base, pattern string, prefix int) bool {
+// matched with WM_PATHNAME after its literal prefix (flags: wmCasefold
+// under core.ignoreCase, which fspathncmp also honours).
+func matchPathname(path, base, pattern string, prefix, flags int) bool {
+	icase := flags&wmCasefold != 0
 	if strings.HasPrefix(pattern, "/") {
 		pattern = pattern[1:]
 		prefix--
 	}
-	if len(path) < len(base)+1 || (base != "" && path[len(base)] != '/') || path[:len(base)] != base {
+	if len(path) < len(base)+1 || (base != "" && path[len(base)] != '/') || !pathEqual(path[:len(base)], base, icase) {
 		return false
 	}
 	name := path
@@ -503,7 +532,7 @@ func matchPathname(path, base, pattern string, prefix int) bool {
 		name = path[len(base)+1:]
 	}
 	if prefix > 0 {
-		if prefix > len(name) || pattern[:prefix] != name[:prefix] {
+		if prefix > len(name) || !pathEqual(pattern[:prefix], name[:prefix], icase) {
 			return false
 		}
 		pattern, name = pattern[prefix:], name[prefix:]
@@ -511,7 +540,7 @@ func matchPathname(path, base, pattern string, prefix int) bool {
 			return true
 		}
 	}
-	return wildmatch(pattern, name, wmPathname)
+	return wildmatch(pattern, name, wmPathname|flags)
 }
 
 // stack returns the attribute files that apply to path, lowest
@@ -621,6 +650,7 @@ func (r *Repository) collectAttrs(c *attrChecker, path string) (map[string]attrS
 	}
 	decided := map[string]attrSetting{}
 	basenameOffset := lastSlash(path) + 1
+	icase := r.ignoreCase()
 	var fillOne func(l *attrLine)
 	fillOne = func(l *attrLine) {
 		for k := len(l.settings) - 1; k >= 0; k-- {
@@ -645,7 +675,7 @@ func (r *Repository) collectAttrs(c *attrChecker, path string) (map[string]attrS
 			if l.macro != "" {
 				continue
 			}
-			if l.pattern.matches(path, basenameOffset, base) {
+			if l.pattern.matches(path, basenameOffset, base, icase) {
 				fillOne(l)
 			}
 		}

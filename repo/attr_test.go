@@ -58,12 +58,16 @@ printf '*.x from-wt-file\n' >idx/wt/.gitattributes
 printf '*.c info-wins\n*.txt -whitespace\n' >.git/info/attributes
 printf '*.g from-global\n[attr]gmac g1 g2\n*.gm gmac\n' >../global-attrs
 git config core.attributesFile ../global-attrs
+# core.ignoreCase: patterns match names whatever the case of their
+# ASCII letters (git's fspathncmp and WM_CASEFOLD).
+cd .. && cp -r r icase && git -C icase config core.ignoreCase true
 `
 
 var attrPaths = []string{
 	"x.c", "x.bin", "x.txt", "docs/readme", "docs/sub/page.md", "rooted.c", "sub/rooted.c", "a/x.c",
 	"a/b/x.c", "a/b/c/x.c", "a/b/c/", "a/q/deep.c", "a/deep.c", "quoted name.c", "m.m", "negated.c",
-	"run.sh", "x.inv", "x.upper", "x.Upper", "a/x.h", "linked/l.c", "idx/f.x", "f.g", "f.gm", "docs/",
+	"run.sh", "x.inv", "x.upper", "x.Upper", "X.UPPER", "X.C", "A/B/X.c", "Docs/Readme", "ROOTED.c", "a/x.H", "a/Q/DEEP.c",
+	"a/x.h", "linked/l.c", "idx/f.x", "f.g", "f.gm", "docs/",
 	"a/b/c", "deep/a/b/x.c", "spaced", "[attr]",
 	// Attribute files in the index alone, at several depths, and one
 	// whose work-tree copy differs from the index's.
@@ -74,7 +78,7 @@ func TestAttributesMatchGit(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
 		root := testgit.Fixture(t, "attributes", f, attrScript)
-		for _, sub := range []string{"r", "r/a"} {
+		for _, sub := range []string{"r", "r/a", "icase"} {
 			dir := filepath.Join(root, sub)
 			r, err := Discover(EnvFromList(dir, testgit.Env(f)))
 			if err != nil {

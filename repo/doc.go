@@ -279,8 +279,10 @@
 //
 // # Not supported
 //
-// GIT_NAMESPACE, core.ignoreCase (paths and patterns compare
-// case-sensitively, as on Linux by default), the reftable backend (git
+// GIT_NAMESPACE, core.ignoreCase outside attribute patterns (which it
+// makes match without regard to the case of ASCII letters, as git's do:
+// other paths and patterns compare case-sensitively, as on Linux by
+// default), the reftable backend (git
 // 2.39.5 refuses it too), and the sparse-checkout cone
 // check git makes before reading a .gitattributes file from the index.
 //

@@ -255,7 +255,8 @@ func FuzzAttributes(f *testing.F) {
 		af := parseAttrText(data, "fuzz", true, nil, true)
 		for _, l := range af.lines {
 			if l.macro == "" {
-				l.pattern.matches(path, lastSlash(path)+1, "")
+				l.pattern.matches(path, lastSlash(path)+1, "", false)
+				l.pattern.matches(path, lastSlash(path)+1, "", true)
 			}
 		}
 	})
