@@ -18,7 +18,9 @@ import (
 //     below the merge bases deleted, without and with a commit-graph
 //     (git parses the commit from the graph there, object or not);
 //   - base: the object of the merge base B deleted (a parent the walk
-//     reaches from M1 and M2).
+//     reaches from M1 and M2);
+//   - corrupt-below: the object of the commit below the bases damaged
+//     (git's walk dies reading it).
 const mergeBaseScript = `git init -q r && cd r
 seq 1 12 >f; echo 1 >g; commit_all c1; git tag c1
 sed -i 's/^3$/three/' f; commit_all c2; git tag c2
@@ -43,6 +45,10 @@ obj () { id=$(git -C r rev-parse "$1") && echo .git/objects/${id%${id#??}}/${id#
 cp -r r below-base && rm -f below-base/$(obj c3)
 cp -r graph below-base-graph && rm -f below-base-graph/$(obj c3)
 cp -r r base && rm -f base/$(obj B)
+# the same commit's object damaged past its header: git's walk dies
+# reading it (OBJECT_INFO_DIE_IF_CORRUPT)
+cp -r r corrupt-below && f=corrupt-below/$(obj c3) && chmod u+w $f && size=$(wc -c <$f) &&
+	printf '\377\377\377\377' | dd of=$f bs=1 seek=$((size - 8)) conv=notrunc 2>/dev/null
 `
 
 // TestSymmetricDifferenceMatchesGit blames A...B ranges, whose merge
@@ -71,7 +77,7 @@ func TestSymmetricDifferenceMatchesGit(t *testing.T) {
 			{"--reverse", "c2...A", "--", "f"},
 			{"M1...M2", "^c1", "--", "f"},
 		}
-		for _, dir := range []string{"r", "graph", "graph-levels", "below-base", "below-base-graph", "base"} {
+		for _, dir := range []string{"r", "graph", "graph-levels", "below-base", "below-base-graph", "base", "corrupt-below"} {
 			for _, a := range args {
 				compareWithGit(t, filepath.Join(root, dir), format, nil, nil, a...)
 			}

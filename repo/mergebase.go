@@ -126,6 +126,7 @@ func (w *mergeBaseWalk) parse(c *paintCommit) (bool, error) {
 			return ok, err
 		}
 	}
+	before := res.unreadable
 	p, ok, line, err := res.parseCommitObject(c.id)
 	if err != nil {
 		return false, err
@@ -133,6 +134,11 @@ func (w *mergeBaseWalk) parse(c *paintCommit) (bool, error) {
 	if !ok {
 		if line != "" {
 			res.note(line)
+		}
+		if res.unreadable != nil && res.unreadable != before {
+			// A damaged object: repo_parse_commit reads with
+			// OBJECT_INFO_DIE_IF_CORRUPT, and git dies there.
+			return false, fatalError{res.unreadable}
 		}
 		return false, nil
 	}
