@@ -67,6 +67,15 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			return nil, odb.ParseObjectFailure(rerr)
 		}
 	}
+	if err == nil && t == object.Tag {
+		// append_parent's lookup_commit_reference peels a tag (a HEAD
+		// that is a symbolic ref to an annotated tag).
+		c, lines, ok := b.commitReference(head)
+		if !ok {
+			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", head), Before: lines}
+		}
+		head, t = c, object.Commit
+	}
 	if err != nil || t != object.Commit {
 		if errors.Is(err, odb.ErrUnmappable) {
 			return nil, odb.ErrUnmappable // git's death, in its words
@@ -94,7 +103,15 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	parents = append(parents, merges...)
+	for _, m := range merges {
+		// append_merge_parents: each through lookup_commit_reference,
+		// git's death where it names no commit.
+		c, lines, ok := b.commitReference(m)
+		if !ok {
+			return nil, &repo.Error{Kind: odb.ErrNotFound, Msg: fmt.Sprintf("no such commit %s", m), Before: lines}
+		}
+		parents = append(parents, c)
+	}
 
 	wt := &blamecore.WorkTree{Parents: parents, InIndex: len(ix.Entries(path)) > 0}
 	if ix.OutOfOrder {
@@ -110,6 +127,14 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	wt.Time = uint64(b.now.Unix())
 	wt.TZ = tzString(offset)
 
+	// verify_working_tree_path comes before the file is read (and a
+	// clean filter, textconv or encoding runs on it): a path in neither
+	// a parent nor the index dies here. A path in the index passes.
+	if !wt.InIndex {
+		if verr := b.verifyWorkTreePath(parents, path, false); verr != nil {
+			return nil, verr
+		}
+	}
 	var content []byte
 	var mode uint32
 	switch {
@@ -258,6 +283,32 @@ func pseudoIndex(ix *repo.Index, path string, mode uint32, id oid.ID) []blamecor
 		index = append(index, blamecore.IndexEntry{Path: path, Mode: mode, ID: id})
 	}
 	return index
+}
+
+// commitReference is lookup_commit_reference of id, as append_parent
+// makes it: tags peeled to the commit; ok false where the object is
+// missing or unreadable (no line) or is no commit (git's error line).
+func (b *run) commitReference(id oid.ID) (oid.ID, []string, bool) {
+	cur := id
+	for range 1000 {
+		typ, data, err := b.rd.Read(cur, nil)
+		if err != nil {
+			return oid.ID{}, nil, false
+		}
+		switch typ {
+		case object.Commit:
+			return cur, nil, true
+		case object.Tag:
+			t, err := object.ParseTag(b.repo.Format, data)
+			if err != nil {
+				return oid.ID{}, nil, false
+			}
+			cur = t.Object
+		default:
+			return oid.ID{}, []string{fmt.Sprintf("error: object %s is a %s, not a commit", cur, typ)}, false
+		}
+	}
+	return oid.ID{}, nil, false
 }
 
 // verifyWorkTreePath is git's check that the path exists in a parent or
