@@ -40,7 +40,8 @@ func TestUnparsableSinceIsNow(t *testing.T) {
 }
 
 // TestInsideGitDir: run inside .git of a repository with a work tree,
-// git refuses a working-tree blame and blames a named revision.
+// git refuses a working-tree blame and blames a named revision; with
+// GIT_DIR set and empty it finds no repository.
 func TestInsideGitDir(t *testing.T) {
 	testgit.Golden(t) // skips without git
 	f := oid.SHA1
@@ -48,6 +49,10 @@ func TestInsideGitDir(t *testing.T) {
 	compareWithGit(t, dir, f, nil, nil, "f")
 	compareWithGit(t, dir, f, nil, nil, "HEAD", "--", "f")
 	compareWithGit(t, filepath.Join(dir, "objects"), f, nil, nil, "HEAD", "--", "f")
+	// GIT_DIR set and empty: git asks the root directory ("/HEAD"),
+	// not the git directory it runs in, and finds none.
+	compareWithGit(t, dir, f, nil, []string{"GIT_DIR="}, "HEAD", "--", "f")
+	compareWithGit(t, filepath.Dir(dir), f, nil, []string{"GIT_DIR="}, "HEAD", "--", "f")
 }
 
 // TestPagerQuitsEarly: when the pager exits before reading everything

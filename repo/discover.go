@@ -220,7 +220,13 @@ func physicalPath(p string) (string, error) {
 
 func (d *discoverer) discover() (*Repository, error) {
 	if gitDir, ok := d.env.Lookup("GIT_DIR"); ok {
-		return d.explicit(gitDir, join(d.cwd, gitDir), true)
+		abs := join(d.cwd, gitDir)
+		if gitDir == "" {
+			// git appends "/HEAD" and the rest to the name as it is:
+			// an empty one asks the root directory, not the cwd.
+			abs = ""
+		}
+		return d.explicit(gitDir, abs, true)
 	}
 	return d.walk()
 }
