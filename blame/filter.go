@@ -117,6 +117,15 @@ func (b *run) singleFileFilter(cmd, path string, data []byte) (out []byte, ok bo
 	c.Stdout = &stdout
 	err = startcmd.Run(c)
 	stderrOut()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		// The exec failed in git's child (start_command): its line,
+		// then apply_single_file_filter's.
+		b.warn(startcmd.ExecFailedLine(cmd, err, repo.Strerror))
+		b.warn("error: cannot fork to run external filter '" + cmd + "'")
+		b.warn("error: external filter '" + cmd + "' failed")
+		return nil, false
+	}
 	if code := b.runStatus(err, cmd); code != 0 {
 		b.warn("error: external filter '" + cmd + "' failed " + strconv.Itoa(code))
 		b.warn("error: external filter '" + cmd + "' failed")

@@ -256,7 +256,8 @@ func (b *run) startFilterProcess(cmd string) (*filterProcess, error) {
 	}
 	c, stdin, stdout, err := startcmd.StartPiped(c, true)
 	if err != nil {
-		b.warn("error: cannot run " + cmd + ": " + strings.TrimPrefix(err.Error(), "exec: "))
+		// What git's child dies of when the exec fails.
+		b.warn(startcmd.ExecFailedLine(cmd, err, repo.Strerror))
 		b.warn("error: cannot fork to run subprocess '" + cmd + "'")
 		return nil, nil
 	}

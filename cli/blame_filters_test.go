@@ -122,6 +122,13 @@ func TestCleanFiltersMatchGit(t *testing.T) {
 			{cfg("filter.up.process", proc+" v3", "filter.up.required", "true"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", proc+" unknowncap"), nil, []string{"f.up"}},
 			{cfg("filter.up.process", "nonexistent-filter", "filter.up.required", "true"), nil, []string{"f.up"}},
+			// Commands named by a path that git's child cannot
+			// execute: missing, a directory.
+			{cfg("filter.up.clean", "/nonexistent/filter", "filter.up.required", "true"), nil, []string{"f.up"}},
+			{cfg("filter.up.clean", "./no/such/filter", "filter.up.required", "true"), nil, []string{"f.up"}},
+			{cfg("filter.up.clean", "/", "filter.up.required", "true"), nil, []string{"f.up"}},
+			{cfg("filter.up.process", "/nonexistent/lfs", "filter.up.required", "true"), nil, []string{"f.up"}},
+			{cfg("filter.up.process", "/", "filter.up.required", "true"), nil, []string{"f.up"}},
 			// Drivers the attribute does not name, or names without a
 			// configuration.
 			{cfg("filter.up.clean", "false", "filter.up.required", "true"), nil, []string{"plain.txt"}},
