@@ -1,6 +1,10 @@
 package repo
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // loadConfig reads the repository's configuration sequence.
 func (r *Repository) loadConfig() error {
@@ -22,7 +26,7 @@ func (r *Repository) loadConfig() error {
 	l := &configLoader{
 		env:        r.env,
 		gitDir:     r.gitDirName,
-		absGitDir:  join(r.gitCwd, r.gitDirName),
+		absGitDir:  r.absoluteGitDir(),
 		headBranch: r.headBranch,
 	}
 	if err := l.load(p); err != nil {
@@ -31,6 +35,25 @@ func (r *Repository) loadConfig() error {
 	r.Config = l.cfg
 	r.Warnings = append(r.Warnings, sectionlessKeyErrors(l.cfg)...)
 	return nil
+}
+
+// absoluteGitDir is git's strbuf_add_absolute_path of the git directory,
+// which includeIf "gitdir:" tries after its real path: a relative name
+// goes after $PWD where that names the working directory (a path that
+// keeps the symbolic links the user came through), else after the
+// working directory.
+func (r *Repository) absoluteGitDir() string {
+	if r.gitDirName == "" || filepath.IsAbs(r.gitDirName) {
+		return join(r.gitCwd, r.gitDirName)
+	}
+	if pwd, ok := r.env.Lookup("PWD"); ok && pwd != r.gitCwd && filepath.IsAbs(pwd) {
+		a, errA := os.Stat(pwd)
+		b, errB := os.Stat(r.gitCwd)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return pwd + "/" + r.gitDirName
+		}
+	}
+	return join(r.gitCwd, r.gitDirName)
 }
 
 // sectionlessKeyErrors are the lines git prints loading a configuration

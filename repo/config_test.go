@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -416,4 +417,24 @@ func TestConfigIncludeConditionsMatchGit(t *testing.T) {
 	global := filepath.Join(t.TempDir(), "global.cfg")
 	writeFile(t, global, "[includeIf \"gitdir:"+dir+"/\"]\n\tpath = "+filepath.Join(root, "inc", "inc.cfg")+"\n")
 	compare("gitdir-abs", global, true)
+	// gitdir: naming the repository through a symbolic link, run from
+	// the top of its work tree reached through the link: git's second
+	// try (strbuf_add_absolute_path) takes $PWD, which keeps the link.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(t.TempDir(), "linked.cfg")
+	writeFile(t, linked, "[includeIf \"gitdir:"+link+"/\"]\n\tpath = "+filepath.Join(root, "inc", "inc.cfg")+"\n")
+	env := []string{"GIT_CONFIG_GLOBAL=" + linked, "HOME=" + filepath.Join(root, "inc", "home"), "PWD=" + link}
+	if res, ok := testgit.Golden(t).Live(testgit.Case{Dir: link, Format: f, Env: env, Args: []string{"config", "--list", "--show-scope", "--show-origin"}}); ok {
+		want := fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", res.ExitCode, res.Stdout, res.Stderr)
+		r, err := Discover(EnvFromList(link, testgit.Env(f, env...)))
+		if got := configResult(r, err); got != want {
+			t.Errorf("gitdir through a link:\n got: %s\nwant: %s", got, want)
+		}
+		if !strings.Contains(want, "inc.from=included") {
+			t.Errorf("gitdir through a link: git did not take the include:\n%s", want)
+		}
+	}
 }
