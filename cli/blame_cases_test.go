@@ -164,6 +164,12 @@ func TestConfigMatchesGit(t *testing.T) {
 				compareWithGit(t, dir, format, nil, extra, args...)
 			}
 		}
+		// GIT_TEST_DATE_NOW read as get_time's atoi reads it: a leading
+		// number (trailing bytes ignored, spaces skipped), 0 for none
+		// (an empty value too), truncated to 32 bits.
+		for _, now := range []string{"1112999999abc", " 1112999999", "abc", "", "1e9", "4294967296", "2147483648"} {
+			compareWithGit(t, dir, format, nil, []string{"GIT_TEST_DATE_NOW=" + now}, "--date=relative", "HEAD", "--", "file")
+		}
 		// git reads the repository's settings after the options and
 		// before it checks them and the revisions.
 		for _, c := range []string{"'core.commitgraph'='bogus'", "'fetch.negotiationalgorithm'"} {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/goblame/goblame/blame"
 	"github.com/goblame/goblame/format"
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/object"
@@ -160,10 +160,9 @@ func (b *blameRun) run(args []string) error {
 	b.phases.mark("tuned")
 	b.now = env.Now()
 	b.dateNow = b.now
-	if v := env.Getenv("GIT_TEST_DATE_NOW"); v != "" {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			b.dateNow = time.Unix(n, 0)
-		}
+	if v, ok := env.lookup("GIT_TEST_DATE_NOW"); ok {
+		// get_time's atoi: a leading number, 0 for none, 32 bits.
+		b.dateNow = time.Unix(int64(cnum.Atoi(v)), 0)
 	}
 	b.local = localZone(env)
 

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/goblame/goblame/internal/cnum"
 	"github.com/goblame/goblame/internal/fsread"
 	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/oid"
@@ -248,9 +249,8 @@ func (res *resolver) reflogAt(base string, at uint64) (oid.ID, bool, error) {
 // clock.
 func (r *Repository) dateNow() time.Time {
 	if v, ok := r.env.Lookup("GIT_TEST_DATE_NOW"); ok {
-		if n, _ := gitdate.CStrtol(v, 0); n > 0 {
-			return time.Unix(n, 0)
-		}
+		// atoi: a leading number, 0 for none, 32 bits.
+		return time.Unix(int64(cnum.Atoi(v)), 0)
 	}
 	return time.Now()
 }
