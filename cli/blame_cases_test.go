@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -206,6 +207,30 @@ func TestUncommittedRenameMatchesGit(t *testing.T) {
 			{"copied.txt"}, {"-C", "copied.txt"}, {"-C", "-C", "-p", "copied.txt"}, {"-C", "-C", "-C", "copied.txt"},
 		} {
 			compareWithLiveGit(t, dir, format, buffer, nil, args...)
+		}
+	}
+}
+
+// TestTimeZonesMatchGit: the local time zone of --date=local and
+// format-local: dates as glibc's tzset makes it of TZ: a zone file by name
+// or absolute path (with or without a leading ':'), a POSIX rule string
+// (offset only, with DST rules, a quoted name), what glibc keeps of one
+// that does not parse (a name at UTC's offset), and nothing named.
+func TestTimeZonesMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "history", historyScript)
+	zones := []string{"", ":", "UTC", "GMT", "utc", "Nowhere/Bogus", "Asia/Tokyo", ":Asia/Tokyo",
+		"/usr/share/zoneinfo/Asia/Tokyo", ":/usr/share/zoneinfo/Asia/Tokyo", "JST-9", "XYZ+3:30", "<+0545>-5:45",
+		"EST5EDT,M3.2.0,M11.1.0", "CET-1CEST,M3.5.0,M10.5.0/3", "AB+3", "ABC-1:2:3"}
+	_, err := os.Stat("/usr/share/zoneinfo/Asia/Tokyo")
+	haveZones := err == nil
+	for _, format := range testgit.Formats {
+		for _, tz := range zones {
+			if strings.Contains(tz, "Asia/") && !haveZones {
+				continue // no zone files here, which the goldens had
+			}
+			for _, args := range [][]string{{"--date=local", "file"}, {"--date=format-local:%c %Z %z", "-L", "1,3", "file"}} {
+				compareWithGit(t, dirs[format], format, nil, []string{"TZ=" + tz}, args...)
+			}
 		}
 	}
 }

@@ -105,13 +105,7 @@ func localZone(env Environ) *time.Location {
 	if !ok {
 		return time.Local
 	}
-	if tz == "" || tz == "UTC" || tz == "UTC0" || tz == "GMT" {
-		return time.UTC
-	}
-	if loc, err := time.LoadLocation(strings.TrimPrefix(tz, ":")); err == nil {
-		return loc
-	}
-	return time.UTC
+	return gitdate.TZ(tz)
 }
 
 func (b *blameRun) run(args []string) error {
