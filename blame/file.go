@@ -737,8 +737,8 @@ func shortBadObject(err error, display map[string]string) error {
 // TopPath resolves a file name git opens after changing to the top of
 // the work tree (--contents, --ignore-revs-file, -S).
 func (r *Repository) TopPath(p string) string {
-	if filepath.IsAbs(p) {
-		return p
+	if p == "" || filepath.IsAbs(p) {
+		return p // (git opens "" itself, which fails: no such file)
 	}
 	if r.repo.WorkTree == "" {
 		return filepath.Join(r.dir, p)

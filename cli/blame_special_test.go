@@ -104,6 +104,9 @@ func TestSpecialRepositoriesMatchGit(t *testing.T) {
 			// first, and their parents are the grafts' (a message past
 			// a graft is not reached).
 			{"grafted", []string{":/nomatch", "--", "file"}}, {"grafted", []string{"HEAD^{/nomatch}", "--", "file"}},
+			// -S "": git opens "" (no such file), not the top of the
+			// work tree.
+			{"grafted", []string{"-S", "", "HEAD", "--", "file"}},
 			{"grafted", []string{":/second", "--", "file"}}, {"grafted", []string{"HEAD^{/second}", "--", "file"}},
 			{"grafted", []string{":/mailmap", "--", "file"}}, {"grafted", []string{":/side", "--", "file"}},
 			// A revision that parsed a commit read them for the whole

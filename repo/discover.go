@@ -175,7 +175,13 @@ type discoverer struct {
 // ErrNotRepository itself.
 func Discover(env Env) (*Repository, error) {
 	if env.Cwd == "" || !filepath.IsAbs(env.Cwd) {
-		return nil, newError(ErrNotRepository, "Unable to read current working directory")
+		// (A caller whose getcwd failed, as in a directory deleted
+		// since: git's message names the error.)
+		msg := "Unable to read current working directory"
+		if _, err := os.Getwd(); err != nil {
+			msg += ": " + errnoText(err)
+		}
+		return nil, newError(ErrNotRepository, "%s", msg)
 	}
 	cwd, err := physicalPath(env.Cwd)
 	if err != nil {

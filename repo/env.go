@@ -18,9 +18,10 @@ type Env struct {
 	// Getenv returns the value of an environment variable, "" when unset.
 	Getenv func(string) string
 	// LookupEnv, when set, also tells unset from set-but-empty, which git
-	// distinguishes for a few variables (GIT_DIR="" names the current
-	// directory; GIT_CONFIG_KEY_<n> set to "" is an empty key, unset is
-	// "missing"). When nil, an empty value from Getenv counts as unset.
+	// distinguishes for a few variables (GIT_DIR="" names no repository:
+	// git looks for "/HEAD"; GIT_CONFIG_KEY_<n> set to "" is an empty
+	// key, unset is "missing"). When nil, an empty value from Getenv
+	// counts as unset.
 	LookupEnv func(string) (string, bool)
 }
 
