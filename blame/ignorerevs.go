@@ -16,7 +16,7 @@ func (e *badObjectName) Error() string { return "invalid object name: " + e.line
 // oidset_parse_file does: one full object ID per line, '#' starts a
 // comment, blank lines and surrounding white space are ignored.
 func readIgnoreRevsFile(name string, format oid.Format) ([]oid.ID, error) {
-	data, err := fsread.ReadFile(name, 0)
+	data, err := fsread.ReadFileOrPipe(name, 0)
 	if err != nil {
 		return nil, err
 	}

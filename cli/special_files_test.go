@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,48 @@ func TestGitlinkThroughContents(t *testing.T) {
 		}
 		for _, args := range [][]string{{"--contents", "-", "gone"}, {"sub"}, {"HEAD", "--", "sub"}} {
 			compareWithGit(t, dir, f, []byte("hi\none\n"), nil, args...)
+		}
+	}
+}
+
+// userListsScript writes the lists a user names on the command line:
+// HEAD to ignore, and a graft that makes HEAD a root.
+const userListsScript = `git init -q r && cd r
+printf 'one\n' >f && git add f && commit_all one
+printf 'One\n' >f && commit_all two
+git rev-parse HEAD >revs
+git rev-parse HEAD >graft
+`
+
+// TestUserListsReadFromPipes: an --ignore-revs-file list or a -S graft
+// file given as a pipe (a shell's "<(git log ...)", /dev/stdin) is read
+// as git reads it: the answer is git's for the same list in a regular
+// file.
+func TestUserListsReadFromPipes(t *testing.T) {
+	goldens := testgit.Golden(t) // skips without git
+	f := oid.SHA1
+	root := testgit.Fixture(t, "cli-user-lists", f, userListsScript)
+	dir := filepath.Join(root, "r")
+	for _, opt := range []string{"--ignore-revs-file", "-S"} {
+		list := map[string]string{"--ignore-revs-file": "revs", "-S": "graft"}[opt]
+		want := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", opt, list, "f"}})
+		plain := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", "f"}})
+		if want.ExitCode != 0 || bytes.Equal(want.Stdout, plain.Stdout) {
+			t.Fatalf("%s: git's answer with the list (%s) should differ from its answer without it", opt, want)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { w.Write(data); w.Close() }()
+		got := runGoblame(dir, f, nil, nil, opt, "/proc/self/fd/"+strconv.Itoa(int(r.Fd())), "f")
+		r.Close()
+		if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) || len(got.Stderr) > 0 {
+			t.Errorf("%s from a pipe: exit %d, stderr %q, stdout:\n%s\ngit with the list in a file:\n%s", opt, got.ExitCode, got.Stderr, got.Stdout, want.Stdout)
 		}
 	}
 }

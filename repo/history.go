@@ -283,7 +283,7 @@ func ParseGraftFile(path string, format oid.Format) (map[oid.ID][]oid.ID, error)
 // unable to access" line is in the error's Before lines. Messages call
 // the file name (the path as given).
 func ReadGraftFile(path, name string, format oid.Format) (map[oid.ID][]oid.ID, []string, error) {
-	data, err := fsread.ReadFile(path, 0)
+	data, err := fsread.ReadFileOrPipe(path, 0)
 	if err != nil {
 		e := &Error{Kind: ErrBadRef, Msg: "reading graft file '" + name + "' failed: " + errnoText(err), Err: err}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {

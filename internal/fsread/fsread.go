@@ -300,3 +300,76 @@ func Strerror(err error) string {
 	}
 	return err.Error()
 }
+
+// ReadFileOrPipe is ReadFile for a file the user names (an ignore-revs
+// list, a -S graft file), which git reads whatever it is. A pipe (a
+// shell's process substitution, "<(git log ...)", or /dev/stdin) is read
+// to its writer's end, waiting while the writer holds it open, as git
+// does. So is a named FIFO that a process has opened for writing. A
+// named FIFO with no data and no writer is ReadFile's NotRegularError:
+// git would wait for a writer that may never come. Anything else is
+// ReadFile's.
+func ReadFileOrPipe(name string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	f, err := openFile(name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if st.Mode()&fs.ModeNamedPipe == 0 {
+		f, st, err = checkRegular(f, name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return readAll(f, st, name, limit)
+	}
+	defer f.Close()
+	var sfs unix.Statfs_t
+	if unix.Fstatfs(f.fd, &sfs) == nil && sfs.Type != unix.PIPEFS_MAGIC {
+		// A named FIFO: the open did not wait for a writer, so look
+		// for one. Data or EAGAIN means one has it open; EOF means
+		// none has written.
+		var probe [1]byte
+		n, err := unix.Read(f.fd, probe[:])
+		for err == unix.EINTR {
+			n, err = unix.Read(f.fd, probe[:])
+		}
+		if err != nil {
+			n = 0 // unix.Read's -1
+		} else if n == 0 {
+			return nil, &NotRegularError{Path: name, Mode: st.Mode(), Size: st.Size()}
+		}
+		if err != nil && err != unix.EAGAIN {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if err := setBlocking(f); err != nil {
+			return nil, &fs.PathError{Op: "fcntl", Path: name, Err: err}
+		}
+		rest, err := readAll(f, nil, name, limit-int64(n))
+		if err != nil {
+			return nil, err
+		}
+		return append(probe[:n:n], rest...), nil
+	}
+	if err := setBlocking(f); err != nil {
+		return nil, &fs.PathError{Op: "fcntl", Path: name, Err: err}
+	}
+	return readAll(f, nil, name, limit)
+}
+
+// setBlocking clears O_NONBLOCK: the reads wait for a pipe's data.
+func setBlocking(f *File) error {
+	flags, err := unix.FcntlInt(uintptr(f.fd), unix.F_GETFL, 0)
+	if err != nil {
+		return err
+	}
+	_, err = unix.FcntlInt(uintptr(f.fd), unix.F_SETFL, flags&^unix.O_NONBLOCK)
+	return err
+}

@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSpecialFiles(t *testing.T) {
@@ -125,5 +127,91 @@ func TestNotRegularModes(t *testing.T) {
 	}
 	if _, err := Open("/dev/null", false); err != nil {
 		t.Errorf("/dev/null: %v", err)
+	}
+}
+
+// TestReadFileOrPipe: what a user names is read as git reads it, pipes
+// and FIFOs with a writer included, but a FIFO nobody writes to is an
+// error at once where git would wait.
+func TestReadFileOrPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	want := "0123456789\nabc\n"
+
+	// An anonymous pipe, as "<(...)" gives: read to its writer's end,
+	// the data arriving after the read started.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() {
+		w.Write([]byte(want[:5]))
+		time.Sleep(20 * time.Millisecond)
+		w.Write([]byte(want[5:]))
+		w.Close()
+	}()
+	got, err := ReadFileOrPipe("/proc/self/fd/"+strconv.Itoa(int(r.Fd())), 0)
+	if err != nil || string(got) != want {
+		t.Errorf("pipe: %q, %v; want %q", got, err, want)
+	}
+
+	// A named FIFO with no writer: NotRegularError, at once.
+	start := time.Now()
+	if _, err := ReadFileOrPipe(fifo, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("FIFO without a writer: error %v, want ErrNotRegular", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("FIFO without a writer: took %v", d)
+	}
+
+	// A named FIFO with a writer that has opened it but writes late.
+	opened := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the reader
+		opened <- err
+		if err != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+		f.Write([]byte(want))
+		f.Close()
+	}()
+	// The writer's open is under way (counted as a writer) once the
+	// goroutine runs; give it a moment before reading.
+	time.Sleep(50 * time.Millisecond)
+	got, err = ReadFileOrPipe(fifo, 0)
+	if err != nil || string(got) != want {
+		t.Errorf("FIFO with a writer: %q, %v; want %q", got, err, want)
+	}
+	if err := <-opened; err != nil {
+		t.Fatal(err)
+	}
+
+	// The limit holds for a pipe.
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	go func() { w2.Write(make([]byte, 100)); w2.Close() }()
+	var tooLarge *TooLargeError
+	if _, err := ReadFileOrPipe("/proc/self/fd/"+strconv.Itoa(int(r2.Fd())), 10); !errors.As(err, &tooLarge) {
+		t.Errorf("pipe over the limit: error %v, want TooLargeError", err)
+	}
+
+	// A regular file and a directory are ReadFile's.
+	regular := filepath.Join(dir, "f")
+	if err := os.WriteFile(regular, []byte(want), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFileOrPipe(regular, 0); err != nil || string(got) != want {
+		t.Errorf("regular file: %q, %v", got, err)
+	}
+	if _, err := ReadFileOrPipe(dir, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("directory: error %v, want ErrNotRegular", err)
 	}
 }
