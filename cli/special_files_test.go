@@ -181,31 +181,49 @@ func TestGitlinkThroughContents(t *testing.T) {
 }
 
 // userListsScript writes the lists a user names on the command line:
-// HEAD to ignore, and a graft that makes HEAD a root.
+// HEAD to ignore, a graft that makes HEAD a root, and a mailmap.
 const userListsScript = `git init -q r && cd r
 printf 'one\n' >f && git add f && commit_all one
 printf 'One\n' >f && commit_all two
 git rev-parse HEAD >revs
 git rev-parse HEAD >graft
+printf 'New Name <new@example.com> <author@example.com>\n' >mailmap
 `
 
-// TestUserListsReadFromPipes: an --ignore-revs-file list or a -S graft
-// file given as a pipe (a shell's "<(git log ...)", /dev/stdin) is read
-// as git reads it: the answer is git's for the same list in a regular
-// file.
+// TestUserListsReadFromPipes: an --ignore-revs-file list, a -S graft
+// file or a mailmap.file given as a pipe (a shell's "<(git log ...)",
+// /dev/stdin) is read as git reads it: the answer is git's for the same
+// list in a regular file.
 func TestUserListsReadFromPipes(t *testing.T) {
 	goldens := testgit.Golden(t) // skips without git
 	f := oid.SHA1
 	root := testgit.Fixture(t, "cli-user-lists", f, userListsScript)
 	dir := filepath.Join(root, "r")
-	for _, opt := range []string{"--ignore-revs-file", "-S"} {
-		list := map[string]string{"--ignore-revs-file": "revs", "-S": "graft"}[opt]
-		want := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", opt, list, "f"}})
-		plain := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", "f"}})
-		if want.ExitCode != 0 || bytes.Equal(want.Stdout, plain.Stdout) {
-			t.Fatalf("%s: git's answer with the list (%s) should differ from its answer without it", opt, want)
+	plain := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"blame", "-e", "f"}})
+	mailmapEnv := func(path string) []string {
+		return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=mailmap.file", "GIT_CONFIG_VALUE_0=" + path}
+	}
+	for _, c := range []struct {
+		list string
+		args func(path string) []string
+		env  func(path string) []string
+	}{
+		{"revs", func(p string) []string { return []string{"--ignore-revs-file", p} }, nil},
+		{"graft", func(p string) []string { return []string{"-S", p} }, nil},
+		{"mailmap", func(string) []string { return nil }, mailmapEnv},
+	} {
+		env := func(p string) []string {
+			if c.env == nil {
+				return nil
+			}
+			return c.env(p)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, list))
+		args := append(append([]string{"-e"}, c.args(c.list)...), "f")
+		want := goldens.Run(testgit.Case{Dir: dir, Format: f, Env: env(c.list), Args: append([]string{"blame"}, args...)})
+		if want.ExitCode != 0 || bytes.Equal(want.Stdout, plain.Stdout) {
+			t.Fatalf("%s: git's answer with the list (%s) should differ from its answer without it", c.list, want)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, c.list))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,10 +232,12 @@ func TestUserListsReadFromPipes(t *testing.T) {
 			t.Fatal(err)
 		}
 		go func() { w.Write(data); w.Close() }()
-		got := runGoblame(dir, f, nil, nil, opt, "/proc/self/fd/"+strconv.Itoa(int(r.Fd())), "f")
+		pipe := "/proc/self/fd/" + strconv.Itoa(int(r.Fd()))
+		args = append(append([]string{"-e"}, c.args(pipe)...), "f")
+		got := runGoblame(dir, f, nil, env(pipe), args...)
 		r.Close()
 		if got.ExitCode != 0 || !bytes.Equal(got.Stdout, want.Stdout) || len(got.Stderr) > 0 {
-			t.Errorf("%s from a pipe: exit %d, stderr %q, stdout:\n%s\ngit with the list in a file:\n%s", opt, got.ExitCode, got.Stderr, got.Stdout, want.Stdout)
+			t.Errorf("%s from a pipe: exit %d, stderr %q, stdout:\n%s\ngit with the list in a file:\n%s", c.list, got.ExitCode, got.Stderr, got.Stdout, want.Stdout)
 		}
 	}
 }

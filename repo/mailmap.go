@@ -312,8 +312,11 @@ func (r *Repository) LoadMailmap(rd *odb.Reader, parents CommandParents) (*Mailm
 func (r *Repository) IsValueless(key string) bool { return r.Config.IsValueless(key) }
 
 // readFile reads a mailmap file; a missing file is silently skipped.
+// mailmap.file (noFollow false) is a file the user names and is read as
+// git reads it even when it is a pipe ("<(...)"); the work tree's
+// .mailmap must be a regular file.
 func (m *Mailmap) readFile(path, name string, noFollow bool) {
-	f, err := fsread.Open(path, noFollow)
+	data, err := readMailmapFile(path, name, noFollow)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return
@@ -328,13 +331,41 @@ func (m *Mailmap) readFile(path, name string, noFollow bool) {
 			}
 			return
 		}
-		m.Messages = append(m.Messages, "error: unable to open mailmap at "+name+": "+errnoText(err))
-		return
-	}
-	defer f.Close()
-	data, err := fsread.ReadAll(f, name, 0)
-	if err != nil {
+		var open *openError
+		if errors.As(err, &open) {
+			m.Messages = append(m.Messages, "error: unable to open mailmap at "+name+": "+errnoText(open.err))
+		}
 		return
 	}
 	m.addText(data, true)
+}
+
+// openError is a mailmap file's failed open (git's "unable to open"),
+// where a failed read is skipped silently.
+type openError struct{ err error }
+
+func (e *openError) Error() string { return e.err.Error() }
+func (e *openError) Unwrap() error { return e.err }
+
+// readMailmapFile reads a mailmap file for readFile.
+func readMailmapFile(path, name string, noFollow bool) ([]byte, error) {
+	if !noFollow {
+		data, err := fsread.ReadFileOrPipe(path, 0)
+		var tooLarge *fsread.TooLargeError
+		var nr *fsread.NotRegularError
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.As(err, &tooLarge) && !errors.As(err, &nr) {
+			err = &openError{err}
+		}
+		return data, err
+	}
+	f, err := fsread.Open(path, noFollow)
+	if err != nil {
+		var nr *fsread.NotRegularError
+		if !errors.Is(err, fs.ErrNotExist) && !errors.As(err, &nr) {
+			err = &openError{err}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return fsread.ReadAll(f, name, 0)
 }
