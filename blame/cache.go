@@ -275,7 +275,7 @@ func (b *run) prime(ctx context.Context, bases *cacheBases, parent oid.ID, path 
 		return
 	}
 	opts := *b.opts
-	opts.Contents, opts.ContentsFile, opts.ContentsName = nil, "", ""
+	opts.Contents, opts.ContentsFile, opts.ContentsFileGiven, opts.ContentsName = nil, "", false, ""
 	opts.Ranges, opts.LineRanges = nil, nil
 	opts.Revisions, opts.DefaultRevision, opts.Merge = nil, "", false
 	opts.AfterRevisions, opts.Warn, opts.BeforeWalk = nil, nil, nil

@@ -815,7 +815,7 @@ func namedNothing(err error) (before []string, ok bool) {
 func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, error) {
 	opts := b.opts
 	req := blamecore.Request{Path: path}
-	contents := opts.Contents != nil || opts.ContentsFile != ""
+	contents := opts.Contents != nil || opts.contentsFileGiven()
 	if opts.Reverse && contents {
 		return req, fatalf("--contents and --reverse do not blend well.")
 	}

@@ -39,6 +39,11 @@ type Options struct {
 	// version, relative to the top of the work tree (or to the working
 	// directory of a bare repository).
 	ContentsFile string
+	// ContentsFileGiven, with ContentsFile empty, is --contents '': git
+	// reads the file of the empty name, and dies "Cannot stat ''" (or
+	// of --contents' other checks first). A ContentsFile that is not
+	// empty is given whatever this says.
+	ContentsFileGiven bool
 
 	// Ranges are -L ranges in git's syntax ("10,20", "/re/,+5",
 	// ":funcname"); LineRanges are 0-based half-open ranges of the final
@@ -229,3 +234,6 @@ const (
 	// first.
 	WalkTopoAuthorDate
 )
+
+// contentsFileGiven reports --contents <file>, the empty name included.
+func (o *Options) contentsFileGiven() bool { return o.ContentsFile != "" || o.ContentsFileGiven }

@@ -151,9 +151,12 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 	default:
 		readFrom := filepath.Join(r.WorkTree, path)
 		var fi os.FileInfo
-		if opts.ContentsFile != "" {
+		if opts.contentsFileGiven() {
 			wt.Source = opts.ContentsFile
-			readFrom = b.r.TopPath(opts.ContentsFile)
+			readFrom = ""
+			if opts.ContentsFile != "" {
+				readFrom = b.r.TopPath(opts.ContentsFile)
+			}
 			fi, err = os.Stat(readFrom)
 			if err != nil {
 				// git checks the path before the file it reads.
@@ -196,7 +199,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 			content = []byte(target)
 		default:
 			name := path
-			if opts.ContentsFile != "" {
+			if opts.contentsFileGiven() {
 				name = opts.ContentsFile
 			}
 			if verr := b.verifyWorkTreePath(parents, path, wt.InIndex); verr != nil {

@@ -37,6 +37,11 @@ func TestWorkTreeBlameMatchesGit(t *testing.T) {
 			{"--contents", "-", "HEAD", "--", "file"},
 			{"--contents", "-", "--reverse", "HEAD~2..HEAD", "--", "file"},
 			{"nosuchfile"},
+			// The empty name is given: git fails to stat it, after its
+			// other checks and the path's.
+			{"--contents=", "file"}, {"--contents", "", "-L", "9,10", "file"},
+			{"--contents=", "HEAD", "--", "file"}, {"--contents", "", "--reverse", "HEAD~2..HEAD", "--", "file"},
+			{"--contents=", "nosuchfile"},
 		} {
 			compareWithGit(t, dir, format, buffer, nil, args...)
 		}

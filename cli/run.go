@@ -451,6 +451,7 @@ func (b *blameRun) options(a *BlameArgs, grafts map[oid.ID][]oid.ID) (blame.Opti
 			opts.Contents = b.env.Stdin
 		} else {
 			opts.ContentsFile = *a.Contents
+			opts.ContentsFileGiven = true
 		}
 	}
 	for _, w := range a.RevArgs {
