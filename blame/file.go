@@ -609,12 +609,15 @@ func (b *run) revisions(words []string) ([]repo.Revision, error) {
 	var revs []repo.Revision
 	if opts.WalkReflogs || opts.IgnoreMissing || len(listed) > 0 {
 		revs, err = b.revisionsEach(words, display, listed)
-	} else {
+	} else if opts.NoWalk {
+		// What git parsed here is what an unprepared walk follows.
 		var parsed []repo.ParsedCommit
 		revs, parsed, err = r.ParseRevisionArgsParsed(b.rd, words, b.commandParents())
 		for _, pc := range parsed {
 			b.parsed = append(b.parsed, traverse.Tip{ID: pc.ID, FromObject: !pc.FromGraph})
 		}
+	} else {
+		revs, err = r.ParseRevisionArgsWith(b.rd, words, b.commandParents())
 	}
 	if err != nil {
 		return nil, shortBadObject(err, display)

@@ -55,6 +55,69 @@ type GraphRows interface {
 	// CorrectedDates reports whether the generations are corrected
 	// commit dates (corrected_commit_dates_enabled).
 	CorrectedDates() bool
+	// NamesFindRows reports whether every row's name finds that row
+	// (PositionAsGit(ID(p)) is p), as in any graph git writes; a long
+	// walk then keeps its commits by row.
+	NamesFindRows() bool
+	// Len is the number of rows.
+	Len() int
+}
+
+// byRowAfter is the number of commits a merge-base walk parses before
+// it keeps its commits, and the resolution its marks, by row (where the
+// graph's names find their rows): maps keyed by name, grown to tens of
+// thousands of entries, were most of a walk from a tag years back.
+// (Variables for the tests, which start at once and check it did.)
+var (
+	byRowAfter   = 1024
+	byRowStarted func()
+)
+
+// rowMarks holds, by commit-graph row, what a long merge-base walk has
+// parsed from the graph and made commits of: resolver.parsed and
+// resolver.commits for those rows, shared by the resolutions of one
+// command's revision arguments as those maps are.
+type rowMarks struct {
+	rows    GraphRows
+	parsed  rowSet
+	commits rowSet
+}
+
+// rowSet is a set of rows.
+type rowSet []uint64
+
+func (s rowSet) add(pos uint32)      { s[pos/64] |= 1 << (pos % 64) }
+func (s rowSet) has(pos uint32) bool { return int(pos/64) < len(s) && s[pos/64]&(1<<(pos%64)) != 0 }
+
+// start sizes the sets for rows, once; false where the marks already
+// belong to another graph.
+func (m *rowMarks) start(rows GraphRows) bool {
+	if m.rows == nil {
+		m.rows = rows
+		n := (rows.Len() + 63) / 64
+		m.parsed, m.commits = make(rowSet, n), make(rowSet, n)
+	}
+	return m.rows == rows
+}
+
+// parsedRow is whether git has parsed the commit id from the graph in a
+// walk that marked it by row.
+func (m *rowMarks) parsedRow(id oid.ID) bool {
+	if m == nil || m.rows == nil {
+		return false
+	}
+	pos, ok := m.rows.PositionAsGit(id)
+	return ok && m.parsed.has(pos)
+}
+
+// commitRow is whether a walk that marked by row has made a commit of
+// id.
+func (m *rowMarks) commitRow(id oid.ID) bool {
+	if m == nil || m.rows == nil {
+		return false
+	}
+	pos, ok := m.rows.PositionAsGit(id)
+	return ok && m.commits.has(pos)
 }
 
 // noRow is a paintCommit's row where none is known.
@@ -84,22 +147,77 @@ type mergeBaseWalk struct {
 	ids       []oid.ID
 	// slab and links hold the commits and their parent lists, a block
 	// at a time: a walk from a tag years back parses tens of thousands
-	// of commits.
-	slab  []paintCommit
-	links []*paintCommit
+	// of commits. blocks are all the slabs.
+	slab   []paintCommit
+	links  []*paintCommit
+	blocks [][]paintCommit
+	// byRow holds the commits by row, once the walk has parsed
+	// byRowAfter commits and the graph's names find their rows; those
+	// it makes from then on are not in commits. marks is then where
+	// the resolution's marks go (nil: its maps).
+	parses int
+	byRow  []*paintCommit
+	marks  *rowMarks
 }
 
+// newCommit makes the walk's commit of id.
+func (w *mergeBaseWalk) newCommit(id oid.ID) *paintCommit {
+	if len(w.slab) == cap(w.slab) {
+		w.slab = make([]paintCommit, 0, min(max(2*cap(w.slab), 16), 4096))
+		w.blocks = append(w.blocks, w.slab)
+	}
+	w.slab = append(w.slab, paintCommit{id: id, row: noRow, gen: generationInfinity})
+	w.blocks[len(w.blocks)-1] = w.slab
+	return &w.slab[len(w.slab)-1]
+}
+
+// commit is the walk's commit of id (lookup_commit).
 func (w *mergeBaseWalk) commit(id oid.ID) *paintCommit {
 	c := w.commits[id]
-	if c == nil {
-		if len(w.slab) == cap(w.slab) {
-			w.slab = make([]paintCommit, 0, min(max(2*cap(w.slab), 16), 4096))
-		}
-		w.slab = append(w.slab, paintCommit{id: id, row: noRow, gen: generationInfinity})
-		c = &w.slab[len(w.slab)-1]
-		w.commits[id] = c
+	if c != nil {
+		return c
 	}
+	if w.byRow != nil {
+		if pos, ok := w.rows.PositionAsGit(id); ok {
+			return w.commitAtRow(pos, id)
+		}
+	}
+	c = w.newCommit(id)
+	w.commits[id] = c
 	return c
+}
+
+// commitAtRow is commit for id, a parent the graph gives at pos, once
+// the walk keeps its commits by row.
+func (w *mergeBaseWalk) commitAtRow(pos uint32, id oid.ID) *paintCommit {
+	if c := w.byRow[pos]; c != nil {
+		return c
+	}
+	c := w.commits[id] // made by name before
+	if c == nil {
+		c = w.newCommit(id)
+	}
+	if c.row == noRow {
+		c.row = pos
+	}
+	w.byRow[pos] = c
+	return c
+}
+
+// counted counts a parse; at byRowAfter the walk starts keeping its
+// commits by row where it can.
+func (w *mergeBaseWalk) counted() {
+	w.parses++
+	if w.parses != byRowAfter || w.rows == nil || !w.rows.NamesFindRows() {
+		return
+	}
+	w.byRow = make([]*paintCommit, w.rows.Len())
+	if m := w.res.rowMarks; m != nil && m.start(w.rows) {
+		w.marks = m
+	}
+	if byRowStarted != nil {
+		byRowStarted()
+	}
 }
 
 // parentList returns room for n parents.
@@ -121,6 +239,7 @@ func (w *mergeBaseWalk) parse(c *paintCommit) (bool, error) {
 		return true, nil
 	}
 	res := w.res
+	w.counted()
 	if w.rows != nil && res.parsed[c.id] != parsedObject {
 		if ok, err := w.parseRow(c); ok || err != nil {
 			return ok, err
@@ -187,12 +306,23 @@ func (w *mergeBaseWalk) parseRow(c *paintCommit) (bool, error) {
 		ids = append(ids, id)
 	}
 	w.ids = ids
-	res := w.res
-	res.markParsedFrom(c.id, parsedGraph)
-	res.markCommits(ids)
+	if m := w.marks; m != nil {
+		m.parsed.add(pos)
+		for _, p := range rows {
+			m.commits.add(p)
+		}
+	} else {
+		res := w.res
+		res.markParsedFrom(c.id, parsedGraph)
+		res.markCommits(ids)
+	}
 	c.parsed, c.date, c.gen, c.row = true, date, gen, pos
 	c.parents = w.parentList(len(ids))
 	for i, id := range ids {
+		if w.byRow != nil {
+			c.parents[i] = w.commitAtRow(rows[i], id)
+			continue
+		}
 		p := w.commit(id)
 		if p.row == noRow {
 			p.row = rows[i]
@@ -286,8 +416,10 @@ func (w *mergeBaseWalk) paint(one *paintCommit, twos []*paintCommit, minGen uint
 
 // clearFlags is clear_commit_marks on everything the walk has marked.
 func (w *mergeBaseWalk) clearFlags() {
-	for _, c := range w.commits {
-		c.flags, c.queued = 0, 0
+	for _, b := range w.blocks {
+		for i := range b {
+			b[i].flags, b[i].queued = 0, 0
+		}
 	}
 }
 

@@ -37,7 +37,7 @@ func (r *Repository) ParseRevisionArgs(rd *odb.Reader, args []string) ([]Revisio
 // boundary of the command the arguments belong to: an argument that
 // parses a commit reads them for all that follow.
 func (r *Repository) ParseRevisionArgsWith(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, error) {
-	revs, _, err := r.ParseRevisionArgsParsed(rd, args, parents)
+	revs, _, err := r.parseRevisionArgs(rd, args, parents, false)
 	return revs, err
 }
 
@@ -55,18 +55,31 @@ type ParsedCommit struct {
 // ParseRevisionArgsParsed is ParseRevisionArgsWith that also returns
 // the objects the arguments' resolution parsed, by ID.
 func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, parents CommandParents) ([]Revision, []ParsedCommit, error) {
+	return r.parseRevisionArgs(rd, args, parents, true)
+}
+
+// parseRevisionArgs is ParseRevisionArgsParsed, which lists what git
+// parsed only where wantParsed is set.
+func (r *Repository) parseRevisionArgs(rd *odb.Reader, args []string, parents CommandParents, wantParsed bool) ([]Revision, []ParsedCommit, error) {
 	var out []Revision
 	negate := false
 	// What git has parsed, and made commits of, stays so for the
 	// arguments after.
 	parsed, commits := map[oid.ID]parsedFrom{}, map[oid.ID]bool{}
 	var order []oid.ID
+	var parseOrder *[]oid.ID
+	var marks *rowMarks
+	if wantParsed {
+		parseOrder = &order
+	} else {
+		marks = &rowMarks{}
+	}
 	for _, arg := range args {
 		if arg == "--not" {
 			negate = !negate
 			continue
 		}
-		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits, parseOrder: &order}
+		res := &resolver{r: r, rd: rd, src: parents, parsed: parsed, commits: commits, parseOrder: parseOrder, rowMarks: marks}
 		revs, handled, err := res.revisionArg(arg, negate)
 		if err != nil {
 			return nil, nil, res.fatal(err)
@@ -76,6 +89,9 @@ func (r *Repository) ParseRevisionArgsParsed(rd *odb.Reader, args []string, pare
 		}
 		res.printRead()
 		out = append(out, revs...)
+	}
+	if !wantParsed {
+		return out, nil, nil
 	}
 	// (In the order git parsed them, not the map's.)
 	done := make([]ParsedCommit, 0, len(order))
@@ -181,7 +197,7 @@ func (res *resolver) reference(out []Revision, name string, id oid.ID, neg bool)
 	// A commit git parsed from its object on the way (a peel such as
 	// ^{commit}, a ~0, an earlier argument) is taken as parsed by
 	// get_reference: the walk reads it from its object too.
-	fromObject := res.parsed[id] == parsedObject
+	fromObject := res.parsedAs(id) == parsedObject
 	if !fromObject && res.inGraph(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
@@ -210,7 +226,7 @@ func (res *resolver) reference(out []Revision, name string, id oid.ID, neg bool)
 func (res *resolver) referenceType(id oid.ID, name string) (object.Type, error) {
 	var typ object.Type
 	var ok bool
-	if res.commits[id] {
+	if res.madeCommit(id) {
 		// An object git made a commit of on the way (a ~ or ^'s
 		// parent): no type read first (that is for objects it does
 		// not know, which may be blobs), the object read whole, its
@@ -224,7 +240,7 @@ func (res *resolver) referenceType(id oid.ID, name string) (object.Type, error) 
 		res.lookupID = id
 		return object.Invalid, fatalError{newError(ErrBadRevision, "bad object %s", name)}
 	}
-	if typ != object.Commit && res.commits[id] {
+	if typ != object.Commit && res.madeCommit(id) {
 		// whose file holds another type: object_as_type refuses it
 		res.before = append(res.before, fmt.Sprintf("error: object %s is a commit, not a %s", id, typ))
 		return object.Invalid, fatalError{newError(ErrBadRevision, "bad object %s", name)}
@@ -323,7 +339,7 @@ func (res *resolver) dotdot(arg string, negate bool) ([]Revision, bool, error) {
 	// handle_dotdot's parse_object of each end, which reads the object
 	// unless git has parsed the commit from the commit-graph already
 	// (resolving the other end: the walk then takes it from there too).
-	aObject, bObject := res.parsed[a] != parsedGraph, res.parsed[b] != parsedGraph
+	aObject, bObject := res.parsedAs(a) != parsedGraph, res.parsedAs(b) != parsedGraph
 	aType, okA := res.parseType(a)
 	bType, okB := res.parseType(b)
 	if !okA || !okB {

@@ -81,6 +81,10 @@ type resolver struct {
 	// commit objects of them (lookup_commit), and a later read that
 	// finds another type is an error (object_as_type).
 	commits map[oid.ID]bool
+	// rowMarks, when set, holds more of parsed and commits, by
+	// commit-graph row (a long merge-base walk's; see rowMarks). It is
+	// not used where parseOrder is set.
+	rowMarks *rowMarks
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
 	// a cycle, and reads any depth), so rather than call the revision
@@ -290,7 +294,7 @@ func (res *resolver) objectType(id oid.ID) (object.Type, bool) {
 // already (res.parsed) are not checked again, as git does not check an
 // object it has parsed.
 func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
-	switch res.parsed[id] {
+	switch res.parsedAs(id) {
 	case parsedGraph:
 		// A commit git has from the commit-graph: nothing is read
 		// (no content is returned).
@@ -318,7 +322,7 @@ func (res *resolver) parse(id oid.ID) (object.Type, []byte, bool) {
 // parseType is parse for the type alone (parse_object where git then
 // looks at the object's type).
 func (res *resolver) parseType(id oid.ID) (object.Type, bool) {
-	switch res.parsed[id] {
+	switch res.parsedAs(id) {
 	case parsedGraph:
 		return object.Commit, true
 	case parsedObject:
@@ -338,6 +342,23 @@ const (
 	parsedGraph
 )
 
+// parsedAs is where git has parsed id from by now, if it has.
+func (res *resolver) parsedAs(id oid.ID) parsedFrom {
+	if from := res.parsed[id]; from != notParsed {
+		return from
+	}
+	if res.rowMarks.parsedRow(id) {
+		return parsedGraph
+	}
+	return notParsed
+}
+
+// madeCommit reports whether git has made a commit of id (see
+// resolver.commits).
+func (res *resolver) madeCommit(id oid.ID) bool {
+	return res.commits[id] || res.rowMarks.commitRow(id)
+}
+
 // markParsed notes that git has parsed id by now (parse_object,
 // parse_commit), which it does not check again.
 func (res *resolver) markParsed(id oid.ID) { res.markParsedFrom(id, parsedObject) }
@@ -348,7 +369,7 @@ func (res *resolver) markParsedFrom(id oid.ID, from parsedFrom) {
 	if res.parsed == nil {
 		res.parsed = map[oid.ID]parsedFrom{}
 	}
-	if res.parsed[id] == notParsed {
+	if res.parsedAs(id) == notParsed {
 		res.parsed[id] = from
 		if res.parseOrder != nil {
 			*res.parseOrder = append(*res.parseOrder, id)
@@ -360,7 +381,7 @@ func (res *resolver) markParsedFrom(id oid.ID, from parsedFrom) {
 // wherever git parsed it already (its object, or the commit-graph),
 // else as unparsed parses it.
 func (res *resolver) parentsAsParsed(id oid.ID, unparsed func(oid.ID) ([]oid.ID, bool, error)) ([]oid.ID, bool, error) {
-	switch res.parsed[id] {
+	switch res.parsedAs(id) {
 	case parsedGraph:
 		return res.graphParents(id)
 	case parsedObject:

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goblame/goblame/oid"
@@ -83,6 +84,68 @@ type Graph struct {
 	// first (rowAsGit).
 	posMu     sync.Mutex
 	parentPos map[oid.ID]uint32
+	// namesOnce checks, once, that every row's name finds that row
+	// (NamesFindRows); namesFindRows is its answer, namesGood set once
+	// it is known true.
+	namesOnce     sync.Once
+	namesFindRows bool
+	namesGood     atomic.Bool
+}
+
+// NamesFindRows reports whether every row's name finds that row:
+// Position(ID(p)) is p for every row p. So it is in any graph git
+// writes: each layer's names are in strict order and agree with its
+// fan-out, and no layer repeats a name of a layer below it. A damaged
+// name table can give a row a name that finds another row, or none,
+// and git then keeps the row a parent came from (parentPos). Checked
+// once, reading every name, so for walks over many rows: where it
+// holds, Row records no parent rows (they are the rows the names find)
+// and a walk may keep its commits by row.
+func (g *Graph) NamesFindRows() bool {
+	if g == nil {
+		return false
+	}
+	g.namesOnce.Do(func() {
+		g.namesFindRows = g.checkNames()
+		g.namesGood.Store(g.namesFindRows)
+	})
+	return g.namesFindRows
+}
+
+// checkNames is NamesFindRows' check.
+func (g *Graph) checkNames() bool {
+	h := g.hashLen
+	for i, l := range g.layers {
+		if len(l.oids) < int(l.n)*h || len(l.fanout) < 256*4 {
+			return false
+		}
+		var prev []byte
+		for k := uint32(0); k < l.n; k++ {
+			name := l.oids[int(k)*h : int(k)*h+h]
+			if prev != nil && bytes.Compare(prev, name) >= 0 {
+				return false
+			}
+			prev = name
+			// The search for name looks in fanout[b-1]..fanout[b].
+			b := int(name[0])
+			var lo uint32
+			if b > 0 {
+				lo = binary.BigEndian.Uint32(l.fanout[4*(b-1):])
+			}
+			if k < lo || k >= binary.BigEndian.Uint32(l.fanout[4*b:]) {
+				return false
+			}
+			// Position searches the layers from the top: the row of
+			// a name repeated below is found by none. (Upper layers
+			// are the small ones.)
+			for _, lower := range g.layers[:i] {
+				if _, ok := lower.search(name, h); ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // rowAsGit is the row git parses the commit id from: the one it came
@@ -387,6 +450,10 @@ func (g *Graph) Row(pos uint32, parents []uint32) (date, gen uint64, out []uint3
 	gen, ok := g.Generation(pos)
 	if !ok {
 		gen = GenerationInfinity
+	}
+	if g.namesGood.Load() {
+		// Each parent's row is the one its name finds.
+		return e.time, gen, e.parents, nil
 	}
 	g.posMu.Lock()
 	if g.parentPos == nil {
