@@ -212,8 +212,6 @@ type run struct {
 	opts  *Options
 	now   time.Time
 	local *time.Location
-	// fatalLater is an error git raises while using a diff driver.
-	fatalLater error
 	// diffDrivers maps paths to their diff driver (diffDriverOf).
 	diffDrivers map[string]diffDriver
 	// topPath, when set, is the path relative to the top of the work
@@ -508,17 +506,8 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if err != nil {
 		return nil, nil, false, err
 	}
-	var isFunc blamecore.FuncLine
-	for _, rg := range opts.Ranges {
-		if strings.HasPrefix(rg, ":") || strings.HasPrefix(rg, "^:") {
-			isFunc = b.funcLine(path)
-			break
-		}
-	}
-	if b.fatalLater != nil {
-		return nil, nil, false, b.fatalLater
-	}
-	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, isFunc, r.Env().CtypeLocale())
+	funcLines := func() (blamecore.FuncLine, error) { return b.funcLine(path) }
+	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, funcLines, r.Env().CtypeLocale())
 	if err != nil {
 		return nil, nil, false, err
 	}

@@ -11,15 +11,16 @@ import (
 // driver lookup): the diff attribute names a driver whose funcname
 // pattern comes from diff.<driver>.xfuncname or .funcname (the last one
 // configured) or from the builtin table; without a pattern, nil (git's
-// default rule).
-func (b *run) funcLine(path string) blamecore.FuncLine {
+// default rule). Its error is git's death there: reading the driver's
+// attribute, or the pattern (xdiff_set_find_func: a line that does not
+// compile, a last line negated).
+func (b *run) funcLine(path string) (blamecore.FuncLine, error) {
 	d, err := b.diffDriverOf(path)
 	if err != nil {
-		b.fatalLater = err // git dies reading the driver's attribute
-		return nil
+		return nil, err
 	}
 	if !d.hasFuncname {
-		return nil
+		return nil, nil
 	}
 	pattern, flags := d.funcname, d.funcFlags
 	type funcReg struct {
@@ -27,15 +28,18 @@ func (b *run) funcLine(path string) blamecore.FuncLine {
 		negate bool
 	}
 	var regs []funcReg
-	for _, expr := range strings.Split(pattern, "\n") {
+	exprs := strings.Split(pattern, "\n")
+	for i, expr := range exprs {
 		negate := strings.HasPrefix(expr, "!")
+		if negate && i == len(exprs)-1 {
+			return nil, fatalf("Last expression must not be negated: %s", expr)
+		}
 		if negate {
 			expr = expr[1:]
 		}
 		re, err := posixre.Compile(expr, flags, b.repo.Env().CtypeLocale())
 		if err != nil {
-			b.fatalLater = fatalf("Invalid regexp to look for hunk header: %s", expr)
-			return func([]byte) bool { return false }
+			return nil, fatalf("Invalid regexp to look for hunk header: %s", expr)
 		}
 		regs = append(regs, funcReg{re: re, negate: negate})
 	}
@@ -54,5 +58,5 @@ func (b *run) funcLine(path string) blamecore.FuncLine {
 			}
 		}
 		return false
-	}
+	}, nil
 }

@@ -39,3 +39,63 @@ func TestFuncnameRangesMatchGit(t *testing.T) {
 		compareWithGit(t, dir, format, nil, []string{"GIT_CONFIG_PARAMETERS='diff.custom.xfuncname'='('"}, "-L", ":two", "notes.txt")
 	}
 }
+
+// lineRangeEdgesScript has files for -L's edges: a diff driver per
+// file (its pattern set by each case), a file starting and one ending
+// with an empty line, a NUL before a function line, and numbered lines.
+const lineRangeEdgesScript = `git init -q r && cd r
+printf 'row.txt diff=drv\nfirst.txt diff=e\nlast.txt diff=e\n' >.gitattributes
+seq 1 10 | sed 's/^/row /' >row.txt
+printf '\nx\ny\n' >first.txt
+printf 'a\n\n' >last.txt
+printf 'bin\0ary\nmore\n' >bin.dat
+seq 1 10 >n.txt
+commit_all initial
+`
+
+// TestLineRangeEdgesMatchGit: -L where git's parse_range_arg has
+// edges (a helper's sweep of 21,256 -L cases found each):
+//   - a diff driver's funcname pattern is set up where git parses each
+//     -L :<funcname>, after the values before it (their errors first,
+//     an empty name's usage first), and dies of a last line negated;
+//   - a match at the start of an empty line tests the empty text after
+//     it (a driver matching "" then finds the next line, or EOF);
+//   - only a NUL after the search's start ends it;
+//   - line numbers are C longs: one too large for a long is the
+//     largest, and what git computes from it wraps as C's arithmetic.
+func TestLineRangeEdgesMatchGit(t *testing.T) {
+	dirs := fixtureDirs(t, "line-range-edges", lineRangeEdgesScript)
+	driver := func(name, pattern string) []string {
+		return []string{"GIT_CONFIG_PARAMETERS='diff." + name + ".xfuncname'='" + pattern + "'"}
+	}
+	for _, format := range testgit.Formats {
+		dir := dirs[format]
+		bad := driver("drv", "[")
+		for _, args := range [][]string{
+			{"-L", "100", "-L", ":row", "row.txt"}, {"-L", "1,2,3", "-L", ":row", "row.txt"},
+			{"-L", "/nomatch/", "-L", ":row", "row.txt"}, {"-L", ":", "row.txt"},
+			{"-L", ":row", "row.txt"}, {"-L", "2,3", "-L", ":row", "row.txt"},
+		} {
+			compareWithGit(t, dir, format, nil, bad, args...)
+		}
+		for _, pattern := range []string{"^row 1\n!^row 2", "[\n!x", "!^row 2\n^row", "^row 3\n!"} {
+			compareWithGit(t, dir, format, nil, driver("drv", pattern), "-s", "-L", ":row", "row.txt")
+		}
+		empty := driver("e", "^$")
+		for _, args := range [][]string{
+			{"-s", "-L", ":^$", "first.txt"}, {"-s", "-L", "1,1", "-L", ":^$", "last.txt"}, {"-s", "-L", ":^$", "last.txt"},
+		} {
+			compareWithGit(t, dir, format, nil, empty, args...)
+		}
+		for _, args := range [][]string{
+			{"-s", "-L", "1,1", "-L", ":more", "bin.dat"}, {"-s", "-L", ":more", "bin.dat"}, {"-s", "-L", "1,1", "-L", "/more/", "bin.dat"},
+			{"-s", "-L", "1099511627780,-1099511627775", "n.txt"}, {"-s", "-L", "9223372036854775807,+5", "n.txt"},
+			{"-s", "-L", "99999999999999999999,+5", "n.txt"}, {"-s", "-L", "99999999999999999999,-5", "n.txt"},
+			{"-s", "-L", "99999999999999999999,+0", "n.txt"}, {"-s", "-L", "99999999999999999999,/7/", "n.txt"},
+			{"-s", "-L", "99999999999999999999,^/7/", "n.txt"}, {"-s", "-L", "99999999999999999999,+-1", "n.txt"},
+			{"-s", "-L", "99999999999999999999", "n.txt"},
+		} {
+			compareWithGit(t, dir, format, nil, nil, args...)
+		}
+	}
+}

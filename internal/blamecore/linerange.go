@@ -18,6 +18,12 @@ var ErrRangeSyntax = errors.New("malformed -L range")
 // with a letter, '_' or '$').
 type FuncLine func(line []byte) bool
 
+// FuncLines gives the path's FuncLine, or git's death setting it up (a
+// diff driver's funcname pattern that does not compile): git reads the
+// driver where it parses each -L :<funcname>, after the values before
+// it. Nil means git's default rule.
+type FuncLines func() (FuncLine, error)
+
 // ParseLineRanges turns -L values into sorted, merged 0-based ranges of
 // the final image, as git blame does: each relative /regex/ or :funcname
 // is searched from the line after the previous range, numbers are
@@ -26,14 +32,20 @@ type FuncLine func(line []byte) bool
 // carry git's messages; a malformed value wraps ErrRangeSyntax. Regular
 // expressions are compiled in the LC_CTYPE locale called locale
 // (posixre.CtypeLocale).
-func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string, isFunc FuncLine, locale string) ([]LineRange, error) {
-	lines := len(lineStarts) - 1
+//
+// Line numbers are C longs, as git's: a number too large for one is the
+// largest, and what git computes from it wraps as its arithmetic does.
+// Where git reads its line table out of bounds (the search of an end
+// /regex/ after a start past the end of the file), it is taken to read
+// 0, the start of the file, as git 2.39.5 with glibc's allocator does.
+func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string, funcLines FuncLines, locale string) ([]LineRange, error) {
+	lines := int64(len(lineStarts) - 1)
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	rp := &rangeParser{final: final, starts: lineStarts, lines: lines, isFunc: isFunc, locale: locale}
+	rp := &rangeParser{final: final, starts: lineStarts, lines: lines, funcLines: funcLines, locale: locale}
 	var out []LineRange
-	anchor := 1
+	anchor := int64(1)
 	for _, spec := range specs {
 		bottom, top, err := rp.parse(spec, anchor)
 		if err != nil {
@@ -53,7 +65,7 @@ func ParseLineRanges(specs []string, final []byte, lineStarts []int, path string
 			top = lines
 		}
 		bottom--
-		out = append(out, LineRange{Start: bottom, End: top})
+		out = append(out, LineRange{Start: int(bottom), End: int(top)})
 		anchor = top + 1
 	}
 	return MergeRanges(out), nil
@@ -80,27 +92,29 @@ func MergeRanges(rs []LineRange) []LineRange {
 }
 
 type rangeParser struct {
-	final  []byte
-	starts []int
-	lines  int
-	isFunc FuncLine
-	locale string
+	final     []byte
+	starts    []int
+	lines     int64
+	funcLines FuncLines
+	// isFunc is funcLines' answer once asked (funcAsked).
+	isFunc    FuncLine
+	funcAsked bool
+	locale    string
 }
 
-// nthLine returns the rest of the final image from line n (clamped).
-func (rp *rangeParser) nthLine(n int) int {
-	if n < 0 {
-		n = 0
-	}
-	if n > rp.lines {
-		n = rp.lines
+// nthLine is the offset of line n (0-based) in the final image: git's
+// nth_line, whose table ends at n == lines; past either end git reads
+// out of its table's bounds, taken to read 0 (see ParseLineRanges).
+func (rp *rangeParser) nthLine(n int64) int {
+	if n < 0 || n > rp.lines {
+		return 0
 	}
 	return rp.starts[n]
 }
 
 // parse is git's parse_range_arg: 1-based bottom and top, 0 meaning
 // "not given".
-func (rp *rangeParser) parse(arg string, anchor int) (begin, end int, err error) {
+func (rp *rangeParser) parse(arg string, anchor int64) (begin, end int64, err error) {
 	if anchor < 1 {
 		anchor = 1
 	}
@@ -138,7 +152,7 @@ func strtol(s string) (int64, int) {
 
 // loc is git's parse_loc. begin < 0 parses a range start (relative
 // anchors start at -begin); begin >= 1 parses an end after line begin-1.
-func (rp *rangeParser) loc(spec string, begin int) (string, int, error) {
+func (rp *rangeParser) loc(spec string, begin int64) (string, int64, error) {
 	if begin >= 1 && len(spec) > 0 && (spec[0] == '+' || spec[0] == '-') {
 		num, n := strtol(spec[1:])
 		if n > 0 {
@@ -148,11 +162,11 @@ func (rp *rangeParser) loc(spec string, begin int) (string, int, error) {
 			if spec[0] == '-' {
 				num = -num
 			}
-			var ret int
+			var ret int64
 			if num > 0 {
-				ret = begin + int(num) - 2
-			} else if int64(begin)+num > 0 {
-				ret = begin + int(num)
+				ret = begin + num - 2
+			} else if begin+num > 0 {
+				ret = begin + num
 			} else {
 				ret = 1
 			}
@@ -164,10 +178,7 @@ func (rp *rangeParser) loc(spec string, begin int) (string, int, error) {
 		if num <= 0 {
 			return "", 0, fmt.Errorf("-L invalid line number: %d", num)
 		}
-		if num > 1<<40 {
-			num = 1 << 40
-		}
-		return spec[n:], int(num), nil
+		return spec[n:], num, nil
 	}
 	if begin < 0 {
 		if len(spec) == 0 || spec[0] != '^' {
@@ -231,7 +242,7 @@ func (rp *rangeParser) isFuncLine(line []byte) bool {
 }
 
 // funcname is git's parse_range_funcname for "[^]:<regex>".
-func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
+func (rp *rangeParser) funcname(arg string, anchor int64) (int64, int64, error) {
 	if arg[0] == '^' {
 		anchor = 1
 		arg = arg[1:]
@@ -252,16 +263,25 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 	trailing := term < len(arg)
 	anchor--
 	start := rp.nthLine(anchor)
+	// The path's diff driver is set up here, each time (its errors
+	// after those of the values before).
+	if !rp.funcAsked && rp.funcLines != nil {
+		isFunc, err := rp.funcLines()
+		if err != nil {
+			return 0, 0, err
+		}
+		rp.isFunc, rp.funcAsked = isFunc, true
+	}
 	re, err := posixre.Compile(pattern, posixre.Newline, rp.locale)
 	if err != nil {
 		return 0, 0, fmt.Errorf("-L parameter '%s': %s", pattern, err)
 	}
 	defer re.Free()
 	buf := rp.final
-	// git searches a NUL-terminated string.
+	// git searches a NUL-terminated string from start.
 	limit := len(buf)
-	for i, c := range buf {
-		if c == 0 {
+	for i := start; i < len(buf); i++ {
+		if buf[i] == 0 {
 			limit = i
 			break
 		}
@@ -272,10 +292,17 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 		if !ok {
 			break
 		}
+		// The matched line, as find_funcname_matching_regexp takes
+		// it: back to the newline before the match, and past a
+		// newline at start itself (a match at the start of an empty
+		// line tests the empty text after it).
 		bol := start + s
 		eol := start + e
 		for bol > start && buf[bol-1] != '\n' {
 			bol--
+		}
+		if bol == start && buf[bol] == '\n' {
+			bol++
 		}
 		for eol < limit && buf[eol] != '\n' {
 			eol++
@@ -283,19 +310,16 @@ func (rp *rangeParser) funcname(arg string, anchor int) (int, int, error) {
 		if eol < limit && buf[eol] == '\n' {
 			eol++
 		}
-		if rp.isFuncLine(buf[bol:eol]) {
+		if rp.isFuncLine(buf[bol:max(bol, eol)]) {
 			found = bol
 			break
-		}
-		if eol == start+e && eol == start {
-			eol++ // an empty match at an empty line: step past it
 		}
 		start = eol
 	}
 	if found < 0 {
 		return 0, 0, fmt.Errorf("-L parameter '%s' starting at line %d: no match", pattern, anchor+1)
 	}
-	begin := 0
+	begin := int64(0)
 	for found > rp.starts[begin] {
 		begin++
 	}
