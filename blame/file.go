@@ -984,6 +984,13 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 				walkErr = &repo.Error{Kind: repo.ErrBadRevision, Msg: "unable to parse commit " + rv.Name, Before: []string{line}}
 			}
 		}
+		if (rv.Negative || negated[rv.ID]) && fromGraph(rv) {
+			// An uninteresting commit git took from the commit-graph:
+			// nothing reads its object (vim's --not --all: 16,400
+			// commits of lightweight tags read for nothing).
+			req.Tips = append(req.Tips, traverse.Tip{ID: rv.ID, Uninteresting: rv.Negative, NotBottom: dwimStart && i == 0})
+			continue
+		}
 		id, err := b.peelCommit(rv.ID)
 		if err != nil {
 			var ce *odb.CorruptError

@@ -197,8 +197,11 @@ func (res *resolver) reference(out []Revision, name string, id oid.ID, neg bool)
 	// A commit git parsed from its object on the way (a peel such as
 	// ^{commit}, a ~0, an earlier argument) is taken as parsed by
 	// get_reference: the walk reads it from its object too.
-	fromObject := res.parsedAs(id) == parsedObject
-	if !fromObject && res.inGraph(id) {
+	from := res.parsedAs(id)
+	fromObject := from == parsedObject
+	// (A commit git has parsed from the graph already is taken as it
+	// is: parse_object_with_flags returns a parsed object unread.)
+	if from == parsedGraph || !fromObject && res.inGraph(id) {
 		// get_reference: lookup_commit_in_graph takes a commit the
 		// graph holds, and the repository has, without reading it.
 		res.markParsedFrom(id, parsedGraph)
