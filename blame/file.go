@@ -240,6 +240,8 @@ type run struct {
 	parentsRead bool
 	parents     map[oid.ID][]oid.ID
 	parentsErr  error
+	// listedRefs are the refs listed so far, by prefix (listRefs).
+	listedRefs map[string][]listedRef
 	// parsed are the objects the revisions' resolution parsed
 	// (blamecore.Request.Parsed).
 	parsed []traverse.Tip

@@ -83,22 +83,27 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 		return false
 	}
 	list := func(prefix, pattern string, head bool) error {
-		err := b.repo.ForEachRefListed(prefix, func(name string, id oid.ID, broken bool) error {
+		refs, err := b.listRefs(prefix)
+		if err != nil {
+			return err
+		}
+		for _, ref := range refs {
+			name, id, broken := ref.name, ref.id, ref.broken
 			if pattern != "" && !refGlobMatch(pattern, name) {
-				return nil
+				continue
 			}
 			shown := name
 			if strip {
 				shown = strings.TrimPrefix(name, prefix)
 			}
 			if excluded(name, shown) {
-				return nil
+				continue
 			}
 			if broken {
 				// A ref git lists but cannot resolve: the null ID,
 				// git's "bad object <name>" where it comes.
 				listObject(name, repo.Revision{Name: shown})
-				return nil
+				continue
 			}
 			// Added by its ID, as git adds it (handle_refs), not
 			// resolved by name again: 20 us a ref on vim's 19,880
@@ -107,10 +112,6 @@ func (b *run) expandRefWords(words []string) (out []string, display map[string]s
 			if strip {
 				display[name] = strings.TrimPrefix(name, prefix)
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
 		if head && !excluded("HEAD", "HEAD") {
 			if id, _, err := b.repo.Head(); err == nil && !id.IsZero() {
@@ -409,4 +410,33 @@ func refGlobMatch(pattern, name string) bool {
 		}
 	}
 	return name == ""
+}
+
+// listedRef is a ref as Repository.ForEachRefListed lists it.
+type listedRef struct {
+	name   string
+	id     oid.ID
+	broken bool
+}
+
+// listRefs lists the refs under prefix once a run, as git reads its
+// refs once and lists them again from its cache (vim's --all --not
+// --all: 19,880 refs listed twice).
+func (b *run) listRefs(prefix string) ([]listedRef, error) {
+	if refs, ok := b.listedRefs[prefix]; ok {
+		return refs, nil
+	}
+	var refs []listedRef
+	err := b.repo.ForEachRefListed(prefix, func(name string, id oid.ID, broken bool) error {
+		refs = append(refs, listedRef{name, id, broken})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if b.listedRefs == nil {
+		b.listedRefs = map[string][]listedRef{}
+	}
+	b.listedRefs[prefix] = refs
+	return refs, nil
 }
