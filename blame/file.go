@@ -274,6 +274,42 @@ func (b *run) peelCommit(id oid.ID) (oid.ID, error) {
 	return c, nil
 }
 
+// peelExcluded is peelCommit for an uninteresting tip: its tags read
+// whole, as git's parse_object reads them, the commit they lead to only
+// by its type, since the walk reads that whole (Commits.ParseObject),
+// once, where git's handle_commit does. Anything else is peelCommit's.
+func (b *run) peelExcluded(id oid.ID) (oid.ID, error) {
+	if c, ok := b.peeled[id]; ok {
+		return c, nil
+	}
+	cur := id
+	var buf []byte
+	for depth := 0; depth < 1000; depth++ {
+		typ, _, err := b.rd.ReadHeader(cur)
+		if err != nil || typ != object.Tag && typ != object.Commit {
+			break
+		}
+		if typ == object.Commit {
+			if b.peeled == nil {
+				b.peeled = map[oid.ID]oid.ID{}
+			}
+			b.peeled[id] = cur
+			return cur, nil
+		}
+		_, data, err := b.rd.Read(cur, buf)
+		if err != nil {
+			break
+		}
+		buf = data
+		t, err := object.ParseTag(cur.Format(), data)
+		if err != nil {
+			break
+		}
+		cur = t.Object
+	}
+	return b.peelCommit(id)
+}
+
 // effectiveParents reads info/grafts and the shallow file the first time
 // it is called, printing what git prints then (the grafts' deprecation
 // hint, bad graft lines): git reads them once, when it first parses a
@@ -993,7 +1029,11 @@ func (b *run) request(revs []repo.Revision, path string) (blamecore.Request, err
 			req.Tips = append(req.Tips, traverse.Tip{ID: rv.ID, Uninteresting: rv.Negative, NotBottom: dwimStart && i == 0})
 			continue
 		}
-		id, err := b.peelCommit(rv.ID)
+		peelTip := b.peelCommit
+		if rv.Negative || negated[rv.ID] {
+			peelTip = b.peelExcluded
+		}
+		id, err := peelTip(rv.ID)
 		if err != nil {
 			var ce *odb.CorruptError
 			if errors.As(err, &ce) && ce.Git != nil {
