@@ -14,6 +14,7 @@ import (
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -94,6 +95,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 	}
 	if b.local == nil {
 		b.local = time.Local
+		gitdate.LocalLeaps()
 	}
 	words := opts.Revisions
 	if rev != "" {

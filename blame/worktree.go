@@ -11,6 +11,7 @@ import (
 
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/fsread"
+	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
@@ -123,9 +124,8 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		}
 		wt.IndexWalk = indexWalk(full, path)
 	}
-	_, offset := b.now.In(b.local).Zone()
 	wt.Time = uint64(b.now.Unix())
-	wt.TZ = tzString(offset)
+	wt.TZ = tzString(gitdate.DatestampOffset(b.now.Unix(), b.local))
 
 	// verify_working_tree_path comes before the file is read (and a
 	// clean filter, textconv or encoding runs on it): a path in neither

@@ -239,3 +239,37 @@ func TestTimeZonesMatchGit(t *testing.T) {
 		}
 	}
 }
+
+// leapSecondScript commits at the leap second that ended 2016 (Unix time
+// 1483228826 in the "right/" zones' count, which git shows as 23:59:60
+// there) and around it.
+const leapSecondScript = `git init -q r && cd r
+for t in 1483228825 1483228826 1483228827 1483228828; do
+	echo $t >>f && git add f
+	GIT_AUTHOR_DATE="$t +0100" GIT_COMMITTER_DATE="$t +0100" git commit -q -m $t
+done
+`
+
+// TestLeapSecondZonesMatchGit: where the local zone is a "right/" zone,
+// glibc's gmtime and localtime take its leap seconds off every time they
+// convert, so git shows every date 27 seconds early (a leap second as
+// :60), and the local offset it computes for an ident less a minute
+// ("+0059" for +0100). goblame showed the dates of the zone without its
+// leap seconds.
+func TestLeapSecondZonesMatchGit(t *testing.T) {
+	if _, err := os.Stat("/usr/share/zoneinfo/right/Europe/Berlin"); err != nil {
+		t.Skip("no right/ zone files here, which the goldens had")
+	}
+	dirs := fixtureDirs(t, "leap-second", leapSecondScript)
+	for _, format := range testgit.Formats {
+		for _, tz := range []string{"right/UTC", "right/Europe/Berlin", ":/usr/share/zoneinfo/right/Asia/Tokyo", "Europe/Berlin"} {
+			for _, args := range [][]string{
+				{"f"}, {"--date=local", "f"}, {"--date=iso-local", "f"}, {"--date=rfc", "f"},
+				{"--date=format:%c %s %z", "f"}, {"--date=format-local:%c %s %z %Z", "f"}, {"-p", "f"},
+				{"--since=2016-12-31.23:59:58", "HEAD", "--", "f"}, {"--since=1483228826", "HEAD", "--", "f"},
+			} {
+				compareWithGit(t, dirs[format], format, nil, []string{"TZ=" + tz}, args...)
+			}
+		}
+	}
+}

@@ -103,6 +103,7 @@ func (b *blameRun) checkOutsideConfig() error {
 func localZone(env Environ) *time.Location {
 	tz, ok := env.lookup("TZ")
 	if !ok {
+		gitdate.LocalLeaps()
 		return time.Local
 	}
 	return gitdate.TZ(tz)

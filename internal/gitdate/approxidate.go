@@ -239,7 +239,7 @@ func (c *dateClock) matchMultiNumber(num uint64, sep byte, date string, start, e
 			now = c.wall
 		}
 		var refuseFuture *cTm
-		if nowTm, ok := gmtimeC(now); ok {
+		if nowTm, ok := gmtimeC(now, c.loc); ok {
 			refuseFuture = &nowTm
 		}
 		n1, n2, n3 := int32(num), int32(num2), int32(num3)
@@ -268,7 +268,7 @@ func (c *dateClock) matchDigit(date string, i int, tm *cTm, offset *int32, tmGMT
 	// Seconds since 1970, for numbers of more than 8 digits.
 	if num >= 100000000 && noDate(tm) {
 		// gmtime_r writes into tm even when the year overflows.
-		if gmtimeR(int64(num), tm) {
+		if gmtimeR(int64(num), tm, c.loc) {
 			*tmGMT = true
 			return end - i
 		}

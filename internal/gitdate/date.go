@@ -261,10 +261,10 @@ func appendDate(dst []byte, mode DateMode, timestamp uint64, tz int, now time.Ti
 		if err != nil {
 			return dst, err
 		}
-		tm, ok = gmtimeC(t)
+		tm, ok = gmtimeC(t, local)
 	}
 	if !ok {
-		tm, _ = gmtimeC(0)
+		tm, _ = gmtimeC(0, local)
 		tz = 0
 	}
 
@@ -463,17 +463,26 @@ func fillCivil(tm *cTm, t int64) bool {
 
 // gmtimeR is gmtime_r(&t, tm), including what it leaves in tm when it
 // fails.
-func gmtimeR(t int64, tm *cTm) bool {
+//
+// While the local zone loc has leap seconds (a "right/" zone), glibc
+// takes them off the times gmtime converts too (__tz_convert), and
+// shows a leap second as :60.
+func gmtimeR(t int64, tm *cTm, loc *time.Location) bool {
 	tm.isdst = 0
 	tm.zone = "GMT"
 	tm.gmtoff = 0
-	return fillCivil(tm, t)
+	correct, hit := leapCorrection(leapsOf(loc), t)
+	if !fillCivil(tm, t-correct) {
+		return false
+	}
+	tm.sec += hit
+	return true
 }
 
-// gmtimeC is gmtime_r into a fresh struct tm.
-func gmtimeC(t int64) (cTm, bool) {
+// gmtimeC is gmtime_r into a fresh struct tm, loc the local zone.
+func gmtimeC(t int64, loc *time.Location) (cTm, bool) {
 	var tm cTm
-	ok := gmtimeR(t, &tm)
+	ok := gmtimeR(t, &tm, loc)
 	return tm, ok
 }
 
@@ -487,9 +496,11 @@ func localtimeC(t int64, loc *time.Location) (cTm, bool) {
 	lt := time.Unix(t, 0).In(loc)
 	name, off := lt.Zone()
 	tm := cTm{gmtoff: int64(off), zone: name}
-	if !fillCivil(&tm, t+int64(off)) {
+	correct, hit := leapCorrection(leapsOf(loc), t)
+	if !fillCivil(&tm, t+int64(off)-correct) {
 		return cTm{}, false
 	}
+	tm.sec += hit
 	if lt.IsDST() {
 		tm.isdst = 1
 	}
@@ -1266,4 +1277,17 @@ func leapInt(year int32) int32 {
 func isoWeekDays(yday, wday int32) int32 {
 	const bigEnoughMultipleOf7 = (366/7 + 2) * 7
 	return yday - (yday-wday+4+bigEnoughMultipleOf7)%7 + 4 - 1
+}
+
+// DatestampOffset is the local zone's offset from UTC at now, in
+// seconds, as git's datestamp computes it for an ident without a date
+// (the "Not Committed Yet" lines): its localtime turned back by
+// tm_to_time_t, less now, in whole minutes. It is the zone's offset but
+// where glibc takes leap seconds off ("right/" zones: +0159 for +0200).
+func DatestampOffset(now int64, loc *time.Location) int {
+	if loc == nil {
+		loc = time.Local
+	}
+	tm, _ := localtimeC(now, loc)
+	return int((gitTmToTimeT(&tm) - now) / 60 * 60)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -14,8 +15,10 @@ import (
 // [offset] [,rules]]" ("JST-9", "EST5EDT,M3.2.0,M11.1.0",
 // "<+0545>-5:45"), of which glibc keeps what parses: a standard name
 // without an offset (TZ=utc, TZ=Nowhere/Bogus) is that name at UTC's
-// offset. Not modelled: the leap seconds of the "right/" zones, and a
-// DST name without rules, which glibc gives the posixrules file's.
+// offset. The leap seconds of a zone file ("right/" zones) apply to the
+// dates shown while it is the local zone, as glibc applies them. Not
+// modelled: a DST name without rules, which glibc gives the posixrules
+// file's.
 func TZ(tz string) *time.Location {
 	if tz == "" {
 		return time.UTC
@@ -27,14 +30,37 @@ func TZ(tz string) *time.Location {
 	if strings.HasPrefix(name, "/") {
 		if data, err := os.ReadFile(name); err == nil {
 			if loc, err := time.LoadLocationFromTZData(name, data); err == nil {
+				registerLeaps(loc, data)
 				return loc
 			}
 		}
 	} else if loc, err := time.LoadLocation(name); err == nil {
+		// (The leap seconds, which the time package does not keep,
+		// from the file glibc reads.)
+		if data, err := os.ReadFile(zoneDir + "/" + name); err == nil {
+			registerLeaps(loc, data)
+		}
 		return loc
 	}
 	return posixTZ(name)
 }
+
+// zoneDir is glibc's TZDEFAULT directory of zone files.
+const zoneDir = "/usr/share/zoneinfo"
+
+// LocalLeaps gives time.Local the leap seconds of /etc/localtime, the
+// zone glibc reads where TZ is unset: a "right/" zone there makes git
+// print every date 27 seconds early. Call it once, where the local zone
+// is time.Local.
+func LocalLeaps() {
+	localLeapsOnce.Do(func() {
+		if data, err := os.ReadFile("/etc/localtime"); err == nil {
+			registerLeaps(time.Local, data)
+		}
+	})
+}
+
+var localLeapsOnce sync.Once
 
 // posixTZ is glibc's __tzset_parse_tz of s: the standard time's name and
 // offset as far as they parse, and the rest of the string, where there is
