@@ -21,7 +21,8 @@ import (
 // from the graph, its path through its object), HEAD holding HEAD~3 (the
 // final version is the older commit's), HEAD's root tree holding a blob,
 // HEAD's file cut short (a second revision refused before the first's
-// object is read).
+// object is read), HEAD holding a tree without f and its root tree a blob
+// (no path through the object, before any read of the graph's tree).
 const damageSwapScript = `git init -q r && cd r
 for i in 1 2 3 4 5 6; do seq 1 $((i*3)) | sed "s/^/line $i /" >f; echo "x$i" >g; commit_all c$i; done
 cd ..
@@ -40,6 +41,11 @@ n=0
 for pair in "HEAD~1 HEAD:g" "HEAD HEAD~3" "HEAD^{tree} HEAD:f"; do
 	n=$((n+1)); d=$(printf 'g%02d' $n); cp -r r $d; swap $d $pair
 done
+# g05: HEAD's loose file holds a tree without f, HEAD's root tree's a blob:
+# git finds no path through the object before it reads the graph's tree.
+cp -r r g05; t=$(printf '100644 blob %s\tg\n' $(git -C r rev-parse HEAD:g) | git -C g05 mktree)
+mv g05/.git/objects/${t%${t#??}}/${t#??} g05/t; swap g05 "HEAD^{tree}" HEAD:f
+h=$(git -C r rev-parse HEAD); p=g05/.git/objects/${h%${h#??}}/${h#??}; chmod u+w $p; mv g05/t $p
 # m01: HEAD~3's loose file gone (a parent ^@ names).
 cp -r r m01; t=$(git -C r rev-parse HEAD~3); rm -f m01/.git/objects/${t%${t#??}}/${t#??}
 # g04: HEAD's loose file cut short (git takes HEAD from the graph).
@@ -73,6 +79,6 @@ func TestSwappedLooseObjectsMatchGit(t *testing.T) {
 		}
 		compareEachCopy(t, root, "s%02d", 6, format, args)
 		compareEachCopy(t, root, "m%02d", 1, format, args)
-		compareEachCopy(t, root, "g%02d", 4, format, args)
+		compareEachCopy(t, root, "g%02d", 5, format, args)
 	}
 }

@@ -323,7 +323,23 @@ func (sb *scoreboard) setup(req Request) error {
 	root := sb.hist.commits.Tree(c.tc)
 	objRoot, objOK, objErr := sb.hist.objectRoot(sb.id(c))
 	otherRoot := objErr == nil && objOK && objRoot != root
-	mode, id, found, err := sb.hist.treeEntry(root, req.Path)
+	var (
+		mode  uint32
+		id    oid.ID
+		found bool
+	)
+	if otherRoot {
+		// git's lookup through the object comes before anything reads
+		// the graph's tree (and, in a repository whose packs disagree,
+		// before a read that makes another pack the one tried first):
+		// no path there is its death.
+		var err error
+		if mode, id, found, err = sb.hist.treeEntry(objRoot, req.Path); err != nil || !found {
+			// (get_tree_entry fails silently.)
+			return &PathError{Path: req.Path, Rev: req.FinalName}
+		}
+	}
+	graphMode, graphID, graphFound, err := sb.hist.treeEntry(root, req.Path)
 	var missing *traverse.MissingTreeError
 	if errors.As(err, &missing) && !otherRoot {
 		// get_tree_entry fails without a word on a tree it cannot
@@ -331,23 +347,20 @@ func (sb *scoreboard) setup(req Request) error {
 		// commit-graph names another tree than the object, git finds
 		// the path through the object and dies reading the graph's
 		// tree in its first diff: the error stands.)
-		found, err = false, nil
+		graphFound, err = false, nil
 	}
 	if err != nil {
 		return err
 	}
-	if found {
+	switch {
+	case otherRoot:
+		found = found && graphFound
+	case errors.Is(objErr, odb.ErrNotFound) || objErr == nil && !objOK:
+		found = false // no tree through the object
+	default:
 		// A read of the object that fails otherwise is left to the
 		// reads after.
-		switch {
-		case errors.Is(objErr, odb.ErrNotFound) || objErr == nil && !objOK:
-			found = false // no tree through the object
-		case otherRoot:
-			mode, id, found, err = sb.hist.treeEntry(objRoot, req.Path)
-			if err != nil {
-				found, err = false, nil // get_tree_entry fails silently
-			}
-		}
+		mode, id, found = graphMode, graphID, graphFound
 	}
 	c.treeRead = missing == nil
 	if found && object.IsBlobMode(mode) {
