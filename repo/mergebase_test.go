@@ -199,6 +199,16 @@ func TestMergeBasesByRow(t *testing.T) {
 	}
 }
 
+// longLineScript makes a line of 3,000 commits with a commit-graph, far
+// the tenth.
+const longLineScript = `git init -q r && cd r
+for i in $(seq 1 3000); do
+	printf 'commit refs/heads/main\ncommitter C O Mitter <c@example.com> %d +0000\ndata 2\nc\n' $((1112911993 + i))
+done | git fast-import --quiet
+git tag far HEAD~2990
+git commit-graph write --reachable
+`
+
 // TestLongMergeBaseWalkAllocates: a merge-base walk over thousands of
 // commits of a commit-graph keeps its commits and marks by row, not in
 // maps keyed by name that grow with the walk (git/git's v2.0.0...HEAD
@@ -209,13 +219,7 @@ func TestLongMergeBaseWalkAllocates(t *testing.T) {
 	testgit.SkipUnderRace(t)
 	goldens := testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
-		root := testgit.Fixture(t, "merge-bases-long-line", f, `git init -q r && cd r
-for i in $(seq 1 3000); do
-	printf 'commit refs/heads/main\ncommitter C O Mitter <c@example.com> %d +0000\ndata 2\nc\n' $((1112911993 + i))
-done | git fast-import --quiet
-git tag far HEAD~2990
-git commit-graph write --reachable
-`)
+		root := testgit.Fixture(t, "merge-bases-long-line", f, longLineScript)
 		dir := filepath.Join(root, "r")
 		r, err := Discover(EnvFromList(dir, testgit.Env(f)))
 		if err != nil {

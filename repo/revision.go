@@ -900,6 +900,14 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 		parse := res.graphParents
 		if first {
 			parse = res.namedParents
+		} else if n >= byRowChain {
+			var found bool
+			if c, n, found, err = res.firstParentsByRow(c, n); err != nil || !found {
+				return oid.ID{}, false, err
+			}
+			if n == 0 {
+				break
+			}
 		}
 		parents, ok, err := parse(c)
 		if err != nil || !ok || len(parents) == 0 {
@@ -908,6 +916,66 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 		c = parents[0]
 	}
 	return c, true, nil
+}
+
+// byRowChain is the number of first parents a "~N" has left to go from
+// which firstParentsByRow goes them (a variable for the tests).
+var byRowChain = 64
+
+// firstParentsByRow goes up to n first parents from the commit id, each
+// parsed from the commit-graph as graphParents parses it, by the graph's
+// rows: their marks (parsed from the graph, made commits of) go to the
+// resolution's row sets (rowMarks), not to maps keyed by name, and no
+// parent's name is looked up in the graph again. It stops where a
+// commit is not the graph's to give (left is then what remains for
+// graphParents), and where the graph's names do not find their rows
+// (a damaged name table; nothing then goes by row). found is false where
+// a commit has no parent: no such ancestor.
+func (res *resolver) firstParentsByRow(id oid.ID, n int) (at oid.ID, left int, found bool, err error) {
+	f := res.r.CommitGraphRows
+	if f == nil || res.rowMarks == nil {
+		return id, n, true, nil
+	}
+	rows := f()
+	if rows == nil || !rows.NamesFindRows() || !res.rowMarks.start(rows) {
+		return id, n, true, nil
+	}
+	res.loadGraph() // (parse_commit_buffer's load_commit_graph_info)
+	pos, ok := rows.PositionAsGit(id)
+	if !ok {
+		return id, n, true, nil
+	}
+	m := res.rowMarks
+	var parents []uint32
+	for ; n > 0; n-- {
+		var inGraph bool
+		_, _, parents, inGraph, err = rows.Row(pos, parents[:0])
+		if err != nil {
+			return oid.ID{}, 0, false, fatalError{err}
+		}
+		if !inGraph {
+			return id, n, true, nil
+		}
+		if len(parents) == 0 {
+			m.parsed.add(pos)
+			return oid.ID{}, 0, false, nil
+		}
+		first, ok := rows.ID(parents[0])
+		if !ok {
+			return id, n, true, nil // (graphParents reads the object)
+		}
+		for _, p := range parents[1:] {
+			if _, ok := rows.ID(p); !ok {
+				return id, n, true, nil
+			}
+		}
+		m.parsed.add(pos)
+		for _, p := range parents {
+			m.commits.add(p)
+		}
+		id, pos = first, parents[0]
+	}
+	return id, 0, true, nil
 }
 
 // peelOnion handles "name^{type}". handled is false when name does not
