@@ -131,16 +131,24 @@ func (d *Differ) InternedBytes() int {
 // Reset forgets every interned line and remembered blob, releasing the
 // memory the tables hold. Files prepared before Reset can no longer be
 // diffed (ErrForeignFile).
-func (d *Differ) Reset() {
+func (d *Differ) Reset() { d.forget(true) }
+
+// Clear forgets every interned line and remembered blob as Reset does,
+// but keeps the tables' memory for the lines prepared after it (a
+// caller that bounds the tables by clearing them when they grow past a
+// budget then holds that much, and writes no fresh pages for the next).
+func (d *Differ) Clear() { d.forget(false) }
+
+func (d *Differ) forget(release bool) {
 	if d.exact != nil {
-		d.exact.reset(true)
+		d.exact.reset(release)
 	}
 	if d.ws != nil {
-		d.ws.reset(true)
+		d.ws.reset(release)
 	}
 	for _, t := range d.byteTables {
 		if t != nil {
-			t.reset(true)
+			t.reset(release)
 		}
 	}
 	for i := range d.recent {

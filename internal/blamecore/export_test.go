@@ -32,3 +32,12 @@ func SetCandidateBudgetBounds(least, most int) (restore func()) {
 	minCandidateBytes, maxCandidateBytes = least, most
 	return func() { minCandidateBytes, maxCandidateBytes = oldMin, oldMax }
 }
+
+// SetWalkLineTableBound sets the bound of the differ's line table in a
+// walk's passes (see boundLineTable) and returns a function that
+// restores it.
+func SetWalkLineTableBound(floor, files int) (restore func()) {
+	oldFloor, oldFiles := walkLineTableFloor, walkLineTableFiles
+	walkLineTableFloor, walkLineTableFiles = floor, files
+	return func() { walkLineTableFloor, walkLineTableFiles = oldFloor, oldFiles }
+}

@@ -87,3 +87,60 @@ func TestCopyDetectionWithLineTableResets(t *testing.T) {
 		t.Fatal("no -C round reset the line table: the test did not exercise trimLineTable")
 	}
 }
+
+// churnScript makes a file of which every other line changes in each of
+// 30 versions (a generated file's history): the differ's line table
+// gains half a version a commit, and the lines that never change are
+// passed down to the first version.
+const churnScript = `git init -q r && cd r
+for v in $(seq 1 30); do
+	seq 1 400 | awk -v v=$v '{ if ($1 % 2) print "kept line " $1; else print "version " v " line " $1 }' >gen.txt
+	commit_all "v$v"
+done
+`
+
+// TestWalkWithLineTableResets blames every file at every commit of the
+// fixture histories and of a churning file, plain, with -w and with -M,
+// with the differ's line table started afresh before every pass of the
+// walk (a bound of zero: boundLineTable), and compares the attribution
+// with git's: forgetting every prepared File must not change a line.
+// With the churning file and a bound of 16 KiB (4 versions' worth) the
+// table is started afresh along the walk too.
+func TestWalkWithLineTableResets(t *testing.T) {
+	testgit.Golden(t) // skips without git
+	format := oid.SHA1
+	run := func(floor, files int, scripts map[string]string, label string) (resets int) {
+		defer blamecore.SetWalkLineTableBound(floor, files)()
+		for name, script := range scripts {
+			dir := filepath.Join(testgit.Fixture(t, "blame-"+name+"-"+format.String(), format, script), "r")
+			db, err := odb.Open(filepath.Join(dir, ".git", "objects"), format, odb.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, rev := range strings.Fields(testgit.Git(t, dir, format, "rev-list", "--all")) {
+				files := strings.Split(strings.TrimSpace(testgit.Git(t, dir, format, "ls-tree", "-r", "--name-only", rev)), "\n")
+				for _, file := range files {
+					if file == "" {
+						continue
+					}
+					for _, flags := range [][]string{nil, {"-w"}, {"-M"}} {
+						stats, _ := compareWithGit(t, db, nil, dir, format, rev, file, flags, name+"/"+label, true)
+						resets += stats.LineTableResets
+					}
+				}
+			}
+			db.Close()
+		}
+		return resets
+	}
+	scripts := map[string]string{"churn": churnScript}
+	for name, script := range fixtureScripts {
+		scripts[name] = script
+	}
+	if run(0, 0, scripts, "walk-line-table-resets") == 0 {
+		t.Fatal("no pass reset the line table: the test did not exercise boundLineTable")
+	}
+	if run(16<<10, 4, map[string]string{"churn": churnScript}, "walk-line-table-bound") == 0 {
+		t.Fatal("the churning file's walk kept its whole line table under a 16 KiB bound")
+	}
+}

@@ -109,8 +109,9 @@ type Stats struct {
 	// goblame's own counters (not printed by --show-stats).
 	Walk  traverse.CommitStats // commits from the graph or objects, Bloom answers
 	Trees traverse.TreeStats   // path lookups and tree reads
-	// LineTableResets counts the times -C started the differ's line
-	// table afresh to stay within its memory budget.
+	// LineTableResets counts the times the differ's line table was
+	// started afresh to stay within its memory budget (before a -C
+	// round, or a walk's pass: boundLineTable).
 	LineTableResets int
 	// CopyCandidates counts the candidate blobs -C rounds looked in (a
 	// blob once per round, as ReadBlobs counts it), CopyDiffed those of

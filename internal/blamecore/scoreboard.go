@@ -913,6 +913,7 @@ func (sb *scoreboard) passToParent(target, parent *origin, ignoreDiffs bool) err
 	if _, err := sb.fillBlob(target); err != nil {
 		return err
 	}
+	sb.boundLineTable(target)
 	c := &chunker{parent: parent, target: target, ignoreDiffs: ignoreDiffs, rest: target.suspects}
 	if ignoreDiffs {
 		c.ign = sb.newIgnorePass(parent, target)
