@@ -428,11 +428,15 @@ var (
 // memory, where they hold more than the walk's bound for a pass of
 // target (see walkLineTableFloor): called before the pass prepares its
 // versions, when no one holds a prepared File but the origins (whose
-// lines are prepared again when next needed). -C rounds keep their own
-// budget (trimLineTable): their remembered candidates are prepared
-// again after a reset.
+// lines are prepared again when next needed). A blame that looks for
+// copies keeps the -C rounds' budget (trimLineTable) in its passes too:
+// its remembered candidates are prepared again after a reset, and the
+// rounds alone did not bound it where none ran (-C on the churning
+// file above, no other file changed: 3.6 s and 469 MB, git 165 s and
+// 76 MB).
 func (sb *scoreboard) boundLineTable(target *origin) {
 	if sb.opts.CopyLevel > 0 {
+		sb.trimLineTable()
 		return
 	}
 	if sb.differ.InternedBytes() <= max(walkLineTableFloor, walkLineTableFiles*len(target.file)) {
