@@ -210,7 +210,7 @@ func TestRepetitiveLargePrepareReservesLittle(t *testing.T) {
 	if tab.count() != 2 {
 		t.Fatalf("%d ids for two distinct lines", tab.count())
 	}
-	if len(tab.slots) > 4*reserveMaxLines || cap(tab.arena) > reserveMaxBytes+reserveMaxBytes/4 {
-		t.Errorf("the table holds %d slots and a %d-byte arena for two ids", len(tab.slots), cap(tab.arena))
+	if len(tab.slots) > 4*reserveMaxLines || tab.arena.capacity() > reserveMaxBytes+reserveMaxBytes/4 {
+		t.Errorf("the table holds %d slots and a %d-byte arena for two ids", len(tab.slots), tab.arena.capacity())
 	}
 }

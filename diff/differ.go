@@ -73,7 +73,7 @@ func (d *Differ) byteTable(ignoreWS bool) *lineTable {
 	if t == nil {
 		t = newLineTable(ignoreWS)
 		d.byteTables[i] = t
-	} else if t.count() > byteTableMaxLines || len(t.arena) > byteTableMaxBytes {
+	} else if t.count() > byteTableMaxLines || t.arena.bytes > byteTableMaxBytes {
 		t.reset(true)
 	}
 	return t
@@ -122,7 +122,7 @@ func (d *Differ) InternedBytes() int {
 	n := 0
 	for _, t := range []*lineTable{d.exact, d.ws} {
 		if t != nil {
-			n += len(t.arena) + 16*len(t.hashes)
+			n += t.arena.bytes + 16*len(t.hashes)
 		}
 	}
 	return n

@@ -26,10 +26,10 @@ type lineTable struct {
 	// decided without touching the line.
 	slots  []uint64
 	mask   uint64
-	hashes []uint64 // per id, for growing the table
-	offs   []int    // per id, start in arena; offs[len] is the arena end
-	arena  []byte   // line contents (normalised under -w), back to back
-	norm   []byte   // scratch for -w normalisation
+	hashes []uint64  // per id, for growing the table
+	locs   []uint64  // per id, where arena holds its line
+	arena  lineArena // line contents (normalised under -w)
+	norm   []byte    // scratch for -w normalisation
 }
 
 func newLineTable(ignoreWS bool) *lineTable {
@@ -45,15 +45,15 @@ func (t *lineTable) reset(release bool) {
 	if t.slots == nil || (release && len(t.slots) > 1<<16) {
 		t.slots = make([]uint64, 1024)
 		if release {
-			t.hashes, t.offs, t.arena = nil, nil, nil
+			t.hashes, t.locs = nil, nil
 		}
 	} else {
 		clear(t.slots)
 	}
 	t.mask = uint64(len(t.slots) - 1)
 	t.hashes = t.hashes[:0]
-	t.offs = append(t.offs[:0], 0)
-	t.arena = t.arena[:0]
+	t.locs = t.locs[:0]
+	t.arena.reset(release)
 }
 
 // count is the number of distinct ids handed out.
@@ -73,8 +73,7 @@ func (t *lineTable) intern(line []byte) uint32 {
 			id := uint32(len(t.hashes))
 			t.slots[i] = tag | uint64(id+1)
 			t.hashes = append(t.hashes, h)
-			t.arena = append(t.arena, key...)
-			t.offs = append(t.offs, len(t.arena))
+			t.locs = append(t.locs, t.arena.add(key))
 			if uint64(len(t.hashes))*2 > uint64(len(t.slots)) {
 				t.grow()
 			}
@@ -84,7 +83,7 @@ func (t *lineTable) intern(line []byte) uint32 {
 			continue
 		}
 		id := uint32(s) - 1
-		if bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], key) {
+		if bytes.Equal(t.arena.line(t.locs[id]), key) {
 			return id
 		}
 	}
@@ -116,9 +115,9 @@ func (t *lineTable) reserve(lines, bytes int) {
 		return
 	}
 	lines, bytes = min(lines, reserveMaxLines), min(bytes, reserveMaxBytes)
-	t.arena = slices.Grow(t.arena, bytes)
+	t.arena.reserve(bytes)
 	t.hashes = slices.Grow(t.hashes, lines)
-	t.offs = slices.Grow(t.offs, lines)
+	t.locs = slices.Grow(t.locs, lines)
 	want := uint64(len(t.slots))
 	for uint64(t.count()+lines)*2 > want {
 		want *= 2
