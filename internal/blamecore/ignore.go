@@ -1,6 +1,9 @@
 package blamecore
 
-import "sort"
+import (
+	"bytes"
+	"slices"
+)
 
 // This file holds --ignore-rev's fuzzy re-attribution: when a commit is
 // ignored, the lines it changed are matched, by similarity of their
@@ -17,8 +20,22 @@ type fingerprint struct {
 
 func isGitSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// fingerprintOf is the fingerprint of one line (lineFingerprints makes
+// a file's at once).
 func fingerprintOf(line []byte) fingerprint {
-	counts := make(map[uint16]int32, len(line)+1)
+	var fp fingerprint
+	fp.pairs, fp.counts, _ = appendFingerprint(nil, nil, nil, line)
+	return fp
+}
+
+// appendFingerprint appends line's pairs and their counts, sorted by
+// pair, to pairs and counts; keys is scratch, returned for reuse. The
+// pairs are sorted and counted in a slice: a map a line (git's hashmap)
+// and a sort through reflection were three quarters of a blame that
+// ignores most of a history (vim's src/version.c with 19,614 revisions
+// ignored: 8.9 s, git 6.8).
+func appendFingerprint(pairs []uint16, counts []int32, keys []uint16, line []byte) ([]uint16, []int32, []uint16) {
+	keys = keys[:0]
 	var c0 uint16
 	for i := 0; i <= len(line); i++ {
 		var c1 uint16
@@ -31,20 +48,21 @@ func fingerprintOf(line []byte) fingerprint {
 		}
 		h := c0 | c1<<8
 		c0 = c1
-		if h == 0 {
-			continue
+		if h != 0 {
+			keys = append(keys, h)
 		}
-		counts[h]++
 	}
-	fp := fingerprint{pairs: make([]uint16, 0, len(counts)), counts: make([]int32, 0, len(counts))}
-	for p := range counts {
-		fp.pairs = append(fp.pairs, p)
+	slices.Sort(keys)
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j] == keys[i] {
+			j++
+		}
+		pairs = append(pairs, keys[i])
+		counts = append(counts, int32(j-i))
+		i = j
 	}
-	sort.Slice(fp.pairs, func(a, b int) bool { return fp.pairs[a] < fp.pairs[b] })
-	for _, p := range fp.pairs {
-		fp.counts = append(fp.counts, counts[p])
-	}
-	return fp
+	return pairs, counts, keys
 }
 
 // similarity is the size of the multiset intersection.
@@ -93,17 +111,24 @@ func (a *fingerprint) subtract(b *fingerprint) {
 	a.pairs, a.counts = a.pairs[:k], a.counts[:k]
 }
 
+// lineFingerprints returns the fingerprint of each line of data. They
+// share two arrays, each line's pairs and counts a piece of them that
+// cannot grow into its neighbour's (subtract edits a line's in place).
 func lineFingerprints(data []byte) []fingerprint {
 	var fps []fingerprint
+	var pairs []uint16
+	var counts []int32
+	var keys []uint16
 	for start := 0; start < len(data); {
 		end := start
-		for end < len(data) && data[end] != '\n' {
-			end++
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			end += i + 1
+		} else {
+			end = len(data)
 		}
-		if end < len(data) {
-			end++
-		}
-		fps = append(fps, fingerprintOf(data[start:end]))
+		from := len(pairs)
+		pairs, counts, keys = appendFingerprint(pairs, counts, keys, data[start:end])
+		fps = append(fps, fingerprint{pairs: pairs[from:len(pairs):len(pairs)], counts: counts[from:len(counts):len(counts)]})
 		start = end
 	}
 	return fps
