@@ -102,7 +102,9 @@ func (a *lineArena) reserve(n int) {
 		a.chunks[a.cur] = make([]byte, 0, n)
 		return
 	}
-	a.next(n)
+	if a.cur+1 < maxLocChunks { // (else add keeps its lines apart)
+		a.next(n)
+	}
 }
 
 // reset forgets every line; with release, the chunks go too, else they
