@@ -92,3 +92,29 @@ func TestLineArenaGrowsWithoutCopying(t *testing.T) {
 		t.Errorf("%v allocations for 16 MiB of lines", allocated)
 	}
 }
+
+// TestLineArenaLastChunk: past the last chunk number a location can
+// hold, lines are kept apart as long lines are (never reached in a
+// blame: a table is started afresh long before), and read back.
+func TestLineArenaLastChunk(t *testing.T) {
+	var a lineArena
+	a.chunks = make([][]byte, maxLocChunks-1)
+	a.cur = maxLocChunks - 2
+	a.chunks[a.cur] = make([]byte, 0, 4)
+	// abcd fills the chunk before the last, efgh starts the last (4 KiB),
+	// the two lines of 3,000 bytes do not both fit in it.
+	want := [][]byte{[]byte("abcd"), []byte("efgh"), bytes.Repeat([]byte("x"), 3000), bytes.Repeat([]byte("y"), 3000), []byte("z")}
+	var locs []uint64
+	for _, l := range want {
+		a.reserve(len(l))
+		locs = append(locs, a.add(l))
+	}
+	for i, l := range want {
+		if got := a.line(locs[i]); !bytes.Equal(got, l) {
+			t.Errorf("line %d reads back %q, want %q", i, got, l)
+		}
+	}
+	if a.cur != maxLocChunks-1 || len(a.big) == 0 {
+		t.Errorf("at chunk %d with %d long lines: the last chunk was not filled, or no line kept apart", a.cur, len(a.big))
+	}
+}
