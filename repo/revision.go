@@ -82,8 +82,8 @@ type resolver struct {
 	// finds another type is an error (object_as_type).
 	commits map[oid.ID]bool
 	// rowMarks, when set, holds more of parsed and commits, by
-	// commit-graph row (a long merge-base walk's; see rowMarks). It is
-	// not used where parseOrder is set.
+	// commit-graph row (a long merge-base walk's or ~N's; see
+	// rowMarks). It is not used where parseOrder is set.
 	rowMarks *rowMarks
 	// unreadable is the first read that failed on a delta cycle or a
 	// chain too deep: git has no message for these (it loops forever on
@@ -919,7 +919,8 @@ func (res *resolver) nthAncestor(name string, n int) (oid.ID, bool, error) {
 }
 
 // byRowChain is the number of first parents a "~N" has left to go from
-// which firstParentsByRow goes them (a variable for the tests).
+// which firstParentsByRow goes them, in a graph of at most rowsPerStep
+// times as many rows (a variable for the tests).
 var byRowChain = 64
 
 // firstParentsByRow goes up to n first parents from the commit id, each
@@ -937,7 +938,7 @@ func (res *resolver) firstParentsByRow(id oid.ID, n int) (at oid.ID, left int, f
 		return id, n, true, nil
 	}
 	rows := f()
-	if rows == nil || !rows.NamesFindRows() || !res.rowMarks.start(rows) {
+	if rows == nil || !longForRows(rows, n) || !rows.NamesFindRows() || !res.rowMarks.start(rows) {
 		return id, n, true, nil
 	}
 	res.loadGraph() // (parse_commit_buffer's load_commit_graph_info)
@@ -957,7 +958,7 @@ func (res *resolver) firstParentsByRow(id oid.ID, n int) (at oid.ID, left int, f
 			return id, n, true, nil
 		}
 		if len(parents) == 0 {
-			m.parsed.add(pos)
+			m.markParsed(pos, nil)
 			return oid.ID{}, 0, false, nil
 		}
 		first, ok := rows.ID(parents[0])
@@ -969,10 +970,7 @@ func (res *resolver) firstParentsByRow(id oid.ID, n int) (at oid.ID, left int, f
 				return id, n, true, nil
 			}
 		}
-		m.parsed.add(pos)
-		for _, p := range parents {
-			m.commits.add(p)
-		}
+		m.markParsed(pos, parents)
 		id, pos = first, parents[0]
 	}
 	return id, 0, true, nil
