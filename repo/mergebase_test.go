@@ -216,32 +216,42 @@ git commit-graph write --reachable
 // allocated 2.4 MB with them, 1.3 MB now (the first byRowAfter commits
 // are still keyed by name); the budget is 1.6 MB.
 func TestLongMergeBaseWalkAllocates(t *testing.T) {
-	testgit.SkipUnderRace(t)
-	goldens := testgit.Golden(t) // skips without git
 	for _, f := range testgit.Formats {
-		root := testgit.Fixture(t, "merge-bases-long-line", f, longLineScript)
-		dir := filepath.Join(root, "r")
-		r, err := Discover(EnvFromList(dir, testgit.Env(f)))
-		if err != nil {
-			t.Fatal(err)
+		revs, want, alloc := resolveInLongLine(t, f, "far", "far...HEAD")
+		if len(revs) != 3 || !revs[0].Negative || revs[0].ID.String() != want {
+			t.Fatalf("%s: far...HEAD gives %+v, want the base %s and both ends", f, revs, want)
 		}
-		withGraph(t, r, dir, f)
-		want := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", "far"}})
-		rd := r.Objects.NewReader()
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		revs, err := r.ParseRevisionArgs(rd, []string{"far...HEAD"})
-		runtime.ReadMemStats(&after)
-		r.Objects.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(revs) != 3 || !revs[0].Negative || revs[0].ID.String() != strings.TrimSpace(string(want.Stdout)) {
-			t.Fatalf("%s: far...HEAD gives %+v, want the base %s and both ends", f, revs, want.Stdout)
-		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1600<<10 {
+		if alloc > 1600<<10 {
 			t.Errorf("%s: far...HEAD allocated %d KB, budget 1,600 KB", f, alloc>>10)
 		}
 	}
+}
+
+// resolveInLongLine resolves arg in longLineScript's line of 3,000
+// commits with its commit-graph, and returns the revisions, what git
+// rev-parse says of gitRev, and the bytes the resolution allocated. It
+// skips without git.
+func resolveInLongLine(t *testing.T, f oid.Format, gitRev, arg string) (revs []Revision, want string, allocated uint64) {
+	t.Helper()
+	testgit.SkipUnderRace(t)
+	goldens := testgit.Golden(t) // skips without git
+	root := testgit.Fixture(t, "merge-bases-long-line", f, longLineScript)
+	dir := filepath.Join(root, "r")
+	r, err := Discover(EnvFromList(dir, testgit.Env(f)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withGraph(t, r, dir, f)
+	res := goldens.Run(testgit.Case{Dir: dir, Format: f, Args: []string{"rev-parse", gitRev}})
+	rd := r.Objects.NewReader()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	revs, err = r.ParseRevisionArgs(rd, []string{arg})
+	runtime.ReadMemStats(&after)
+	r.Objects.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return revs, strings.TrimSpace(string(res.Stdout)), after.TotalAlloc - before.TotalAlloc
 }
