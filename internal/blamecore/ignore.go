@@ -20,14 +20,6 @@ type fingerprint struct {
 
 func isGitSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// fingerprintOf is the fingerprint of one line (lineFingerprints makes
-// a file's at once).
-func fingerprintOf(line []byte) fingerprint {
-	var fp fingerprint
-	fp.pairs, fp.counts, _ = appendFingerprint(nil, nil, nil, line)
-	return fp
-}
-
 // appendFingerprint appends line's pairs and their counts, sorted by
 // pair, to pairs and counts; keys is scratch, returned for reuse. The
 // pairs are sorted and counted in a slice: a map a line (git's hashmap)
@@ -35,23 +27,7 @@ func fingerprintOf(line []byte) fingerprint {
 // ignores most of a history (vim's src/version.c with 19,614 revisions
 // ignored: 8.9 s, git 6.8).
 func appendFingerprint(pairs []uint16, counts []int32, keys []uint16, line []byte) ([]uint16, []int32, []uint16) {
-	keys = keys[:0]
-	var c0 uint16
-	for i := 0; i <= len(line); i++ {
-		var c1 uint16
-		if i < len(line) && !isGitSpaceByte(line[i]) {
-			c := line[i]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			c1 = uint16(c)
-		}
-		h := c0 | c1<<8
-		c0 = c1
-		if h != 0 {
-			keys = append(keys, h)
-		}
-	}
+	keys = appendPairs(keys[:0], line)
 	slices.Sort(keys)
 	for i := 0; i < len(keys); {
 		j := i + 1
@@ -109,6 +85,28 @@ func (a *fingerprint) subtract(b *fingerprint) {
 		}
 	}
 	a.pairs, a.counts = a.pairs[:k], a.counts[:k]
+}
+
+// appendPairs appends the pairs of line, as git's get_fingerprint makes
+// them, in the line's order.
+func appendPairs(keys []uint16, line []byte) []uint16 {
+	var c0 uint16
+	for i := 0; i <= len(line); i++ {
+		var c1 uint16
+		if i < len(line) && !isGitSpaceByte(line[i]) {
+			c := line[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			c1 = uint16(c)
+		}
+		h := c0 | c1<<8
+		c0 = c1
+		if h != 0 {
+			keys = append(keys, h)
+		}
+	}
+	return keys
 }
 
 // lineFingerprints returns the fingerprint of each line of data. They
