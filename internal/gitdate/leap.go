@@ -3,6 +3,7 @@ package gitdate
 import (
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,17 +20,22 @@ type leapSecond struct {
 // the local one, so git prints every date 27 seconds early there.
 var leapTables sync.Map // *time.Location -> []leapSecond
 
+// anyLeaps is set once a zone with leap seconds is registered: every
+// other run converts its dates without looking in leapTables.
+var anyLeaps atomic.Bool
+
 // registerLeaps records the leap seconds of the TZif data a location was
 // loaded from, if it has any.
 func registerLeaps(loc *time.Location, data []byte) {
 	if leaps := parseLeaps(data); len(leaps) > 0 {
 		leapTables.Store(loc, leaps)
+		anyLeaps.Store(true)
 	}
 }
 
 // leapsOf is the leap seconds the local zone loc applies (nil: none).
 func leapsOf(loc *time.Location) []leapSecond {
-	if loc == nil {
+	if loc == nil || !anyLeaps.Load() {
 		return nil
 	}
 	if v, ok := leapTables.Load(loc); ok {
