@@ -153,10 +153,7 @@ func (b *run) workTree(path string) (*blamecore.WorkTree, error) {
 		var fi os.FileInfo
 		if opts.contentsFileGiven() {
 			wt.Source = opts.ContentsFile
-			readFrom = ""
-			if opts.ContentsFile != "" {
-				readFrom = b.r.TopPath(opts.ContentsFile)
-			}
+			readFrom = b.r.TopPath(opts.ContentsFile) // ("" stays "")
 			fi, err = os.Stat(readFrom)
 			if err != nil {
 				// git checks the path before the file it reads.

@@ -263,8 +263,9 @@ func (rp *rangeParser) funcname(arg string, anchor int64) (int64, int64, error) 
 	trailing := term < len(arg)
 	anchor--
 	start := rp.nthLine(anchor)
-	// The path's diff driver is set up here, each time (its errors
-	// after those of the values before).
+	// The path's diff driver is set up here, where git sets it up for
+	// each -L :<funcname> (its errors after those of the values before;
+	// once set up, it gives the same answer again).
 	if !rp.funcAsked && rp.funcLines != nil {
 		isFunc, err := rp.funcLines()
 		if err != nil {

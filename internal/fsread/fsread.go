@@ -341,12 +341,12 @@ func ReadFileOrPipe(name string, limit int64) ([]byte, error) {
 		for err == unix.EINTR {
 			n, err = unix.Read(f.fd, probe[:])
 		}
-		if err != nil {
-			n = 0 // unix.Read's -1
-		} else if n == 0 {
+		switch {
+		case err == nil && n == 0:
 			return nil, &NotRegularError{Path: name, Mode: st.Mode(), Size: st.Size()}
-		}
-		if err != nil && err != unix.EAGAIN {
+		case err == unix.EAGAIN:
+			n = 0 // (unix.Read's -1): a writer, nothing written yet
+		case err != nil:
 			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 		}
 		if err := setBlocking(f); err != nil {
