@@ -24,8 +24,8 @@ func isGitSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || 
 // pair, to pairs and counts; keys is scratch, returned for reuse. The
 // pairs are sorted and counted in a slice: a map a line (git's hashmap)
 // and a sort through reflection were three quarters of a blame that
-// ignores most of a history (vim's src/version.c with 19,614 revisions
-// ignored: 8.9 s, git 6.8).
+// ignores most of a history (vim's src/version.c with the 19,614
+// revisions that touched it ignored: 7.3 s, git 5.2; 2.6 s now).
 func appendFingerprint(pairs []uint16, counts []int32, keys []uint16, line []byte) ([]uint16, []int32, []uint16) {
 	keys = appendPairs(keys[:0], line)
 	slices.Sort(keys)
