@@ -8,11 +8,11 @@ import (
 
 // TestNonDecreasing compares nonDecreasing, which reads two values at a
 // time, with the definition on random BE32 sequences of every length up
-// to 9, a decrease (or none) at every place: inside a pair, across two
-// pairs, at the odd value at the end.
+// to 13, a decrease (or none) at every place: inside a round of four,
+// across two rounds, among the values after the last round.
 func TestNonDecreasing(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for n := 0; n <= 9; n++ {
+	for n := 0; n <= 13; n++ {
 		for trial := 0; trial < 2000; trial++ {
 			vals := make([]uint32, n)
 			for i := range vals {
