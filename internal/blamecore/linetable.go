@@ -48,20 +48,21 @@ var (
 // target (see walkLineTableFloor): called before the pass prepares its
 // versions, when no one holds a prepared File but the origins (whose
 // lines are prepared again when next needed). A blame that looks for
-// copies keeps the -C rounds' budget (trimLineTable) in its passes too:
-// its remembered candidates are prepared again after a reset, and the
-// rounds alone did not bound it where none ran (-C on the churning
-// file above, no other file changed: 3.6 s and 469 MB, git 165 s and
-// 76 MB).
+// copies also keeps room for the candidates it remembers, whose lines
+// are prepared again after a reset: that many times their bytes more,
+// up to the -C rounds' budget (trimLineTable). The rounds alone did not
+// bound the table where none ran (-C on the churning file above, no
+// other file changed: 3.6 s and 469 MB, git 165 s and 76 MB); with the
+// -C budget in every pass it peaked at 231 MB.
 func (sb *scoreboard) boundLineTable(target *origin) {
+	bound := max(walkLineTableFloor, walkLineTableFiles*len(target.file))
 	if sb.opts.CopyLevel > 0 {
-		sb.trimLineTable()
+		bound = min(max(bound, walkLineTableFiles*(len(target.file)+sb.candidateBytes)), lineTableBudget)
+	}
+	if sb.differ.InternedBytes() <= bound {
 		return
 	}
-	if sb.differ.InternedBytes() <= max(walkLineTableFloor, walkLineTableFiles*len(target.file)) {
-		return
-	}
-	sb.forgetLines(false)
+	sb.forgetLines(sb.differ.InternedBytes() > lineTableBudget)
 }
 
 // forgetLines starts the differ's tables afresh (release: and lets their
