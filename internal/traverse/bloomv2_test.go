@@ -126,6 +126,7 @@ func TestBloomV2(t *testing.T) {
 				}
 				// The hash variants, on the v2 layer.
 				rd := loadObjects(t, dir, format)
+				g.SettleBloom()
 				cs := NewCommits(rd, g, format, CommitOptions{})
 				pairs, signedMisses := 0, 0
 				for id, perParent := range truth {

@@ -163,6 +163,9 @@ type Commits struct {
 	warnings []string
 	stats    CommitStats
 	noBloom  bool
+	// bloomAsked counts the changed-path queries, up to settleBloomAfter
+	// (Graph.SettleBloom).
+	bloomAsked int
 
 	aheadReader ObjectReader // for the read-ahead, once it starts
 	ahead       *readAhead   // the running read-ahead, if any
@@ -493,6 +496,7 @@ func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
 // MaybeChangedKeys is MaybeChanged for prepared keys; it does not
 // allocate.
 func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
+	cs.askedBloom()
 	if cs.graph != nil && cs.graph.bloomRaw {
 		if maybe, ok := cs.rawMaybeChanged(commit, keys); ok {
 			return maybe
@@ -513,6 +517,7 @@ func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
 
 // MaybeChangedKey is MaybeChangedKeys for a single key.
 func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
+	cs.askedBloom()
 	if cs.graph != nil && cs.graph.bloomRaw {
 		if maybe, ok := cs.rawMaybeChanged(commit, []BloomKey{*key}); ok {
 			return maybe
@@ -545,6 +550,17 @@ func (cs *Commits) MaybeChangedPath(commit *Commit, key *BloomKey) bool {
 	h.asGit = true
 	path := BloomKey{path: key.path, components: []bloomHash{h}}
 	return cs.MaybeChangedKey(commit, &path)
+}
+
+// askedBloom counts a changed-path query; the settleBloomAfter-th has
+// the graph's version 1 indexes checked (Graph.SettleBloom).
+func (cs *Commits) askedBloom() {
+	if cs.bloomAsked < settleBloomAfter {
+		cs.bloomAsked++
+		if cs.bloomAsked == settleBloomAfter {
+			cs.graph.SettleBloom()
+		}
+	}
 }
 
 // rawMaybeChanged answers for a commit of a layer whose Bloom index git

@@ -40,6 +40,7 @@ func FuzzParseGraph(f *testing.F) {
 		if err != nil || g == nil {
 			return
 		}
+		g.SettleBloom()
 		n := min(g.Len(), 2000)
 		key := NewBloomKey([]byte("src/lib/a.c"))
 		hi := NewBloomKey([]byte("Bücher/Märchen"))

@@ -2,7 +2,9 @@ package traverse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -193,6 +195,7 @@ func TestBloomV1SignedChar(t *testing.T) {
 			truth := diffTruth(t, format)
 			rd := loadObjects(t, dir, format)
 			g := openGraph(t, dir, format)
+			g.SettleBloom() // a version 1 index gives its filters once checked
 			cs := NewCommits(rd, g, format, CommitOptions{})
 			pairs, unsignedMisses := 0, 0
 			for id, perParent := range truth {
@@ -282,5 +285,92 @@ func TestMurmur3(t *testing.T) {
 	// ...and in the tail.
 	if murmur3(0, []byte{0xc3}, true) == murmur3(0, []byte{0xc3}, false) {
 		t.Error("sign extension does not change a one-byte tail")
+	}
+}
+
+// TestBloomIndexCheckedWhenAsked: a version 1 Bloom index is not read
+// whole at open. Until a walk's settleBloomAfter-th changed-path query
+// the filters are read as git 2.39.5 reads every index (rawContains:
+// bloomFilter gives none); that query checks the index, and an index in
+// order gives its filters from then on, one out of order (two entries
+// swapped) stays read as git reads it (its filters never through
+// bloomFilter, whose answers may differ from git's there). On the index
+// in order, before and after, no query says "no" for a path git
+// diff-tree says changed against the first parent, and some say it.
+func TestBloomIndexCheckedWhenAsked(t *testing.T) {
+	for _, format := range testgit.Formats {
+		t.Run(format.String(), func(t *testing.T) {
+			dir := historyFixture(t, "graph", format)
+			truth := diffTruth(t, format)
+			for _, damaged := range []bool{false, true} {
+				objdir := copyInfo(t, dir)
+				if damaged {
+					editFile(t, filepath.Join(objdir, "info", "commit-graph"), func(d []byte) []byte {
+						at := graphChunks(t, d)["BIDX"][0]
+						a, b := binary.BigEndian.Uint32(d[at+4:]), binary.BigEndian.Uint32(d[at+8:])
+						if a == b {
+							t.Fatal("the fixture's second and third commits have filters of one length")
+						}
+						binary.BigEndian.PutUint32(d[at+4:], b)
+						binary.BigEndian.PutUint32(d[at+8:], a)
+						return d
+					})
+				}
+				g, _, err := OpenGraph([]string{objdir}, format)
+				if err != nil || g == nil {
+					t.Fatalf("open: %v", err)
+				}
+				l := g.layers[len(g.layers)-1]
+				if !l.bloomLazy || l.bloomOrder.Load() != bloomUnchecked {
+					t.Fatalf("damaged=%v: layer lazy=%v order=%d at open", damaged, l.bloomLazy, l.bloomOrder.Load())
+				}
+				cs := NewCommits(loadObjects(t, dir, format), g, format, CommitOptions{})
+				asked, nos := 0, 0
+				for id, perParent := range truth {
+					c, err := cs.Get(id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(c.Parents) == 0 {
+						continue
+					}
+					for _, path := range pathsOfInterest {
+						if asked == settleBloomAfter-1 {
+							if got := l.bloomOrder.Load(); got != bloomUnchecked {
+								t.Fatalf("damaged=%v: index checked after %d queries (%d)", damaged, asked, got)
+							}
+							if _, _, ok, _ := g.bloomFilter(c.GraphPos); ok {
+								t.Fatalf("damaged=%v: a filter through bloomFilter before the check", damaged)
+							}
+						}
+						key := NewBloomKey([]byte(path))
+						maybe := cs.MaybeChangedKey(c, &key)
+						asked++
+						if !maybe {
+							nos++
+							if !damaged && touches(perParent[0], path) {
+								t.Errorf("damaged=%v: commit %s: %q changed, the filter says no (query %d)", damaged, id, path, asked)
+							}
+						}
+					}
+				}
+				want := bloomInOrder
+				if damaged {
+					want = bloomOutOfOrder
+				}
+				if got := l.bloomOrder.Load(); got != want {
+					t.Errorf("damaged=%v: index state %d after %d queries, want %d", damaged, got, asked, want)
+				}
+				for pos := uint32(0); pos < uint32(g.Len()); pos++ {
+					if _, _, ok, _ := g.bloomFilter(pos); ok == damaged {
+						t.Fatalf("damaged=%v: bloomFilter gives a filter: %v (position %d)", damaged, ok, pos)
+					}
+				}
+				if nos == 0 {
+					t.Errorf("damaged=%v: no query said no", damaged)
+				}
+				g.Close()
+			}
+		})
 	}
 }
