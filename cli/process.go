@@ -56,7 +56,7 @@ import (
 //     (Options.BeforeWalk; a walk that ends sooner allocates too little
 //     for huge pages to pay), and under --incremental at whichever of the
 //     first entry and the walk proving long comes second (with a
-//     second fresh start at the walk's 17th commit until then), never
+//     second fresh start at the walk's 33rd commit until then), never
 //     while the look-ahead may run: hugeSchedule. A walk in a smaller
 //     repository gets a second fresh start at those points instead (4
 //     MiB more, no collection). (It used to touch every
@@ -384,7 +384,8 @@ const defaultProcs = -1
 // before it takes the second for its look-ahead, unless its first entry
 // comes sooner: giving the runtime a processor stops the world and starts
 // a thread, about a millisecond on a small machine, which a walk whose
-// first entry is a few commits past its 17th pays before the entry
+// first entry is a few commits past its 33rd (17th when this was
+// measured) pays before the entry
 // (GitLens --root --incremental -w README.md, median first entry over
 // 100 alternating runs: go-git 9.35 -> 8.54 ms, git's 8.50; gitoxide
 // 11.1 -> 10.1 ms; a first entry 45 ms into git/git's walk, Magit's
@@ -526,7 +527,9 @@ func (h *hugeSchedule) parsed(workTreeSize int64) {
 // and 12.7; 4.09 ms and 11.5-14.4 MB without the start). The start used
 // to come here for a cold walk, whose collection is cheapest on the
 // small heap of a prepared blame; made at the 16th commit instead, long
-// walks measured the same (paired rounds, see benchmarks/blame/RESULTS.md).
+// walks measured the same (paired rounds, see benchmarks/blame/RESULTS.md),
+// and at the 32nd since (blamecore's longWalkCommits), walks of 17 to 31
+// commits faster still.
 //
 // (A fresh start that waited for the file outside --incremental too,
 // made by prepared or beforeWalk for a small file, was tried on

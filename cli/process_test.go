@@ -745,8 +745,8 @@ func TestLargeFileBlameTunesGC(t *testing.T) {
 // at the start of the run, and withdraws its advice (whole 2 MiB pages
 // counted resident made such a blame's peak memory larger than git's),
 // whole-file or --incremental; a longer file keeps the advice, and
-// makes its second start once its walk proves long (at its 17th
-// commit: walked.txt's 20; big.txt's two commits make none, whole-file
+// makes its second start once its walk proves long (at its 33rd
+// commit: walked.txt's 40; big.txt's two commits make none, whole-file
 // or --incremental, where the second comes after the first entry of a
 // walk that proved long).
 func TestSmallBlameMakesNoHugePageStart(t *testing.T) {
@@ -845,7 +845,7 @@ seq 100000 102000 > grown.txt
 const hugeWalkedScript = `
 git init -q
 seq 1 500 > walked.txt
-for i in $(seq 1 20); do echo "$i" >> walked.txt; commit_all "walk $i"; done
+for i in $(seq 1 40); do echo "$i" >> walked.txt; commit_all "walk $i"; done
 `
 
 // TestHugeSchedule plays the orders in which a blame's events come and

@@ -31,7 +31,7 @@ git commit-graph write --reachable --changed-paths
 // TestLookAheadStartsWhenProcessorsCome: the command line runs an
 // --incremental blame on one processor until its first entry is out
 // (cli: lookAheadDelay), and the path look-ahead, due at the walk's
-// 16th commit, must start once the second processor comes, as it starts
+// 32nd commit (longWalkCommits), must start once the second processor comes, as it starts
 // when it has two from the start, although by then the walk has passed
 // 159 commits with two trees read (lookAhead's ratio alone, one tree in
 // 32 commits, would refuse it for the rest of the walk).

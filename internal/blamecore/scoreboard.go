@@ -421,8 +421,20 @@ func (sb *scoreboard) getBuf() []byte {
 
 // longWalkCommits is when a walk counts as long (Options.OnLongWalk): a
 // cold walk takes its first commits in well under a millisecond, and a
-// blame one commit past a cached entry takes two.
-const longWalkCommits = 16
+// blame one commit past a cached entry takes two. The path look-ahead is
+// considered every longWalkCommits commits from there. It was 16; at 32
+// the walks of 17 to 31 commits no longer pay the command line's
+// huge-page start, its second processor and the look-ahead's start for
+// the few commits left (paired rounds against 16, ms: redis JetBrains
+// src/cluster.c, 17 commits, -0.21 [-0.50, -0.12] of 5.1; go-git
+// worktree.go -0.36 [-0.63, -0.02] of 8.4; Magit's -L 1,60 Makefile
+// -0.15 [-0.26, -0.09] of 3.2; gitoxide GitLens README.md -2.09 [-3.82,
+// -1.02] of 19, its first entry -0.39 [-0.69, -0.25]; no longer walk
+// slower: git/git README.md -0.05 [-0.62, +0.43], diff.c -4.5 [-17.0,
+// +6.2] of 222, -C builtin/blame.c, vim and gitoxide README.md, with and
+// without a commit-graph, within their noise). At 64 gitoxide's README.md
+// took 6.5 ms longer of 16 and go-git's 0.36 longer of 4.3 than at 32.
+const longWalkCommits = 32
 
 // assign is the main loop (git's assign_blame).
 func (sb *scoreboard) assign() error {
