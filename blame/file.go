@@ -14,7 +14,6 @@ import (
 	"github.com/goblame/goblame/diff"
 	"github.com/goblame/goblame/internal/blamecore"
 	"github.com/goblame/goblame/internal/fsread"
-	"github.com/goblame/goblame/internal/gitdate"
 	"github.com/goblame/goblame/internal/traverse"
 	"github.com/goblame/goblame/object"
 	"github.com/goblame/goblame/odb"
@@ -94,8 +93,7 @@ func (r *Repository) Prepare(ctx context.Context, rev, path string, opts Options
 		b.now = time.Now()
 	}
 	if b.local == nil {
-		b.local = time.Local
-		gitdate.LocalLeaps()
+		b.local = time.Local // its leap seconds read when first used (gitdate.LocalLeaps)
 	}
 	words := opts.Revisions
 	if rev != "" {

@@ -103,8 +103,7 @@ func (b *blameRun) checkOutsideConfig() error {
 func localZone(env Environ) *time.Location {
 	tz, ok := env.lookup("TZ")
 	if !ok {
-		gitdate.LocalLeaps()
-		return time.Local
+		return time.Local // its leap seconds read when first used (gitdate.LocalLeaps)
 	}
 	return gitdate.TZ(tz)
 }

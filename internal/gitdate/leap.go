@@ -35,6 +35,9 @@ func registerLeaps(loc *time.Location, data []byte) {
 
 // leapsOf is the leap seconds the local zone loc applies (nil: none).
 func leapsOf(loc *time.Location) []leapSecond {
+	if loc == time.Local {
+		LocalLeaps()
+	}
 	if loc == nil || !anyLeaps.Load() {
 		return nil
 	}

@@ -2,7 +2,9 @@ package gitdate
 
 import (
 	"os"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestLeapCorrection is glibc's lookup: the correction in force at t,
@@ -40,5 +42,31 @@ func TestParseLeaps(t *testing.T) {
 	}
 	if parseLeaps([]byte("TZif2 short")) != nil {
 		t.Errorf("truncated data: leap seconds read")
+	}
+}
+
+// TestLocalLeapsWhenFirstUsed: time.Local's leap seconds are read from
+// the local zone file when a date is first converted in it, not before
+// (a right/ zone file stands in for /etc/localtime).
+func TestLocalLeapsWhenFirstUsed(t *testing.T) {
+	const right = "/usr/share/zoneinfo/right/UTC"
+	if _, err := os.Stat(right); err != nil {
+		t.Skip("no right/ zone files:", err)
+	}
+	defer func(path string, any bool) {
+		localtimePath, localLeapsOnce = path, sync.Once{}
+		leapTables.Delete(time.Local)
+		anyLeaps.Store(any)
+	}(localtimePath, anyLeaps.Load())
+	localtimePath, localLeapsOnce = right, sync.Once{}
+	leapTables.Delete(time.Local)
+	if _, ok := leapTables.Load(time.Local); ok {
+		t.Fatal("time.Local has leap seconds before any date is converted in it")
+	}
+	if leaps := leapsOf(time.Local); len(leaps) < 27 {
+		t.Fatalf("time.Local's first use: %d leap seconds, want right/UTC's", len(leaps))
+	}
+	if leaps := leapsOf(time.UTC); leaps != nil {
+		t.Errorf("time.UTC: %d leap seconds", len(leaps))
 	}
 }
