@@ -62,6 +62,7 @@ const GenerationInfinity = ^uint64(0)
 
 // Graph is a commit-graph: a single file or a chain of layers, each a
 // read-only view over its mapped file. A Graph is immutable once opened
+// (but for the one check of its version 1 Bloom indexes, SettleBloom)
 // and safe for concurrent use; Close releases the mappings.
 type Graph struct {
 	format  oid.Format
