@@ -497,7 +497,7 @@ func (cs *Commits) MaybeChanged(commit *Commit, paths [][]byte) bool {
 // allocate.
 func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
 	cs.askedBloom()
-	if cs.graph != nil && cs.graph.bloomRaw {
+	if cs.graph != nil && cs.graph.anyRaw.Load() {
 		if maybe, ok := cs.rawMaybeChanged(commit, keys); ok {
 			return maybe
 		}
@@ -518,7 +518,7 @@ func (cs *Commits) MaybeChangedKeys(commit *Commit, keys []BloomKey) bool {
 // MaybeChangedKey is MaybeChangedKeys for a single key.
 func (cs *Commits) MaybeChangedKey(commit *Commit, key *BloomKey) bool {
 	cs.askedBloom()
-	if cs.graph != nil && cs.graph.bloomRaw {
+	if cs.graph != nil && cs.graph.anyRaw.Load() {
 		if maybe, ok := cs.rawMaybeChanged(commit, []BloomKey{*key}); ok {
 			return maybe
 		}

@@ -69,9 +69,10 @@ type Graph struct {
 	hashLen int
 	layers  []*graphLayer // base layer first
 	total   uint32        // commits in all layers
-	// bloomRaw: a layer's filters may be read as git reads a damaged
-	// index (graphLayer.raw).
-	bloomRaw bool
+	// anyRaw: some layer's filters are read as git reads a damaged index
+	// now (graphLayer.raw); SettleBloom updates it, so that a graph
+	// found in order asks no layer twice a query.
+	anyRaw atomic.Bool
 	// settled: the version 1 layers' indexes have been checked
 	// (SettleBloom).
 	settled sync.Once
@@ -293,10 +294,19 @@ func newGraph(format oid.Format, layers []*graphLayer) *Graph {
 			l.overflowUnread = l.gdo2 == nil
 		}
 	}
-	for _, l := range layers {
-		g.bloomRaw = g.bloomRaw || l.bloomRaw || l.bloomLazy
-	}
+	g.anyRaw.Store(g.someLayerRaw())
 	return g
+}
+
+// someLayerRaw reports whether a layer's filters are read as git reads
+// a damaged index now (graphLayer.raw).
+func (g *Graph) someLayerRaw() bool {
+	for _, l := range g.layers {
+		if l.raw() {
+			return true
+		}
+	}
+	return false
 }
 
 // The states of a lazily checked layer's Bloom index (bloomOrder).
@@ -350,6 +360,7 @@ func (g *Graph) SettleBloom() {
 				l.bloomOrder.Store(bloomOutOfOrder)
 			}
 		}
+		g.anyRaw.Store(g.someLayerRaw())
 	})
 }
 

@@ -361,6 +361,9 @@ func TestBloomIndexCheckedWhenAsked(t *testing.T) {
 				if got := l.bloomOrder.Load(); got != want {
 					t.Errorf("damaged=%v: index state %d after %d queries, want %d", damaged, got, asked, want)
 				}
+				if g.anyRaw.Load() != damaged {
+					t.Errorf("damaged=%v: the graph says some layer is read raw: %v", damaged, g.anyRaw.Load())
+				}
 				for pos := uint32(0); pos < uint32(g.Len()); pos++ {
 					if _, _, ok, _ := g.bloomFilter(pos); ok == damaged {
 						t.Fatalf("damaged=%v: bloomFilter gives a filter: %v (position %d)", damaged, ok, pos)
