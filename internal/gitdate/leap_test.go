@@ -47,11 +47,18 @@ func TestParseLeaps(t *testing.T) {
 
 // TestLocalLeapsWhenFirstUsed: time.Local's leap seconds are read from
 // the local zone file when a date is first converted in it, not before
-// (a right/ zone file stands in for /etc/localtime).
+// (a right/ zone file stands in for /etc/localtime), and only where TZ
+// is unset (glibc reads the zone TZ names then, and time.Local follows
+// TZ).
 func TestLocalLeapsWhenFirstUsed(t *testing.T) {
 	const right = "/usr/share/zoneinfo/right/UTC"
 	if _, err := os.Stat(right); err != nil {
 		t.Skip("no right/ zone files:", err)
+	}
+	if tz, set := os.LookupEnv("TZ"); set {
+		// Unset for the test, as t.Setenv would restore it.
+		t.Setenv("TZ", tz)
+		os.Unsetenv("TZ")
 	}
 	defer func(path string, any bool) {
 		localtimePath, localLeapsOnce = path, sync.Once{}
@@ -68,5 +75,13 @@ func TestLocalLeapsWhenFirstUsed(t *testing.T) {
 	}
 	if leaps := leapsOf(time.UTC); leaps != nil {
 		t.Errorf("time.UTC: %d leap seconds", len(leaps))
+	}
+
+	// TZ set: the local zone file is not read.
+	t.Setenv("TZ", "UTC")
+	localLeapsOnce = sync.Once{}
+	leapTables.Delete(time.Local)
+	if leaps := leapsOf(time.Local); leaps != nil {
+		t.Errorf("TZ set: time.Local has the local zone file's %d leap seconds", len(leaps))
 	}
 }

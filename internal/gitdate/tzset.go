@@ -50,13 +50,19 @@ const zoneDir = "/usr/share/zoneinfo"
 
 // LocalLeaps gives time.Local the leap seconds of /etc/localtime, the
 // zone glibc reads where TZ is unset: a "right/" zone there makes git
-// print every date 27 seconds early. The first date converted in
-// time.Local calls it (leapsOf), so that a blame that shows no date in
-// the local zone (most: a commit's date is shown in its own zone) does
-// not read the file (1% of go-git's Magit call, -L 1,60 Makefile, in
-// perf samples); callers may call it sooner.
+// print every date 27 seconds early. Where the process's TZ is set,
+// glibc reads that zone instead, and so does time.Local: nothing is
+// read here. The first date converted with time.Local's leap seconds
+// calls it (leapsOf; glibc's gmtime applies them too, so every date of
+// git's human format does), so that a blame that converts none (an
+// --incremental or porcelain one prints raw times) does not read the
+// file (1% of go-git's Magit call, -L 1,60 Makefile, in perf samples);
+// callers may call it sooner.
 func LocalLeaps() {
 	localLeapsOnce.Do(func() {
+		if _, set := os.LookupEnv("TZ"); set {
+			return
+		}
 		if data, err := os.ReadFile(localtimePath); err == nil {
 			registerLeaps(time.Local, data)
 		}
