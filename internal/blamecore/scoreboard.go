@@ -430,7 +430,7 @@ func (sb *scoreboard) getBuf() []byte {
 // worktree.go -0.36 [-0.63, -0.02] of 8.4; Magit's -L 1,60 Makefile
 // -0.15 [-0.26, -0.09] of 3.2; gitoxide GitLens README.md -2.09 [-3.82,
 // -1.02] of 19, its first entry -0.39 [-0.69, -0.25]; no longer walk
-// slower: git/git README.md -0.05 [-0.62, +0.43], diff.c -4.5 [-17.0,
+// was slower: git/git README.md -0.05 [-0.62, +0.43], diff.c -4.5 [-17.0,
 // +6.2] of 222, -C builtin/blame.c, vim and gitoxide README.md, with and
 // without a commit-graph, within their noise). At 64 gitoxide's README.md
 // took 6.5 ms longer of 16 and go-git's 0.36 longer of 4.3 than at 32.
