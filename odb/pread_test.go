@@ -207,13 +207,16 @@ func TestPreadRecentWindows(t *testing.T) {
 		if s := r.Stats(); s.EntryPreads+s.EntryWindowHits != blobs || s.EntryPreads > blobs/10 {
 			t.Errorf("%v: %d blobs in order took %d preads and %d window hits; want at most %d preads", format, blobs, s.EntryPreads, s.EntryWindowHits, blobs/10)
 		}
-		// Backwards: every entry precedes the windows read so far.
+		// Backwards: every entry precedes the windows read so far, and
+		// a window starts entryWindowBefore bytes before its entry, so
+		// the entries just before it are read with it (a window starting
+		// at its entry took a pread for each).
 		r = db.NewReaderCache(-1)
 		for i := blobs - 1; i >= 0; i-- {
 			read(r, order[i])
 		}
-		if s := r.Stats(); s.EntryPreads != blobs || s.EntryWindowHits != 0 {
-			t.Errorf("%v: %d blobs backwards took %d preads and %d window hits; want a pread each", format, blobs, s.EntryPreads, s.EntryWindowHits)
+		if s := r.Stats(); s.EntryPreads+s.EntryWindowHits != blobs || s.EntryPreads > blobs/4 {
+			t.Errorf("%v: %d blobs backwards took %d preads and %d window hits; want at most %d preads", format, blobs, s.EntryPreads, s.EntryWindowHits, blobs/4)
 		}
 		// The chain from every depth, with no delta-base cache: each read
 		// walks the links down to the base, one slot each, from windows
