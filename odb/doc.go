@@ -280,10 +280,11 @@
 // see benchmarks/blame/RESULTS.md), so pread stays.
 // The mapping serves what a window cannot: entries over 1 MiB, chain
 // links past 64, streams longer than their bound or corrupt. A Reader
-// keeps its last 16 windows (4 KiB from an entry's offset) and takes an
-// entry that one of them holds from it: most entries are a few hundred
-// bytes, and a blame reads neighbours (gitoxide gix/src/lib.rs: 44% of
-// its reads).
+// keeps its last 16 windows (4 KiB from 1 KiB before an entry's offset)
+// and takes an entry that one of them holds from it: most entries are a
+// few hundred bytes, and a blame reads neighbours (gitoxide
+// gix/src/lib.rs: 44% of its reads), many of them just before the entry
+// read first (a delta's base).
 //
 // A pack is mapped whole, but a blame reads scattered entries of it: every
 // page touched (and the neighbours the kernel maps with each fault) would
