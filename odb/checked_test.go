@@ -220,6 +220,56 @@ func TestReadCheckedPrefixOfDamagedEntries(t *testing.T) {
 	}
 }
 
+// TestReadCheckedPrefixThroughMapping reads the signed commits with
+// ReadCheckedPrefix and no hint from a pack whose file is not kept open
+// (a process past maxPackFiles), so that the mapping serves them: each
+// is served a prefix, and the CRC check covers the entry's own bytes up
+// to their bound, not the rest of the pack (it covered every later entry
+// of the pack for each commit: a walk without a commit-graph in a
+// repository of 37 packs took nine times git's time).
+func TestReadCheckedPrefixThroughMapping(t *testing.T) {
+	openPackFiles.Add(maxPackFiles)
+	defer openPackFiles.Add(-maxPackFiles)
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		dir := fixture(t, "checked-signed", format, signedScript)
+		packs := packFiles(t, objectsDir(t, dir, format))
+		if len(packs) != 1 {
+			t.Fatalf("%s: %d packs", format, len(packs))
+		}
+		st, err := os.Stat(packs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(objectsDir(t, dir, format), format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := db.NewReader()
+		commits := 0
+		for _, w := range catFileAll(t, dir, format) {
+			if w.typ != object.Commit {
+				continue
+			}
+			commits++
+			before := rd.Stats().CheckedBytes
+			typ, data, whole, err := rd.ReadCheckedPrefix(w.id, 64, nil, nil)
+			checkPrefixRead(t, format.String()+" mapped: ReadCheckedPrefix", w, 64, typ, data, whole, err)
+			if whole {
+				t.Fatalf("%s %s: no prefix served", format, w.id)
+			}
+			// An entry's header is at most a few bytes; its stream at
+			// most compressedBound of its content.
+			if span, bound := rd.Stats().CheckedBytes-before, int64(compressedBound(uint64(len(w.content))))+16; span > bound {
+				t.Errorf("%s %s: the check covered %d bytes of a %d-byte pack; want at most %d", format, w.id, span, st.Size(), bound)
+			}
+		}
+		if s := rd.Stats(); commits < 30 || s.EntryPreads != 0 || s.CheckedPrefixes != int64(commits) {
+			t.Errorf("%s: %d preads, %d checked prefixes of %d commits; want the mapping to serve all", format, s.EntryPreads, s.CheckedPrefixes, commits)
+		}
+		db.Close()
+	}
+}
+
 // TestCRCEndMatches asks, of buffers around the lengths where
 // crcEndMatches starts to step runs together (and where a run's end falls
 // on each byte), for the CRC of every prefix from every start: the answer

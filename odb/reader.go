@@ -25,6 +25,7 @@ type Stats struct {
 	DeltaBaseOversized   int64 // bytes the cache keeps outside its bound now: the last base larger than its ceiling, and the buffer of the one before (DropOversized)
 	PrefixReads          int64 // ReadPrefix calls answered with the start of an object (not counted in ObjectsRead)
 	CheckedPrefixes      int64 // the ReadCheckedPrefix calls among them
+	CheckedBytes         int64 // bytes of the entries whose CRC ReadCheckedPrefix checked, each up to its bound
 	IndexSearches        int64 // pack indexes searched for the objects read (packs a multi-pack-index covers are not counted)
 }
 
