@@ -132,11 +132,14 @@ func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dsta
 	ha, ri = ha[:n], ri[:n]
 	lines = lines[dstart : dstart+n]
 	ch = ch[dstart : dstart+n]
+	mm := multimatchScan{dis: dis, lastOne: -1}
 	k := 0
 	for i, d := range dis {
 		keep := d == 1
 		if d == 2 {
-			keep = !discardMultimatch(dis, i)
+			keep = !mm.discard(i)
+		} else if d == 1 {
+			mm.lastOne = i
 		}
 		// Write unconditionally, advance only for kept lines.
 		ha[k] = lines[i]
@@ -148,47 +151,83 @@ func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dsta
 	return ha[:k], ri[:k]
 }
 
-// discardMultimatch is xdl_clean_mmatch: a line with many matches is
-// discarded only when it sits inside a run of unmatched lines, judged
-// within 100 lines on either side: the run must reach it from both sides
-// and the unmatched lines must outnumber the multimatch ones (counting the
-// line itself on each side) by more than three to one.
-func discardMultimatch(dis []byte, i int) bool {
-	s, e := 0, len(dis)-1
-	if i-s > simscanWindow {
-		s = i - simscanWindow
+// multimatchScan is xdl_clean_mmatch for the multimatch lines of dis,
+// asked about in increasing order: a line with many matches is discarded
+// only when it sits inside a run of unmatched and multimatch lines,
+// judged within simscanWindow lines on either side: the run must reach
+// it from both sides with unmatched lines, and they must outnumber the
+// multimatch ones (counting the line itself on each side) by more than
+// three to one. xdiff scans both sides of every such line, which where
+// multimatch lines run long (a file of mostly blank lines) costs up to
+// 200 steps a line: 24% of such a file's blame. Here each run is read
+// once: its ends are the nearest lines matching once (lastOne, kept by
+// reduce, and nextOne, which only moves forward), and each side's counts
+// are differences of running totals over the run.
+type multimatchScan struct {
+	dis     []byte
+	lastOne int // the last line before the one asked about with one match, -1 if none (reduce keeps it)
+	nextOne int // a line after the last one asked about, up to the first with one match
+	// before[j%mmRing] counts the unmatched (low 32 bits) and the
+	// multimatch (high 32 bits) lines of dis[base:j], for j from base
+	// (where the totals last started) up to filled.
+	before [mmRing]uint64
+	filled int
+}
+
+// mmRing holds the totals of every position a question reads: from
+// simscanWindow before the line to simscanWindow+1 after it.
+const mmRing = 256
+
+// discard reports whether the multimatch line i is discarded.
+func (m *multimatchScan) discard(i int) bool {
+	n := len(m.dis)
+	s := max(i-simscanWindow, m.lastOne+1) // the run before i is dis[s:i]
+	if s == i {
+		return false
 	}
-	if e-i > simscanWindow {
-		e = i + simscanWindow
+	if m.filled < s {
+		// The totals start again at s (only their differences are
+		// read).
+		m.filled = s
+		m.before[s%mmRing] = 0
 	}
-	none0, multi0 := 0, 1
-	for r := 1; i-r >= s; r++ {
-		if d := dis[i-r]; d == 0 {
-			none0++
-		} else if d == 2 {
-			multi0++
-		} else {
-			break
-		}
-	}
+	m.fill(i)
+	none0, multi0 := m.count(s, i)
 	if none0 == 0 {
 		return false
 	}
-	none1, multi1 := 0, 1
-	for r := 1; i+r <= e; r++ {
-		if d := dis[i+r]; d == 0 {
-			none1++
-		} else if d == 2 {
-			multi1++
-		} else {
-			break
-		}
+	m.nextOne = max(m.nextOne, i+1)
+	for m.nextOne < n && m.nextOne <= i+simscanWindow && m.dis[m.nextOne] != 1 {
+		m.nextOne++
 	}
+	e := min(i+simscanWindow+1, m.nextOne) // the run after i is dis[i+1:e]
+	m.fill(e)
+	none1, multi1 := m.count(i+1, e)
 	if none1 == 0 {
 		return false
 	}
-	multi := multi0 + multi1
+	multi := multi0 + multi1 + 2 // the line itself, on each side
 	return multi*keepDiscardRun < multi+none0+none1
+}
+
+// fill extends the totals up to position to.
+func (m *multimatchScan) fill(to int) {
+	for ; m.filled < to; m.filled++ {
+		c := m.before[m.filled%mmRing]
+		switch m.dis[m.filled] {
+		case 0:
+			c++
+		case 2:
+			c += 1 << 32
+		}
+		m.before[(m.filled+1)%mmRing] = c
+	}
+}
+
+// count returns the unmatched and multimatch lines of dis[from:to].
+func (m *multimatchScan) count(from, to int) (none, multi int) {
+	d := m.before[to%mmRing] - m.before[from%mmRing]
+	return int(uint32(d)), int(d >> 32)
 }
 
 // compare is xdl_recs_cmp on the reduced sequences: shrink the box by the
