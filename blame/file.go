@@ -544,6 +544,11 @@ func (b *run) prepare(ctx context.Context, words []string, arg string) (*blameco
 	if err != nil {
 		return nil, nil, false, err
 	}
+	if opts.CopyLevel == 0 {
+		if n := largeFileDeltaBases(len(blamer.FinalImage())); n > deltaBaseCacheBytes {
+			b.rd.SetDeltaBaseCeiling(n) // (put lowers it again)
+		}
+	}
 	funcLines := func() (blamecore.FuncLine, error) { return b.funcLine(path) }
 	ranges, err := blamecore.ParseLineRanges(opts.Ranges, blamer.FinalImage(), blamer.LineStarts(), path, funcLines, r.Env().CtypeLocale())
 	if err != nil {

@@ -53,3 +53,63 @@ func TestPooledReaderDropsOversizedBase(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestPooledReaderCeilingBack: a reader given back to the pool after a
+// blame of a large file raised its delta-base ceiling (largeFileDeltaBases)
+// comes back to the default bound, whatever it grew to.
+func TestPooledReaderCeilingBack(t *testing.T) {
+	testgit.RequireAnyGit(t) // builds the fixture; nothing of git's output is compared
+	for _, format := range testgit.Formats {
+		dir := testgit.Fixture(t, "blame-bigbase", format, bigBaseScript)
+		r, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := r.reader()
+		rd.SetDeltaBaseCeiling(64 << 20)
+		for range 3 { // the bound grows as the versions come back
+			for _, rev := range []string{"HEAD:big.txt", "HEAD~1:big.txt"} {
+				id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", rev)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := rd.Read(id, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if b := rd.Stats().DeltaBaseCacheBound; b <= deltaBaseCacheBytes {
+			t.Fatalf("%s: the bound stayed at %d under a 64 MiB ceiling; the fixture no longer tests the reset", format, b)
+		}
+		r.put(rd)
+		if b := rd.Stats().DeltaBaseCacheBound; b > deltaBaseCacheBytes {
+			t.Errorf("%s: a reader back in the pool has a delta-base bound of %d", format, b)
+		}
+		r.Close()
+	}
+}
+
+// TestLargeFileDeltaBases: the delta-base ceiling of a blame grows with
+// its file between the default and maxLargeFileDeltaBases, and not for a
+// file larger than the default (the cache's place outside its bound
+// holds its last base).
+func TestLargeFileDeltaBases(t *testing.T) {
+	for _, c := range []struct {
+		size int
+		want int64
+	}{
+		{0, deltaBaseCacheBytes},
+		{1 << 20, deltaBaseCacheBytes},
+		{deltaBaseCacheBytes / largeFileVersions, deltaBaseCacheBytes},
+		{2 << 20, 10 << 20},
+		{3261938, 3261938 * largeFileVersions},
+		{7800000, maxLargeFileDeltaBases},
+		{deltaBaseCacheBytes, maxLargeFileDeltaBases},
+		{deltaBaseCacheBytes + 1, deltaBaseCacheBytes},
+		{10 << 20, deltaBaseCacheBytes},
+	} {
+		if got := largeFileDeltaBases(c.size); got != c.want {
+			t.Errorf("largeFileDeltaBases(%d) = %d, want %d", c.size, got, c.want)
+		}
+	}
+}

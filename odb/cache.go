@@ -115,6 +115,19 @@ func (c *deltaBaseCache) setLimit(limit int64) {
 	c.limit, c.maxLimit = limit, limit
 }
 
+// setCeiling makes n the bound the cache may grow to: a bound above it
+// comes down at once, evicting entries of lowest priority (no ghost: a
+// lower ceiling is not a miss a larger cache would have answered).
+func (c *deltaBaseCache) setCeiling(n int64) {
+	c.maxLimit = n
+	if c.limit > n {
+		c.limit = n
+		for c.used > c.limit && len(c.heap) > 0 {
+			c.evict(c.heap[0], false)
+		}
+	}
+}
+
 // missed records a lookup of key that the cache could not answer: when
 // key is a ghost, a cache larger by its size would have answered it, and
 // the bound grows by that much.

@@ -2,6 +2,7 @@ package odb
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
 	"github.com/goblame/goblame/internal/testpack"
@@ -385,5 +386,53 @@ func TestOversizedChainReadsOnce(t *testing.T) {
 	}
 	if r.bases.used != 0 || r.bases.limit != 1<<10 {
 		t.Fatalf("bounded entries %d bytes, bound %d: the oversized bases went inside the bound", r.bases.used, r.bases.limit)
+	}
+}
+
+// TestDeltaBaseCeiling: a Reader whose delta-base cache may grow past
+// the default (SetDeltaBaseCeiling, as a blame of a large file raises
+// it) reads the versions of a chain of 2 MiB blobs, newest first, with
+// fewer deltas replayed than the default's three versions allow (54
+// against 93: the bound grows as versions come back); a
+// lower ceiling brings the bound down at once, and reads still give the
+// same bytes.
+func TestDeltaBaseCeiling(t *testing.T) {
+	for _, format := range []oid.Format{oid.SHA1, oid.SHA256} {
+		objects := emptyObjects(t)
+		base := bytes.Repeat([]byte("a line of a large file that every version keeps\n"), (2<<20)/48)
+		chain, contents := deltaChain(format, base, 24, 0)
+		testpack.Write(t, filepath.Join(objects, "pack"), format, "ceiling", chain)
+		db, err := Open(objects, format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		readAll := func(r *Reader) int64 {
+			t.Helper()
+			before := r.Stats().DeltasApplied
+			for i := len(chain) - 1; i >= 0; i-- {
+				_, data, err := r.Read(chain[i].ID, nil)
+				if err != nil || !bytes.Equal(data, contents[i]) {
+					t.Fatalf("%v: version %d: %d bytes, %v", format, i, len(data), err)
+				}
+			}
+			return r.Stats().DeltasApplied - before
+		}
+		def := readAll(db.NewReaderCache(DefaultDeltaBaseCacheBytes))
+		r := db.NewReaderCache(DefaultDeltaBaseCacheBytes)
+		r.SetDeltaBaseCeiling(32 << 20)
+		raised := readAll(r)
+		if raised*3 > def*2 {
+			t.Errorf("%v: %d deltas replayed with a 32 MiB ceiling, %d with the default; want at most two thirds", format, raised, def)
+		}
+		if b := r.Stats().DeltaBaseCacheBound; b <= DefaultDeltaBaseCacheBytes {
+			t.Errorf("%v: the bound stayed at %d under a 32 MiB ceiling", format, b)
+		}
+		r.SetDeltaBaseCeiling(0)
+		if b := r.Stats().DeltaBaseCacheBound; b > DefaultDeltaBaseCacheBytes {
+			t.Errorf("%v: the bound is %d after the ceiling came back to the default", format, b)
+		}
+		readAll(r)
+		t.Logf("%v: %d deltas replayed with the default ceiling, %d with 32 MiB", format, def, raised)
+		db.Close()
 	}
 }

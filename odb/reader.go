@@ -156,6 +156,17 @@ func (r *Reader) StopWhen(flag *atomic.Bool) { r.stop = flag }
 // stopped reports whether the reader's reads are to be given up.
 func (r *Reader) stopped() bool { return r.stop != nil && r.stop.Load() }
 
+// SetDeltaBaseCeiling sets the bound the reader's delta-base cache may
+// grow to (as NewReaderCache's size; 0 or less: the default), evicting
+// what it holds above a lower one at once. A blame of a large file raises
+// it to hold a few of the file's versions, and lowers it again when done.
+func (r *Reader) SetDeltaBaseCeiling(n int64) {
+	if n <= 0 {
+		n = DefaultDeltaBaseCacheBytes
+	}
+	r.bases.setCeiling(n)
+}
+
 // DropOversized lets go of the delta base larger than the cache's
 // ceiling that the reader keeps for the next read of its chain, and of
 // that base's spare buffer: a reader kept for later use (a pool's)
