@@ -7,9 +7,13 @@ one large text file each, with the history the list's names say:
               changes
   large-700k  big.log, 700 KB (22,000 lines), 3,000 versions of 3 changes
               (and other.txt, changed every third commit)
+  large-3mb   data.txt, 3.3 MB (110,000 lines), 150 versions of 20
+              changes
 
 (The 10.7 MB file's versions are larger than the delta-base caches'
-8 MiB ceiling, the 7.8 MB file's are not.)
+8 MiB ceiling, the 7.8 MB file's are not; an 8 MiB cache holds two of
+the 3.3 MB file's, which a blame's cache grows past: see blame's
+largeFileDeltaBases.)
 
 The contents come from a seeded generator and the commits have fixed
 names and dates (git fast-import, no configuration read), so every run
@@ -55,6 +59,7 @@ SHAPES = {
     "large-10mb": ("big.txt", 1, 300000, 40, 200, 0),
     "large-8mb": ("large.txt", 2, 220000, 200, 50, 0),
     "large-700k": ("big.log", 3, 22000, 3000, 3, 3),
+    "large-3mb": ("data.txt", 4, 110000, 150, 20, 0),
 }
 
 
