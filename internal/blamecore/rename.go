@@ -2,6 +2,7 @@ package blamecore
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -268,7 +269,11 @@ const spanHashBase = 107927
 // 8000 bytes (buffer_is_binary).
 func hashSpans(data []byte, binary int) *spanCounts {
 	isText := binary == 0 || binary == -1 && bytes.IndexByte(data[:min(len(data), 8000)], 0) < 0
-	counts := make(map[uint32]uint32)
+	// Each chunk as its hash (high half) and length (low half): sorted,
+	// the chunks of a hash are neighbours, and their lengths are summed.
+	// (A map of hash to bytes cost twice as much on 60 KB blobs of short
+	// lines: a blame following 50 renames spent 26% of its time here.)
+	chunks := make([]uint64, 0, len(data)/32+1)
 	var accum1, accum2 uint32
 	n := 0
 	for i := 0; i < len(data); i++ {
@@ -285,18 +290,20 @@ func hashSpans(data []byte, binary int) *spanCounts {
 			continue
 		}
 		h := (accum1 + accum2*0x61) % spanHashBase
-		counts[h] += uint32(n)
+		chunks = append(chunks, uint64(h)<<32|uint64(n))
 		n = 0
 		accum1, accum2 = 0, 0
 	}
+	slices.Sort(chunks)
 	sc := &spanCounts{}
-	for h := range counts {
+	for i := 0; i < len(chunks); {
+		h := uint32(chunks[i] >> 32)
+		var sum uint32
+		for ; i < len(chunks) && uint32(chunks[i]>>32) == h; i++ {
+			sum += uint32(chunks[i])
+		}
 		sc.hashes = append(sc.hashes, h)
-	}
-	sort.Slice(sc.hashes, func(a, b int) bool { return sc.hashes[a] < sc.hashes[b] })
-	sc.counts = make([]uint32, len(sc.hashes))
-	for i, h := range sc.hashes {
-		sc.counts[i] = counts[h]
+		sc.counts = append(sc.counts, sum)
 	}
 	return sc
 }
