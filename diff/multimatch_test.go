@@ -48,9 +48,11 @@ func cleanMmatch(dis []byte, i int) bool {
 // TestMultimatchScan: reduce's discards are xdiff's, line for line, on
 // classifications of every mix: random, long runs of multimatch lines
 // with unmatched ones scattered in (a file of blank lines), runs longer
-// than the ring and the window, lines matching once far apart or none.
+// than the ring and the window, lines matching once far apart or none;
+// one scratch for every round, its ring never cleared.
 func TestMultimatchScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
+	var mm multimatchScan // reused across rounds, as a myersState's is
 	for round := range 3000 {
 		n := rng.IntN(700)
 		if round%10 == 0 {
@@ -73,7 +75,7 @@ func TestMultimatchScan(t *testing.T) {
 		}
 		lines := make([]uint32, n)
 		ch := make([]byte, n)
-		ha, ri := reduce(nil, nil, dis, lines, ch, 0)
+		ha, ri := reduce(nil, nil, dis, lines, ch, 0, &mm)
 		k := 0
 		for i, d := range dis {
 			keep := d == 1 || d == 2 && !cleanMmatch(dis, i)

@@ -35,7 +35,8 @@ type myersState struct {
 	kv         []int32 // forward and backward furthest x per diagonal
 	ch1, ch2   []byte  // change marks of the current call (aliases)
 	mxcost     int
-	n2         int // len(ha2), the diagonal offset
+	n2         int            // len(ha2), the diagonal offset
+	mm         multimatchScan // reduce's, kept: its ring is not cleared
 }
 
 // classic runs xdiff's Myers path (xdl_do_diff minus preparation) on the
@@ -87,8 +88,8 @@ func (m *myersState) classic(a, b []uint32, ch1, ch2 []byte, nids int, minimal b
 		cnt2[id] = 0
 	}
 
-	m.ha1, m.ri1 = reduce(m.ha1[:0], m.ri1[:0], dis1, a, ch1, dstart)
-	m.ha2, m.ri2 = reduce(m.ha2[:0], m.ri2[:0], dis2, b, ch2, dstart)
+	m.ha1, m.ri1 = reduce(m.ha1[:0], m.ri1[:0], dis1, a, ch1, dstart, &m.mm)
+	m.ha2, m.ri2 = reduce(m.ha2[:0], m.ri2[:0], dis2, b, ch2, dstart, &m.mm)
 
 	r1, r2 := len(m.ha1), len(m.ha2)
 	ndiags := r1 + r2 + 3
@@ -122,8 +123,9 @@ func b2u8(b bool) uint8 {
 }
 
 // reduce builds the reduced sequence of kept lines (and their real line
-// numbers) and marks discarded lines changed.
-func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dstart int) ([]uint32, []int32) {
+// numbers) and marks discarded lines changed; mm is scratch for the
+// multimatch lines.
+func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dstart int, mm *multimatchScan) ([]uint32, []int32) {
 	n := len(dis)
 	if cap(ha) < n {
 		ha = make([]uint32, n, n+n/4)
@@ -132,7 +134,7 @@ func reduce(ha []uint32, ri []int32, dis []byte, lines []uint32, ch []byte, dsta
 	ha, ri = ha[:n], ri[:n]
 	lines = lines[dstart : dstart+n]
 	ch = ch[dstart : dstart+n]
-	mm := multimatchScan{dis: dis, lastOne: -1}
+	mm.start(dis)
 	k := 0
 	for i, d := range dis {
 		keep := d == 1
@@ -174,6 +176,13 @@ type multimatchScan struct {
 	filled int
 }
 
+// start readies m for the lines of dis. The ring is not cleared: only
+// differences of totals filled since the position they start at are
+// read, whatever that position holds.
+func (m *multimatchScan) start(dis []byte) {
+	m.dis, m.lastOne, m.nextOne, m.filled = dis, -1, 0, 0
+}
+
 // mmRing holds the totals of every position a question reads: from
 // simscanWindow before the line to simscanWindow+1 after it.
 const mmRing = 256
@@ -185,12 +194,9 @@ func (m *multimatchScan) discard(i int) bool {
 	if s == i {
 		return false
 	}
-	if m.filled < s {
-		// The totals start again at s (only their differences are
-		// read).
-		m.filled = s
-		m.before[s%mmRing] = 0
-	}
+	// The totals start again at s, from whatever its slot holds (only
+	// their differences are read).
+	m.filled = max(m.filled, s)
 	m.fill(i)
 	none0, multi0 := m.count(s, i)
 	if none0 == 0 {
