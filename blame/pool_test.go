@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goblame/goblame/internal/testgit"
+	"github.com/goblame/goblame/odb"
 	"github.com/goblame/goblame/oid"
 )
 
@@ -18,6 +19,20 @@ sed -i "s/^a line of the big file 400000$/changed/" big.txt
 commit_all two
 git repack -adfq --depth=10 --window=10
 `
+
+// readBigVersions reads both versions of bigBaseScript's big.txt with rd.
+func readBigVersions(t *testing.T, dir string, format oid.Format, rd *odb.Reader) {
+	t.Helper()
+	for _, rev := range []string{"HEAD:big.txt", "HEAD~1:big.txt"} {
+		id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", rev)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, data, err := rd.Read(id, nil); err != nil || len(data) < deltaBaseCacheBytes {
+			t.Fatalf("%s: reading %s: %d bytes, %v", format, rev, len(data), err)
+		}
+	}
+}
 
 // TestPooledReaderDropsOversizedBase: a reader given back to the pool
 // (Repository.put) keeps no delta base larger than its cache's ceiling,
@@ -34,15 +49,7 @@ func TestPooledReaderDropsOversizedBase(t *testing.T) {
 		rd := r.reader()
 		// One version is a delta on the other (which one, git's
 		// heuristics choose): reading both keeps the base.
-		for _, rev := range []string{"HEAD:big.txt", "HEAD~1:big.txt"} {
-			id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", rev)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, data, err := rd.Read(id, nil); err != nil || len(data) < deltaBaseCacheBytes {
-				t.Fatalf("%s: reading %s: %d bytes, %v", format, rev, len(data), err)
-			}
-		}
+		readBigVersions(t, dir, format, rd)
 		if held := rd.Stats().DeltaBaseOversized; held <= deltaBaseCacheBytes {
 			t.Fatalf("%s: %d bytes held outside the bound after reading a delta on a 9.6 MB base; the fixture no longer tests the drop", format, held)
 		}
@@ -68,15 +75,7 @@ func TestPooledReaderCeilingBack(t *testing.T) {
 		rd := r.reader()
 		rd.SetDeltaBaseCeiling(64 << 20)
 		for range 3 { // the bound grows as the versions come back
-			for _, rev := range []string{"HEAD:big.txt", "HEAD~1:big.txt"} {
-				id, err := oid.ParseHex(format, strings.TrimSpace(testgit.Git(t, dir, format, "rev-parse", rev)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, _, err := rd.Read(id, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
+			readBigVersions(t, dir, format, rd)
 		}
 		if b := rd.Stats().DeltaBaseCacheBound; b <= deltaBaseCacheBytes {
 			t.Fatalf("%s: the bound stayed at %d under a 64 MiB ceiling; the fixture no longer tests the reset", format, b)
